@@ -1,0 +1,257 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Writer appends to a record. It is safe for concurrent use.
+type Writer struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	done bool
+}
+
+// Create makes dir (if needed) and starts a new record in it with h. It
+// refuses a directory that already holds a record: a run never overwrites
+// another.
+func Create(dir string, h *Header) (*Writer, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating run directory: %w", err)
+	}
+	p := filepath.Join(dir, FileName)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("%s already holds a record: a run never overwrites another (choose another --out, or --resume it)", dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("creating record: %w", err)
+	}
+	if h.Format == "" {
+		h.Format = Format
+	}
+	w := &Writer{f: f, path: p}
+	if err := w.write(line{Header: h}); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if d, err := os.Open(dir); err == nil { // make the new file's name durable too
+		d.Sync()
+		d.Close()
+	}
+	return w, nil
+}
+
+// Append opens an existing record to add attempts to it (resuming a run).
+// A torn last line, if any, is cut off first so that the record stays
+// readable.
+func Append(dir string) (*Writer, error) {
+	p := filepath.Join(dir, FileName)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("opening record to resume: %w", err)
+	}
+	keep := len(data)
+	if keep > 0 && data[keep-1] != '\n' {
+		keep = bytes.LastIndexByte(data, '\n') + 1
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening record to resume: %w", err)
+	}
+	if err := f.Truncate(int64(keep)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cutting torn line from record: %w", err)
+	}
+	if _, err := f.Seek(int64(keep), io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("opening record to resume: %w", err)
+	}
+	return &Writer{f: f, path: p}, nil
+}
+
+// Path returns the record file's path.
+func (w *Writer) Path() string { return w.path }
+
+// Attempt appends a finished attempt and syncs it to disk before returning.
+func (w *Writer) Attempt(a *Attempt) error { return w.write(line{Attempt: a}) }
+
+// End appends the end of the run and closes the writer.
+func (w *Writer) End(e *End) error {
+	err := w.write(line{End: e})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done = true
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Close closes the writer without ending the run (the run can be resumed).
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return nil
+	}
+	w.done = true
+	return w.f.Close()
+}
+
+func (w *Writer) write(l line) error {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return fmt.Errorf("encoding record line: %w", err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return errors.New("writing record: already closed")
+	}
+	if _, err := w.f.Write(b); err != nil {
+		return fmt.Errorf("writing record: %w", err)
+	}
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("syncing record: %w", err)
+	}
+	return nil
+}
+
+// Run is a record as read back.
+type Run struct {
+	// Dir is the run directory.
+	Dir    string
+	Header Header
+	// Attempts are the finished attempts, in the order written.
+	Attempts []Attempt
+	// End is nil when the run did not finish (it was killed or is still
+	// running).
+	End *End
+	// Warnings are problems that were safe to pass over (a torn last line,
+	// a duplicated attempt), as file:line messages.
+	Warnings []string
+}
+
+// Complete reports whether the run finished with every planned attempt.
+func (r *Run) Complete() bool { return r.End != nil && r.End.Complete }
+
+// MaxLine is the longest record line read.
+const MaxLine = 64 << 20
+
+// Read reads the record in dir (or the record file dir names).
+func Read(dir string) (*Run, error) {
+	p := dir
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		p = filepath.Join(dir, FileName)
+	} else if err == nil {
+		dir = filepath.Dir(dir)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("reading record: %w", err)
+	}
+	defer f.Close()
+	r, err := Parse(f, p)
+	if err != nil {
+		return nil, err
+	}
+	r.Dir = dir
+	return r, nil
+}
+
+// Parse reads a record from rd; name is used in messages.
+func Parse(rd io.Reader, name string) (*Run, error) {
+	br := bufio.NewReaderSize(rd, 1<<16)
+	run := &Run{}
+	seen := map[Planned]int{}
+	n := 0
+	for {
+		data, err := readLine(br)
+		if len(data) == 0 && err == io.EOF {
+			break
+		}
+		n++
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		torn := err == io.EOF // no newline: the write was cut short
+		var l line
+		perr := json.Unmarshal(data, &l)
+		if torn {
+			if perr == nil && l.Header == nil {
+				perr = errors.New("no newline")
+			}
+			if perr != nil {
+				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: torn last line (the run was killed mid-write); ignored", name, n))
+				break
+			}
+		}
+		if perr != nil {
+			return nil, fmt.Errorf("%s:%d: not a record line: %v", name, n, perr)
+		}
+		switch {
+		case n == 1:
+			if l.Header == nil {
+				return nil, fmt.Errorf("%s:1: not a record: the first line is not a header", name)
+			}
+			if l.Header.Format != Format {
+				return nil, fmt.Errorf("%s:1: record format %q: this mcpeval reads %q", name, l.Header.Format, Format)
+			}
+			run.Header = *l.Header
+		case l.Header != nil:
+			return nil, fmt.Errorf("%s:%d: a second header", name, n)
+		case l.Attempt != nil:
+			k := Planned{l.Attempt.Case, l.Attempt.N}
+			if first, dup := seen[k]; dup {
+				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: attempt %s #%d already recorded at line %d; ignored", name, n, k.Case, k.N, first))
+				continue
+			}
+			seen[k] = n
+			run.Attempts = append(run.Attempts, *l.Attempt)
+		case l.End != nil:
+			run.End = l.End
+		default:
+			return nil, fmt.Errorf("%s:%d: an empty record line", name, n)
+		}
+		if torn {
+			break
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%s: empty record", name)
+	}
+	if run.Header.Format == "" {
+		return nil, fmt.Errorf("%s:1: not a record: no header", name)
+	}
+	return run, nil
+}
+
+// readLine reads one line without its newline; io.EOF with data means the
+// last line had no newline.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > MaxLine {
+			return nil, fmt.Errorf("line longer than %d bytes", MaxLine)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == nil {
+			return buf[:len(buf)-1], nil
+		}
+		return buf, err
+	}
+}

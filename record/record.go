@@ -1,0 +1,240 @@
+package record
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/mcpeval/mcpeval/model"
+)
+
+// Format is the record format written in every header.
+const Format = "mcpeval-record/1"
+
+// FileName is the record's file name inside a run directory.
+const FileName = "record.jsonl"
+
+// Header describes a run: everything needed to say what was measured.
+type Header struct {
+	Format string    `json:"format"`
+	RunID  string    `json:"run_id"`
+	Start  time.Time `json:"start"`
+	// Tool is mcpeval's own version and commit.
+	Tool Build `json:"tool"`
+	// Model is the model under test and its request options.
+	Model model.Info `json:"model"`
+	// Suite identifies the corpus.
+	Suite SuiteInfo `json:"suite"`
+	// Target identifies the MCP server, without secrets.
+	Target TargetInfo `json:"target"`
+	// SystemPrompt is the fixed system prompt sent with every attempt.
+	SystemPrompt string `json:"system_prompt"`
+	// Tools are the exact tool definitions the model was shown.
+	Tools []Tool `json:"tools"`
+	// ToolsHash is the SHA-256 of the canonical JSON of Tools.
+	ToolsHash string `json:"tools_hash"`
+	// Attempts is the default number of attempts per case.
+	Attempts int `json:"attempts"`
+	// Concurrency is how many attempts ran at once.
+	Concurrency int `json:"concurrency"`
+	// TurnCap is the most model turns an attempt may take.
+	TurnCap int `json:"turn_cap"`
+	// Planned lists every attempt the run set out to make.
+	Planned []Planned `json:"planned"`
+	// Preflight is what the preflight found.
+	Preflight Preflight `json:"preflight"`
+	// Filter is set when the run covers part of the suite (a case filter or
+	// a shard), saying how.
+	Filter string `json:"filter,omitempty"`
+	// Extra holds provenance that later features add (overlays, shards),
+	// keyed by feature.
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+}
+
+// Build is a program's version.
+type Build struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
+	// Dirty is true when the commit had uncommitted changes.
+	Dirty bool `json:"dirty,omitempty"`
+}
+
+// SuiteInfo identifies a suite.
+type SuiteInfo struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+	// Cases is how many cases the suite has in all.
+	Cases int `json:"cases"`
+}
+
+// TargetInfo identifies a target. It never holds a header value, a token or
+// an environment value.
+type TargetInfo struct {
+	// Spec is the target as given, with secrets left out.
+	Spec string `json:"spec"`
+	// Server is the name and version the server reported.
+	Server Build `json:"server"`
+	// ReadOnly is true when the model was shown read-only tools only.
+	ReadOnly bool `json:"read_only"`
+}
+
+// Tool is a tool definition as the server listed it and the model saw it.
+type Tool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	// ReadOnly is the server's readOnlyHint, or the suite's say-so.
+	ReadOnly bool `json:"read_only,omitempty"`
+	// Destructive is the server's destructiveHint.
+	Destructive bool `json:"destructive,omitempty"`
+}
+
+// Planned names one attempt a run set out to make.
+type Planned struct {
+	Case string `json:"case"`
+	N    int    `json:"n"`
+}
+
+// Preflight is the outcome of the preflight checks.
+type Preflight struct {
+	// Valid is false when the data drifted: then nothing is graded.
+	Valid  bool             `json:"valid"`
+	Checks []PreflightCheck `json:"checks,omitempty"`
+}
+
+// PreflightCheck is one preflight call and what it found.
+type PreflightCheck struct {
+	Tool     string          `json:"tool"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	Result   json.RawMessage `json:"result,omitempty"`
+	Problems []string        `json:"problems,omitempty"`
+}
+
+// Attempt is one finished attempt: everything observed, no verdict.
+type Attempt struct {
+	Case string `json:"case"`
+	// N is the attempt's number within its case, from 1.
+	N int `json:"n"`
+	// Prompt is the prompt exactly as sent.
+	Prompt string    `json:"prompt"`
+	Start  time.Time `json:"start"`
+	// DurationMS is the attempt's wall time.
+	DurationMS int64  `json:"duration_ms"`
+	Turns      []Turn `json:"turns"`
+	// End says how the attempt ended: "answered" (the model answered in
+	// text), "turn_cap" (it was stopped at the turn cap) or "error".
+	End string `json:"end"`
+	// Answer is the model's final text.
+	Answer string `json:"answer"`
+	// Error is set when End is "error".
+	Error *Error `json:"error,omitempty"`
+}
+
+// How attempts end.
+const (
+	EndAnswered = "answered"
+	EndTurnCap  = "turn_cap"
+	EndError    = "error"
+)
+
+// Error says why an attempt could not be completed. It is never the
+// model's doing, and the attempt is left out of the pass rate.
+type Error struct {
+	// Kind is "provider", "target", "timeout", "fixture", "budget" or
+	// "canceled".
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	// Stderr holds a stdio server's last stderr lines, when it failed.
+	Stderr []string `json:"stderr,omitempty"`
+}
+
+// Error kinds.
+const (
+	ErrProvider = "provider"
+	ErrTarget   = "target"
+	ErrTimeout  = "timeout"
+	ErrFixture  = "fixture"
+	ErrBudget   = "budget"
+	ErrCanceled = "canceled"
+)
+
+// Turn is one model turn and the tool calls it made.
+type Turn struct {
+	// Text is the turn's text.
+	Text string `json:"text,omitempty"`
+	// Thinking is the turn's visible reasoning, if the provider gave any.
+	Thinking string `json:"thinking,omitempty"`
+	// Calls are the turn's tool calls with what the server did with them.
+	Calls      []Call      `json:"calls,omitempty"`
+	StopReason string      `json:"stop_reason,omitempty"`
+	Usage      model.Usage `json:"usage"`
+	LatencyMS  int64       `json:"latency_ms"`
+	// Tries are provider refusals before this turn was had.
+	Tries []model.Try `json:"tries,omitempty"`
+	// Blocks is the assistant message as the provider gave it, for
+	// replaying a conversation.
+	Blocks []model.Block `json:"blocks,omitempty"`
+}
+
+// Call is one tool call and the server's answer.
+type Call struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	WireName string `json:"wire_name,omitempty"`
+	// Args are the arguments exactly as the model wrote them.
+	Args json.RawMessage `json:"args"`
+	// Result is the text content of the result, as the model was shown it.
+	Result string `json:"result"`
+	// Structured is the result's structured content, if any.
+	Structured json.RawMessage `json:"structured,omitempty"`
+	// IsError is the server's isError: the tool refused or failed the call.
+	IsError bool `json:"is_error,omitempty"`
+	// Rejected is set when the call never reached the tool: the server
+	// rejected it at the protocol level (unknown tool, arguments that do
+	// not match the input schema), with the server's message.
+	Rejected string `json:"rejected,omitempty"`
+	// Shown is false when the model called a tool it was not shown; such a
+	// call is not sent to the server.
+	Shown      bool  `json:"shown"`
+	DurationMS int64 `json:"duration_ms"`
+	// Truncated is true when Result was cut to the record's size cap.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Calls returns every tool call of the attempt in order.
+func (a *Attempt) Calls() []Call {
+	var cs []Call
+	for _, t := range a.Turns {
+		cs = append(cs, t.Calls...)
+	}
+	return cs
+}
+
+// Usage returns the attempt's total usage.
+func (a *Attempt) Usage() model.Usage {
+	var u model.Usage
+	for _, t := range a.Turns {
+		u = u.Add(t.Usage)
+	}
+	return u
+}
+
+// End closes a run's record.
+type End struct {
+	Finish time.Time `json:"finish"`
+	// Complete is true when every planned attempt was made.
+	Complete bool `json:"complete"`
+	// Reason says why a run stopped early ("interrupted", "budget", ...).
+	Reason string `json:"reason,omitempty"`
+	// Skipped counts planned attempts not made, by reason.
+	Skipped map[string]int `json:"skipped,omitempty"`
+}
+
+// line is one line of a record file: exactly one field is set.
+type line struct {
+	Header  *Header  `json:"header,omitempty"`
+	Attempt *Attempt `json:"attempt,omitempty"`
+	End     *End     `json:"end,omitempty"`
+}

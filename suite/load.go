@@ -1,0 +1,446 @@
+package suite
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// MaxFileSize is the largest suite file read; a larger one is refused
+// rather than parsed.
+const MaxFileSize = 8 << 20
+
+// Error is one problem in a suite file, located.
+type Error struct {
+	File string
+	Line int
+	Col  int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	default:
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+}
+
+// Errors is every problem found in a suite, in file and line order.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	var b strings.Builder
+	for i, e := range es {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+func (es Errors) sorted() Errors {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].File != es[j].File {
+			return es[i].File < es[j].File
+		}
+		return es[i].Line < es[j].Line
+	})
+	return es
+}
+
+// Load reads the suite at p: a YAML file, or a directory holding suite.yaml
+// and further *.yaml case files. Problems come back as Errors.
+func Load(p string) (*Suite, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("loading suite: %w", err)
+	}
+	if st.IsDir() {
+		return LoadFS(os.DirFS(p), ".", p)
+	}
+	return LoadFS(os.DirFS(filepath.Dir(p)), filepath.Base(p), p)
+}
+
+// LoadFS reads the suite at name in fsys; display is how its files are named
+// in errors and in Suite.Path.
+func LoadFS(fsys fs.FS, name, display string) (*Suite, error) {
+	files, err := suiteFiles(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("loading suite %s: %w", display, err)
+	}
+	l := &loader{fsys: fsys, hash: sha256.New()}
+	s := &Suite{Path: display}
+	for i, f := range files {
+		shown := display
+		if len(files) > 1 || f != name {
+			shown = path.Join(display, strings.TrimPrefix(f, name+"/"))
+			if name == "." {
+				shown = filepath.Join(display, f)
+			}
+		}
+		l.file(s, f, shown, i == 0)
+	}
+	l.check(s)
+	if len(l.errs) > 0 {
+		return nil, l.errs.sorted()
+	}
+	s.Hash = hex.EncodeToString(l.hash.Sum(nil))
+	return s, nil
+}
+
+func suiteFiles(fsys fs.FS, name string) ([]string, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return []string{name}, nil
+	}
+	entries, err := fs.ReadDir(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	main := path.Join(name, "suite.yaml")
+	if _, err := fs.Stat(fsys, main); err != nil {
+		return nil, fmt.Errorf("a suite directory needs a suite.yaml")
+	}
+	files := []string{main}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || n == "suite.yaml" || !(strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml")) {
+			continue
+		}
+		files = append(files, path.Join(name, n))
+	}
+	return files, nil
+}
+
+type loader struct {
+	fsys fs.FS
+	errs Errors
+	hash hash.Hash
+}
+
+func (l *loader) errorf(file string, line, col int, format string, args ...any) {
+	l.errs = append(l.errs, &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// yamlErr turns a YAML error into located Errors.
+func (l *loader) yamlErr(file string, err error) {
+	var les *yaml.LoadErrors
+	if errors.As(err, &les) {
+		for _, e := range les.Errors {
+			l.errorf(file, e.Mark.Line, e.Mark.Column, "%s", cleanYAMLMsg(e.Message))
+		}
+		return
+	}
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		l.errorf(file, le.Mark.Line, le.Mark.Column, "%s", cleanYAMLMsg(le.Message))
+		return
+	}
+	l.errorf(file, 0, 0, "%v", err)
+}
+
+func cleanYAMLMsg(m string) string {
+	m = strings.TrimPrefix(m, "yaml: ")
+	if f, ok := strings.CutPrefix(m, "field "); ok {
+		if name, typ, ok := strings.Cut(f, " not found in type "); ok {
+			return fmt.Sprintf("unknown field %q in %s", name, friendlyType(typ))
+		}
+	}
+	return m
+}
+
+func friendlyType(t string) string {
+	switch strings.TrimPrefix(t, "suite.") {
+	case "Case", "caseFile":
+		return "a case"
+	case "fileHead", "Suite":
+		return "the suite settings"
+	case "Figure", "figureYAML":
+		return "a figure"
+	case "ToolRules":
+		return "tools (want required, accepted, forbidden)"
+	case "ArgRule":
+		return "an argument rule (want tool, arg, equals, min, max, why)"
+	case "Key":
+		return "a key (want calls, answer)"
+	case "KeyCall":
+		return "a key call (want tool, args)"
+	case "PreflightCheck":
+		return "a preflight check (want tool, args, expect)"
+	case "Tolerances":
+		return "tolerances (want money, percent)"
+	}
+	return t
+}
+
+// fileHead is the top level of a suite file: settings (only in the first
+// file) and cases.
+type fileHead struct {
+	Suite `yaml:",inline"`
+	Cases []yaml.Node `yaml:"cases"`
+}
+
+// caseFile is the top level of a further case file.
+type caseFile struct {
+	Cases []yaml.Node `yaml:"cases"`
+}
+
+func (l *loader) file(s *Suite, name, shown string, first bool) {
+	data, err := fs.ReadFile(l.fsys, name)
+	if err != nil {
+		l.errorf(shown, 0, 0, "reading: %v", err)
+		return
+	}
+	if len(data) > MaxFileSize {
+		l.errorf(shown, 0, 0, "file is %d bytes, more than the %d a suite file may have", len(data), MaxFileSize)
+		return
+	}
+	if !utf8.Valid(data) {
+		line := 1 + bytes.Count(data[:invalidAt(data)], []byte("\n"))
+		l.errorf(shown, line, 0, "not valid UTF-8: a suite is UTF-8 text")
+		return
+	}
+	fmt.Fprintf(l.hash, "%s\x00%d\x00", path.Base(name), len(data))
+	l.hash.Write(data)
+	if len(bytes.TrimSpace(data)) == 0 {
+		l.errorf(shown, 0, 0, "file is empty: want suite settings and cases")
+		return
+	}
+	var nodes []yaml.Node
+	if first {
+		var h fileHead
+		if err := yaml.Load(data, &h, yaml.WithKnownFields()); err != nil {
+			l.yamlErr(shown, err)
+			return
+		}
+		cases := h.Cases
+		*s = h.Suite
+		s.Path = strings.TrimSuffix(shown, "/suite.yaml")
+		nodes = cases
+		l.head(s, shown, data)
+	} else {
+		var cf caseFile
+		if err := yaml.Load(data, &cf, yaml.WithKnownFields()); err != nil {
+			l.yamlErr(shown, err)
+			return
+		}
+		nodes = cf.Cases
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		c := new(Case)
+		if err := n.Load(c, yaml.WithKnownFields()); err != nil {
+			l.yamlErr(shown, err)
+			continue
+		}
+		c.File, c.Line = shown, n.Line
+		l.figureValues(c, n)
+		s.Cases = append(s.Cases, c)
+	}
+}
+
+// head checks the suite settings.
+func (l *loader) head(s *Suite, file string, data []byte) {
+	if strings.TrimSpace(s.Name) == "" {
+		l.errorf(file, 1, 0, "the suite has no name: want name: ...")
+	}
+	if s.Attempts < 0 {
+		l.errorf(file, lineOf(data, "attempts:"), 0, "attempts is %d: want a positive number", s.Attempts)
+	}
+	if s.TurnCap < 0 {
+		l.errorf(file, lineOf(data, "turn_cap:"), 0, "turn_cap is %d: want a positive number", s.TurnCap)
+	}
+	for i := range s.Preflight {
+		p := &s.Preflight[i]
+		if p.Tool == "" {
+			l.errorf(file, lineOf(data, "preflight:"), 0, "preflight check %d has no tool", i+1)
+		}
+		if len(p.Expect) == 0 {
+			l.errorf(file, lineOf(data, "preflight:"), 0, "preflight check %d (%s) expects nothing: want expect: {path: value}", i+1, p.Tool)
+		}
+	}
+}
+
+// figureValues reports figures written without a value: a zero would
+// otherwise be expected silently.
+func (l *loader) figureValues(c *Case, n *yaml.Node) {
+	figs := mapValue(n, "figures")
+	if figs == nil || figs.Kind != yaml.SequenceNode {
+		return
+	}
+	for i, f := range figs.Content {
+		if f.Kind == yaml.MappingNode && mapValue(f, "value") == nil {
+			l.errorf(c.File, f.Line, f.Column, "case %s: figure %d has no value: want value: <number>", c.ID, i+1)
+		}
+	}
+}
+
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func lineOf(data []byte, prefix string) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), prefix) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func invalidAt(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// check validates the cases against each other and themselves.
+func (l *loader) check(s *Suite) {
+	seen := map[string]*Case{}
+	for _, c := range s.Cases {
+		at := func(format string, args ...any) {
+			l.errorf(c.File, c.Line, 0, "case %s: "+format, append([]any{c.ID}, args...)...)
+		}
+		if c.ID == "" {
+			l.errorf(c.File, c.Line, 0, "a case has no id: want id: group/slug")
+			continue
+		}
+		if prev, dup := seen[c.ID]; dup {
+			at("duplicate id: first defined at %s:%d", prev.File, prev.Line)
+		}
+		seen[c.ID] = c
+		if c.Group == "" {
+			if g, _, ok := strings.Cut(c.ID, "/"); ok {
+				c.Group = g
+			} else {
+				at("no group: want group: NAME, or an id of the form group/slug")
+			}
+		}
+		if strings.TrimSpace(c.Prompt) == "" {
+			at("no prompt: want prompt: the question as the model is asked it")
+		}
+		if c.Attempts < 0 {
+			at("attempts is %d: want a positive number", c.Attempts)
+		}
+		for i, f := range c.Figures {
+			switch f.Kind {
+			case "", Money, Percent, Count:
+			default:
+				at("figure %d: kind %q: want money, percent or count", i+1, f.Kind)
+			}
+			if f.Kind == Count && f.Tolerance.Set && (f.Tolerance.Relative != 0 || f.Tolerance.Absolute != 0) {
+				at("figure %d: a count is compared exactly and takes no tolerance", i+1)
+			}
+		}
+		for i, a := range c.Args {
+			if a.Tool == "" || a.Arg == "" {
+				at("argument rule %d: want tool and arg", i+1)
+			}
+			if a.Equals == nil && a.Min == nil && a.Max == nil {
+				at("argument rule %d (%s.%s): want equals, min or max", i+1, a.Tool, a.Arg)
+			}
+		}
+		for i, k := range c.Key.Calls {
+			if k.Tool == "" {
+				at("key call %d has no tool", i+1)
+			}
+		}
+		if len(c.Tools.Required)+len(c.Tools.Accepted)+len(c.Tools.Forbidden)+len(c.Args)+len(c.Figures) == 0 && !c.NoInventedFigures && !c.Decline {
+			at("declares no check: want tools, args, figures, no_invented_figures or decline")
+		}
+		if len(c.Figures) > 0 && c.Decline {
+			at("both expects figures and expects a decline: want one or the other")
+		}
+	}
+}
+
+// toolRefs returns every tool name the suite's cases and preflight name,
+// with where each is named.
+func (s *Suite) toolRefs() []toolRef {
+	var refs []toolRef
+	for _, p := range s.Preflight {
+		refs = append(refs, toolRef{p.Tool, s.Path, p.Line, "preflight"})
+	}
+	for _, c := range s.Cases {
+		add := func(name, what string) {
+			refs = append(refs, toolRef{name, c.File, c.Line, "case " + c.ID + ": " + what})
+		}
+		for _, t := range c.Tools.Required {
+			add(t, "tools.required")
+		}
+		for _, t := range c.Tools.Accepted {
+			add(t, "tools.accepted")
+		}
+		for _, t := range c.Tools.Forbidden {
+			add(t, "tools.forbidden")
+		}
+		for _, a := range c.Args {
+			add(a.Tool, "args")
+		}
+		for _, k := range c.Key.Calls {
+			add(k.Tool, "key")
+		}
+	}
+	for _, t := range s.ReadOnlyTools {
+		refs = append(refs, toolRef{t, s.Path, 0, "read_only_tools"})
+	}
+	return refs
+}
+
+type toolRef struct {
+	name, file string
+	line       int
+	where      string
+}
+
+// CheckTools checks every tool the suite names against the tools a target
+// lists (shown or not), returning located errors for unknown ones.
+func (s *Suite) CheckTools(known []string) error {
+	set := map[string]bool{}
+	for _, k := range known {
+		set[k] = true
+	}
+	var errs Errors
+	for _, r := range s.toolRefs() {
+		if !set[r.name] {
+			errs = append(errs, &Error{File: r.file, Line: r.line, Msg: fmt.Sprintf("%s: unknown tool %q: the target lists %s", r.where, r.name, strings.Join(known, ", "))})
+		}
+	}
+	if len(errs) > 0 {
+		return errs.sorted()
+	}
+	return nil
+}

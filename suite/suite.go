@@ -1,0 +1,323 @@
+package suite
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Suite is a corpus: its settings and cases.
+type Suite struct {
+	// Name names the suite in records and reports.
+	Name string `yaml:"name"`
+	// Description says what the suite measures.
+	Description string `yaml:"description,omitempty"`
+	// Target is the default target: a spec string ("builtin:household",
+	// "stdio:CMD ARGS", an http(s) URL) or a mapping with spec, env, dir
+	// and headers.
+	Target Target `yaml:"target,omitempty"`
+	// SystemPrompt is the fixed system prompt every attempt is sent.
+	SystemPrompt string `yaml:"system_prompt,omitempty"`
+	// Attempts is how many times each case is asked by default (3 when zero).
+	Attempts int `yaml:"attempts,omitempty"`
+	// TurnCap is how many model turns an attempt may take before it is
+	// ended (8 when zero).
+	TurnCap int `yaml:"turn_cap,omitempty"`
+	// Tolerances are the default tolerances of figure checks.
+	Tolerances Tolerances `yaml:"tolerances,omitempty"`
+	// ReadOnlyTools lists tools that count as read-only even though the
+	// server does not annotate them so. A read-only run stops if the server
+	// shows a tool that is neither annotated read-only nor listed here.
+	ReadOnlyTools []string `yaml:"read_only_tools,omitempty"`
+	// AllowWrites lets the model see tools that are not read-only. When
+	// false (the default) the run is read-only, and it stops before any
+	// model request if the target shows a tool that is not marked
+	// read-only (by annotation or in ReadOnlyTools).
+	AllowWrites bool `yaml:"allow_writes,omitempty"`
+	// Preflight lists tool calls made once before any attempt, with the
+	// figures their results must hold; a mismatch makes the run invalid.
+	Preflight []PreflightCheck `yaml:"preflight,omitempty"`
+	// Cases are the questions.
+	Cases []*Case `yaml:"-"`
+
+	// Path is where the suite was read from ("embedded:household" for the
+	// embedded one).
+	Path string `yaml:"-"`
+	// Hash is the SHA-256 of every file the suite was read from, in the
+	// order read, hex-encoded.
+	Hash string `yaml:"-"`
+}
+
+// Tolerances are the default tolerances of figure checks.
+type Tolerances struct {
+	// Money is a relative tolerance for money figures, e.g. "1%" (the
+	// default).
+	Money Tolerance `yaml:"money,omitempty"`
+	// Percent is an absolute tolerance in percentage points for figures
+	// that are percentages, e.g. "0.1" (the default).
+	Percent Tolerance `yaml:"percent,omitempty"`
+}
+
+// Tolerance is either relative ("0.25%") or absolute ("0.1", "500").
+type Tolerance struct {
+	// Relative is a fraction (0.0025 for "0.25%") when the tolerance was
+	// written with a percent sign.
+	Relative float64
+	// Absolute is an absolute difference otherwise.
+	Absolute float64
+	// Set is true when the tolerance was written down.
+	Set bool
+}
+
+// ParseTolerance reads "0.25%" as relative and "0.1" as absolute.
+func ParseTolerance(s string) (Tolerance, error) {
+	s = strings.TrimSpace(s)
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || v < 0 {
+			return Tolerance{}, fmt.Errorf("tolerance %q: want a non-negative number, optionally with %%", s)
+		}
+		return Tolerance{Relative: v / 100, Set: true}, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 {
+		return Tolerance{}, fmt.Errorf("tolerance %q: want a non-negative number, optionally with %%", s)
+	}
+	return Tolerance{Absolute: v, Set: true}, nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (t *Tolerance) UnmarshalText(b []byte) error {
+	v, err := ParseTolerance(string(b))
+	if err != nil {
+		return err
+	}
+	*t = v
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (t Tolerance) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// String writes the tolerance back as it is written in a suite.
+func (t Tolerance) String() string {
+	if !t.Set {
+		return ""
+	}
+	if t.Relative != 0 || t.Absolute == 0 {
+		return strconv.FormatFloat(t.Relative*100, 'f', -1, 64) + "%"
+	}
+	return strconv.FormatFloat(t.Absolute, 'f', -1, 64)
+}
+
+// Within reports whether got is within the tolerance of want.
+func (t Tolerance) Within(got, want float64) bool {
+	d := got - want
+	if d < 0 {
+		d = -d
+	}
+	if t.Relative != 0 {
+		w := want
+		if w < 0 {
+			w = -w
+		}
+		return d <= t.Relative*w+1e-9
+	}
+	return d <= t.Absolute+1e-9
+}
+
+// PreflightCheck is one tool call made before the run, with the figures its
+// structured result must hold.
+type PreflightCheck struct {
+	Tool string         `yaml:"tool"`
+	Args map[string]any `yaml:"args,omitempty"`
+	// Expect maps a dotted path into the tool's structured result
+	// ("net_worth_sgd", "accounts.0.balance") to the value it must have.
+	Expect map[string]any `yaml:"expect"`
+	Line   int            `yaml:"-"`
+}
+
+// Case is one question of the corpus.
+type Case struct {
+	// ID is unique within the suite, conventionally "group/slug".
+	ID string `yaml:"id"`
+	// Group is the case's group, e.g. "dates".
+	Group string `yaml:"group"`
+	// Prompt is the question exactly as the model is asked it.
+	Prompt string `yaml:"prompt"`
+	// Working is the arithmetic behind the expected figures, written for a
+	// person to check.
+	Working string `yaml:"working,omitempty"`
+	// Tools says which tools the model must, may and must not call.
+	Tools ToolRules `yaml:"tools,omitempty"`
+	// Args are the arguments that matter for this question.
+	Args []ArgRule `yaml:"args,omitempty"`
+	// Figures are the figures the answer must state.
+	Figures []Figure `yaml:"figures,omitempty"`
+	// NoInventedFigures requires every money figure and percentage in the
+	// answer to be traceable to the tool results.
+	NoInventedFigures bool `yaml:"no_invented_figures,omitempty"`
+	// Estimates allows labelled estimates: figures the data cannot give,
+	// stated plainly as estimates with their assumption.
+	Estimates bool `yaml:"estimates,omitempty"`
+	// Decline marks a question the data cannot answer: an answer that
+	// declines and invents nothing passes.
+	Decline bool `yaml:"decline,omitempty"`
+	// Key is how a correct agent answers; fake:perfect replays it.
+	Key Key `yaml:"key,omitempty"`
+	// Attempts overrides the suite's attempts for this case.
+	Attempts int `yaml:"attempts,omitempty"`
+
+	// File and Line locate the case for error messages.
+	File string `yaml:"-"`
+	Line int    `yaml:"-"`
+}
+
+// ToolRules are a case's tool-choice rules.
+type ToolRules struct {
+	// Required tools must all be called.
+	Required []string `yaml:"required,omitempty"`
+	// Accepted lists tools of which at least one must be called (when not
+	// empty).
+	Accepted []string `yaml:"accepted,omitempty"`
+	// Forbidden tools must not be called.
+	Forbidden []string `yaml:"forbidden,omitempty"`
+}
+
+// ArgRule says what an argument of a tool must be, in some call of that
+// tool. An argument left out is judged at the default the tool's input
+// schema declares.
+type ArgRule struct {
+	Tool string `yaml:"tool"`
+	Arg  string `yaml:"arg"`
+	// Equals, when set, is the value the argument must have.
+	Equals any `yaml:"equals,omitempty"`
+	// Min and Max bound a numeric argument, inclusive.
+	Min *float64 `yaml:"min,omitempty"`
+	Max *float64 `yaml:"max,omitempty"`
+	// Why says what the rule protects, for failure reasons.
+	Why string `yaml:"why,omitempty"`
+}
+
+// Figure is a figure the answer must state.
+type Figure struct {
+	// Value is the expected figure.
+	Value float64 `yaml:"value"`
+	// Kind is "money" (the default), "percent" or "count".
+	Kind string `yaml:"kind,omitempty"`
+	// Currency names the money's currency ("SGD"), for reasons and answers.
+	Currency string `yaml:"currency,omitempty"`
+	// Unit names what a count counts ("units"), for reasons and answers.
+	Unit string `yaml:"unit,omitempty"`
+	// Tolerance overrides the suite's tolerance for this figure's kind.
+	// Counts are always exact.
+	Tolerance Tolerance `yaml:"tolerance,omitempty"`
+	// Label says what the figure is, for reasons ("VOO units").
+	Label string `yaml:"label,omitempty"`
+}
+
+// Figure kinds.
+const (
+	Money   = "money"
+	Percent = "percent"
+	Count   = "count"
+)
+
+// Key is how a correct agent answers a case.
+type Key struct {
+	// Calls are the tool calls a correct agent makes, in order.
+	Calls []KeyCall `yaml:"calls,omitempty"`
+	// Answer is a correct final answer. When empty, fake:perfect composes
+	// one from the case's figures.
+	Answer string `yaml:"answer,omitempty"`
+}
+
+// KeyCall is one tool call of a Key.
+type KeyCall struct {
+	Tool string         `yaml:"tool"`
+	Args map[string]any `yaml:"args,omitempty"`
+}
+
+// AttemptsFor returns how many attempts case c gets by default.
+func (s *Suite) AttemptsFor(c *Case) int {
+	if c.Attempts > 0 {
+		return c.Attempts
+	}
+	if s.Attempts > 0 {
+		return s.Attempts
+	}
+	return 3
+}
+
+// Case returns the case with the given id, or nil.
+func (s *Suite) Case(id string) *Case {
+	for _, c := range s.Cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// Groups returns the case groups in the order they first appear.
+func (s *Suite) Groups() []string {
+	var gs []string
+	seen := map[string]bool{}
+	for _, c := range s.Cases {
+		if !seen[c.Group] {
+			seen[c.Group] = true
+			gs = append(gs, c.Group)
+		}
+	}
+	return gs
+}
+
+// FigureTolerance returns the tolerance figure f is judged with: its own,
+// else the suite's for its kind, else 1% for money, 0.1 points for
+// percentages; counts are exact.
+func (s *Suite) FigureTolerance(f Figure) Tolerance {
+	if f.Tolerance.Set {
+		return f.Tolerance
+	}
+	switch f.Kind {
+	case Count:
+		return Tolerance{Absolute: 0, Set: true}
+	case Percent:
+		if s.Tolerances.Percent.Set {
+			return s.Tolerances.Percent
+		}
+		return Tolerance{Absolute: 0.1, Set: true}
+	default:
+		if s.Tolerances.Money.Set {
+			return s.Tolerances.Money
+		}
+		return Tolerance{Relative: 0.01, Set: true}
+	}
+}
+
+// Target says how a suite reaches its server by default. It is written as a
+// spec string, or as a mapping when a stdio command needs environment
+// variables or a working directory, or an HTTP endpoint needs headers.
+type Target struct {
+	// Spec is "builtin:NAME", "stdio:CMD ARGS..." or an http(s) URL.
+	Spec string `yaml:"spec"`
+	// Env adds environment variables to a stdio command; values may name
+	// variables of mcpeval's environment as ${VAR}.
+	Env map[string]string `yaml:"env,omitempty"`
+	// Dir is a stdio command's working directory, relative to the suite.
+	Dir string `yaml:"dir,omitempty"`
+	// Headers are sent with every HTTP request; values may name variables
+	// of the environment as ${VAR} and are never recorded.
+	Headers map[string]string `yaml:"headers,omitempty"`
+}
+
+// UnmarshalYAML reads a Target from a string or a mapping.
+func (t *Target) UnmarshalYAML(construct func(any) error) error {
+	var spec string
+	if err := construct(&spec); err == nil {
+		*t = Target{Spec: spec}
+		return nil
+	}
+	type plain Target
+	return construct((*plain)(t))
+}
