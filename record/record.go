@@ -45,9 +45,32 @@ type Header struct {
 	// Filter is set when the run covers part of the suite (a case filter or
 	// a shard), saying how.
 	Filter string `json:"filter,omitempty"`
-	// Extra holds provenance that later features add (overlays, shards),
-	// keyed by feature.
+	// ServerTools are the tool definitions as the server listed them, when
+	// an overlay changed what the model was shown (Tools).
+	ServerTools []Tool `json:"server_tools,omitempty"`
+	// ServerToolsHash is the hash of ServerTools.
+	ServerToolsHash string `json:"server_tools_hash,omitempty"`
+	// Overlay names the description overlay applied, if any.
+	Overlay *Overlay `json:"overlay,omitempty"`
+	// Shard is set on a shard's record: it ran attempt K of every N.
+	Shard *Shard `json:"shard,omitempty"`
+	// Dataset names the dataset the run was limited to, if any.
+	Dataset string `json:"dataset,omitempty"`
+	// Extra holds provenance that later features add, keyed by feature.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+}
+
+// Overlay identifies a description overlay.
+type Overlay struct {
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+}
+
+// Shard says which slice of the attempt matrix a record holds: the planned
+// attempts whose index i (from 0, in plan order) has i % N == K-1.
+type Shard struct {
+	K int `json:"k"`
+	N int `json:"n"`
 }
 
 // Build is a program's version.
@@ -124,12 +147,36 @@ type Attempt struct {
 	DurationMS int64  `json:"duration_ms"`
 	Turns      []Turn `json:"turns"`
 	// End says how the attempt ended: "answered" (the model answered in
-	// text), "turn_cap" (it was stopped at the turn cap) or "error".
+	// text), "turn_cap" (it was stopped at the turn cap), "tool_call" (a
+	// tool-call case's first calls were made) or "error".
 	End string `json:"end"`
 	// Answer is the model's final text.
 	Answer string `json:"answer"`
 	// Error is set when End is "error".
 	Error *Error `json:"error,omitempty"`
+	// Fixture is what was built for the attempt and torn down after it,
+	// for cases that need fixtures.
+	Fixture *Fixture `json:"fixture,omitempty"`
+}
+
+// Fixture records an attempt's fixtures: what was built before it (under
+// names carrying Token), what the target held after it, and the teardown.
+type Fixture struct {
+	// Token is the fresh token the fixtures' names carry.
+	Token string `json:"token"`
+	// Facts are the values the fixtures produced, by name (a container's
+	// name, full id and short id, say), for rendering the prompt and
+	// comparing arguments.
+	Facts map[string]string `json:"facts,omitempty"`
+	// Setup, Verify and Teardown are the tool calls (or commands) made
+	// before the attempt, after it to check the target's state, and to
+	// clean up.
+	Setup    []Call `json:"setup,omitempty"`
+	Verify   []Call `json:"verify,omitempty"`
+	Teardown []Call `json:"teardown,omitempty"`
+	// Problems are teardown or verify problems worth a person's look; they
+	// do not change the attempt's outcome by themselves.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // How attempts end.
@@ -137,6 +184,9 @@ const (
 	EndAnswered = "answered"
 	EndTurnCap  = "turn_cap"
 	EndError    = "error"
+	// EndToolCall ends a tool-call case after the model's first turn that
+	// made tool calls; the calls are recorded and not executed.
+	EndToolCall = "tool_call"
 )
 
 // Error says why an attempt could not be completed. It is never the
@@ -197,7 +247,10 @@ type Call struct {
 	Rejected string `json:"rejected,omitempty"`
 	// Shown is false when the model called a tool it was not shown; such a
 	// call is not sent to the server.
-	Shown      bool  `json:"shown"`
+	Shown bool `json:"shown"`
+	// NotSent is true for the first call of a tool-call case: it is
+	// asserted, never executed on the server.
+	NotSent    bool  `json:"not_sent,omitempty"`
 	DurationMS int64 `json:"duration_ms"`
 	// Truncated is true when Result was cut to the record's size cap.
 	Truncated bool `json:"truncated,omitempty"`

@@ -378,7 +378,22 @@ func (l *loader) check(s *Suite) {
 				at("key call %d has no tool", i+1)
 			}
 		}
-		if len(c.Tools.Required)+len(c.Tools.Accepted)+len(c.Tools.Forbidden)+len(c.Args)+len(c.Figures) == 0 && !c.NoInventedFigures && !c.Decline {
+		switch c.Mode {
+		case "", ModeAgent:
+		case ModeToolCall:
+			if len(c.ExpectTools) == 0 {
+				at("a tool-call case needs expect_tools: the tools its first call may name")
+			}
+			if len(c.Figures) > 0 || c.Decline || c.NoInventedFigures {
+				at("a tool-call case asserts its first tool call only: figures, decline and no_invented_figures need mode agent")
+			}
+		default:
+			at("mode %q: want agent or tool-call", c.Mode)
+		}
+		if c.Mode != ModeToolCall && (len(c.ExpectTools) > 0 || len(c.ExpectArgs) > 0) {
+			at("expect_tools and expect_args go with mode: tool-call")
+		}
+		if len(c.Tools.Required)+len(c.Tools.Accepted)+len(c.Tools.Forbidden)+len(c.Args)+len(c.Figures)+len(c.ExpectTools)+c.extraChecks() == 0 && !c.NoInventedFigures && !c.Decline {
 			at("declares no check: want tools, args, figures, no_invented_figures or decline")
 		}
 		if len(c.Figures) > 0 && c.Decline {
@@ -412,6 +427,9 @@ func (s *Suite) toolRefs() []toolRef {
 		}
 		for _, k := range c.Key.Calls {
 			add(k.Tool, "key")
+		}
+		for _, t := range c.ExpectTools {
+			add(t, "expect_tools")
 		}
 	}
 	for _, t := range s.ReadOnlyTools {

@@ -34,6 +34,14 @@ type Suite struct {
 	// model request if the target shows a tool that is not marked
 	// read-only (by annotation or in ReadOnlyTools).
 	AllowWrites bool `yaml:"allow_writes,omitempty"`
+	// FreshTarget connects to the target anew for every attempt, so that an
+	// embedded stateful target starts each attempt with fresh state.
+	FreshTarget bool `yaml:"fresh_target,omitempty"`
+	// Actions holds the settings of an action suite (fixtures, teardown,
+	// turn cap per step).
+	Actions *ActionSettings `yaml:"actions,omitempty"`
+	// Dataset is the dataset of cases that name none.
+	Dataset string `yaml:"dataset,omitempty"`
 	// Preflight lists tool calls made once before any attempt, with the
 	// figures their results must hold; a mismatch makes the run invalid.
 	Preflight []PreflightCheck `yaml:"preflight,omitempty"`
@@ -167,6 +175,23 @@ type Case struct {
 	Key Key `yaml:"key,omitempty"`
 	// Attempts overrides the suite's attempts for this case.
 	Attempts int `yaml:"attempts,omitempty"`
+	// Mode is "agent" (the default: the attempt runs to completion and
+	// every check applies) or "tool-call" (single turn: only the model's
+	// first tool call is asserted, against ExpectTools and ExpectArgs, and
+	// nothing is executed on the server).
+	Mode string `yaml:"mode,omitempty"`
+	// ExpectTools lists the tools a tool-call case's first call may name.
+	ExpectTools []string `yaml:"expect_tools,omitempty"`
+	// ExpectArgs is a flat object: every listed key must deep-equal the
+	// first call's same argument; unlisted arguments are ignored.
+	ExpectArgs map[string]any `yaml:"expect_args,omitempty"`
+	// Dataset names the dataset the case belongs to ("pr", "merge"); the
+	// suite's Dataset when empty.
+	Dataset string `yaml:"dataset,omitempty"`
+
+	// Action is set on the cases of action suites (kinds read, write,
+	// sequence, destructive and decline): their key, fixtures and checks.
+	Action *Action `yaml:"action,omitempty"`
 
 	// File and Line locate the case for error messages.
 	File string `yaml:"-"`
@@ -214,6 +239,23 @@ type Figure struct {
 	Tolerance Tolerance `yaml:"tolerance,omitempty"`
 	// Label says what the figure is, for reasons ("VOO units").
 	Label string `yaml:"label,omitempty"`
+}
+
+// Case modes.
+const (
+	ModeAgent    = "agent"
+	ModeToolCall = "tool-call"
+)
+
+// IsToolCall reports whether c is a single-turn tool-call case.
+func (c *Case) IsToolCall() bool { return c.Mode == ModeToolCall }
+
+// DatasetOf returns the dataset case c belongs to.
+func (s *Suite) DatasetOf(c *Case) string {
+	if c.Dataset != "" {
+		return c.Dataset
+	}
+	return s.Dataset
 }
 
 // Figure kinds.

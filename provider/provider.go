@@ -1,0 +1,76 @@
+// Package provider opens a model from its spec: fake:NAME, script:FILE,
+// anthropic:MODEL or openai:MODEL, with options after semicolons
+// ("anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192").
+//
+// It is the one place that knows every provider; the runner sees only
+// model.Model.
+package provider
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/model/script"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// Options are what opening a model may need besides its spec.
+type Options struct {
+	// Suite is the suite under test; fake models answer from its key.
+	Suite *suite.Suite
+}
+
+// Real reports whether spec names a provider that spends money.
+func Real(spec string) bool {
+	p, _, _ := strings.Cut(spec, ":")
+	return p != "fake" && p != "script"
+}
+
+// Open returns the model spec names and its description.
+func Open(spec string, opts Options) (model.Model, model.Info, error) {
+	info, err := model.ParseSpec(spec)
+	if err != nil {
+		return nil, info, err
+	}
+	switch info.Provider {
+	case "fake":
+		if len(info.Options) > 0 {
+			return nil, info, fmt.Errorf("model %s: fake models take no options", spec)
+		}
+		if opts.Suite == nil {
+			return nil, info, fmt.Errorf("model %s: a fake model needs a suite", spec)
+		}
+		m, err := fake.New(info.Name, opts.Suite)
+		info.Fake = true
+		return m, info, err
+	case "script":
+		s, err := script.Load(strings.TrimPrefix(spec, "script:"))
+		if err != nil {
+			return nil, info, err
+		}
+		info.Name = strings.TrimPrefix(spec, "script:")
+		info.Options = nil
+		info.Fake = true
+		return s, info, nil
+	}
+	if open, ok := real[info.Provider]; ok {
+		m, err := open(info)
+		return m, info, err
+	}
+	return nil, info, fmt.Errorf("model %s: unknown provider %q (have fake, script%s)", spec, info.Provider, realNames())
+}
+
+// real are the providers that call a model API, by name.
+var real = map[string]func(model.Info) (model.Model, error){}
+
+func realNames() string {
+	var s string
+	for _, n := range []string{"anthropic", "openai"} {
+		if _, ok := real[n]; ok {
+			s += ", " + n
+		}
+	}
+	return s
+}

@@ -1,0 +1,123 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// preflight calls each of the suite's preflight tools once and checks the
+// figures they return. Any mismatch makes the run invalid.
+func (r *run) preflight(ctx context.Context, conn *target.Conn) record.Preflight {
+	pre := record.Preflight{Valid: true}
+	for _, p := range r.cfg.Suite.Preflight {
+		args := p.Args
+		if args == nil {
+			args = map[string]any{}
+		}
+		rawArgs, _ := json.Marshal(args)
+		chk := record.PreflightCheck{Tool: p.Tool, Args: rawArgs}
+		cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
+		out, err := conn.Session.CallTool(cctx, &mcp.CallToolParams{Name: p.Tool, Arguments: args})
+		cancel()
+		switch {
+		case err != nil:
+			chk.Problems = append(chk.Problems, fmt.Sprintf("calling %s: %v", p.Tool, err))
+		case out.IsError:
+			chk.Problems = append(chk.Problems, fmt.Sprintf("%s answered with an error", p.Tool))
+		case out.StructuredContent == nil:
+			chk.Problems = append(chk.Problems, fmt.Sprintf("%s returned no structured content to check", p.Tool))
+		default:
+			b, _ := json.Marshal(out.StructuredContent)
+			chk.Result = b
+			var v any
+			json.Unmarshal(b, &v)
+			chk.Problems = CheckExpect(v, p.Expect)
+		}
+		if len(chk.Problems) > 0 {
+			pre.Valid = false
+		}
+		pre.Checks = append(pre.Checks, chk)
+	}
+	return pre
+}
+
+// CheckExpect checks that each dotted path of expect leads to the expected
+// value in v; numbers are equal within a millionth.
+func CheckExpect(v any, expect map[string]any) []string {
+	var problems []string
+	paths := make([]string, 0, len(expect))
+	for p := range expect {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		want := expect[path]
+		got, ok := lookup(v, path)
+		if !ok {
+			problems = append(problems, fmt.Sprintf("%s: not in the result", path))
+			continue
+		}
+		if !equalValue(got, want) {
+			problems = append(problems, fmt.Sprintf("%s: expected %v, found %v", path, want, got))
+		}
+	}
+	return problems
+}
+
+func lookup(v any, path string) (any, bool) {
+	for _, part := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[part]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(part)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func equalValue(got, want any) bool {
+	gf, gok := toFloat(got)
+	wf, wok := toFloat(want)
+	if gok && wok {
+		return math.Abs(gf-wf) <= 1e-6*math.Max(1, math.Abs(wf))
+	}
+	return fmt.Sprint(got) == fmt.Sprint(want)
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float32:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}

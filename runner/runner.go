@@ -1,0 +1,809 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config configures a run. Zero values take the documented defaults.
+type Config struct {
+	// Suite is the corpus to run.
+	Suite *suite.Suite
+	// Target is the MCP server to run it against.
+	Target target.Config
+	// Model is the model under test, described by ModelInfo.
+	Model     model.Model
+	ModelInfo model.Info
+	// Attempts overrides the attempts per case (default: the suite's).
+	Attempts int
+	// Concurrency is how many attempts run at once (default 4).
+	Concurrency int
+	// TurnCap is the most model turns an attempt may take (default: the
+	// suite's, else 8).
+	TurnCap int
+	// Cases, when set, runs only the cases whose id equals or starts with
+	// one of these (a prefix ending in "/" selects a group). The record
+	// says the run is filtered.
+	Cases []string
+	// OutDir is the run directory (default runs/RUN_ID).
+	OutDir string
+	// Build is mcpeval's own version, for the record.
+	Build record.Build
+	// CallTimeout bounds one tool call (default 60s).
+	CallTimeout time.Duration
+	// MaxResultBytes caps a tool result's text, as recorded and as shown to
+	// the model (default 256 KiB); a longer one is cut and flagged.
+	MaxResultBytes int
+	// Now and NewID make records reproducible in tests (defaults: the
+	// clock and a random id).
+	Now   func() time.Time
+	NewID func() string
+	// Progress, when set, is told of every finished attempt, from one
+	// goroutine at a time.
+	Progress func(Progress)
+	// BeforeAttempt, when set, is asked before each attempt starts; a
+	// non-empty answer skips the attempt and every later one, for that
+	// reason ("budget"), and the run ends incomplete.
+	BeforeAttempt func() string
+	// Overlay, when set, changes the tool definitions the model is shown
+	// (descriptions, parameter descriptions) without touching the server;
+	// the record keeps both versions. OverlayInfo names it.
+	Overlay     func([]record.Tool) ([]record.Tool, error)
+	OverlayInfo *record.Overlay
+	// Shard, when set, runs only slice K of N of the attempt matrix.
+	Shard *record.Shard
+	// Dataset, when set, runs only the cases of that dataset.
+	Dataset string
+	// Fixtures, when set, builds each attempt's fixtures before it and
+	// tears them down after it.
+	Fixtures Fixtures
+	// FreshTarget connects to the target anew for every attempt (a builtin
+	// target then starts with fresh state).
+	FreshTarget bool
+	// Resume, when set, continues that run: it runs exactly the planned
+	// attempts the record lacks, appending to the same record, and refuses
+	// if the suite, the tool definitions or the model changed.
+	Resume *record.Run
+	// AfterAttempt, when set, is told of every finished attempt before
+	// Progress (for budgets that count usage).
+	AfterAttempt func(*record.Attempt)
+}
+
+// Fixtures builds and clears the world an attempt acts on. Implementations
+// must be safe for concurrent use (each call gets its own connection).
+type Fixtures interface {
+	// Setup builds what case c needs on conn under names carrying token,
+	// and returns the prompt to send (rendered with the fixtures' names)
+	// and the fixture record. An error excludes the attempt (it is an
+	// error of kind fixture, never a fail).
+	Setup(ctx context.Context, conn *target.Conn, c *suite.Case, token string) (prompt string, f *record.Fixture, err error)
+	// Finish runs after the attempt, whatever its end: it verifies the
+	// target's state and tears down the fixtures and anything the attempt
+	// created, recording both in f.
+	Finish(ctx context.Context, conn *target.Conn, c *suite.Case, f *record.Fixture, a *record.Attempt)
+}
+
+// Progress reports a finished attempt.
+type Progress struct {
+	Done, Total int
+	Attempt     *record.Attempt
+	// Header is the run's header, for grading the attempt as it comes.
+	Header *record.Header
+}
+
+// ErrInvalid is returned (wrapped) when the preflight found that the data
+// drifted: the record says so and nothing was asked of the model.
+var ErrInvalid = errors.New("preflight failed: the target's data is not what the suite expects, so the run is invalid and nothing was graded")
+
+// Run runs cfg and returns the record as written. The record is written
+// even when Run returns ErrInvalid or is interrupted; a nil record means
+// nothing was written.
+func Run(ctx context.Context, cfg Config) (*record.Run, error) {
+	r, err := newRun(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r.run(ctx)
+}
+
+type run struct {
+	cfg     Config
+	listed  []record.Tool // as the server listed them
+	shown   []record.Tool // as the model saw them
+	tools   []model.Tool
+	known   map[string]bool
+	header  *record.Header
+	w       *record.Writer
+	planned []record.Planned
+}
+
+func newRun(cfg Config) (*run, error) {
+	if cfg.Suite == nil || cfg.Model == nil {
+		return nil, errors.New("runner: a run needs a suite and a model")
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 4
+	}
+	if cfg.TurnCap <= 0 {
+		cfg.TurnCap = cfg.Suite.TurnCap
+	}
+	if cfg.TurnCap <= 0 {
+		cfg.TurnCap = 8
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = 60 * time.Second
+	}
+	if cfg.MaxResultBytes <= 0 {
+		cfg.MaxResultBytes = 256 << 10
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.NewID == nil {
+		cfg.NewID = func() string { return NewRunID(cfg.Now(), cfg.ModelInfo.Spec) }
+	}
+	if cfg.Target.Spec == "" {
+		cfg.Target.Spec = cfg.Suite.Target.Spec
+	}
+	if cfg.Target.Spec == "" {
+		return nil, errors.New("runner: no target: the suite names none and none was given")
+	}
+	if err := cfg.Target.Check(); err != nil {
+		return nil, err
+	}
+	return &run{cfg: cfg}, nil
+}
+
+// NewRunID returns a run id: the UTC time, the model spec made safe for a
+// directory name, and a random suffix.
+func NewRunID(t time.Time, spec string) string {
+	var b [3]byte
+	rand.Read(b[:])
+	safe := regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(spec, "-")
+	if len(safe) > 40 {
+		safe = safe[:40]
+	}
+	return t.UTC().Format("20060102-150405") + "-" + strings.Trim(safe, "-") + "-" + hex.EncodeToString(b[:])
+}
+
+// Plan lists the attempts a configuration sets out to make, in run order:
+// case by case, attempt by attempt.
+func Plan(s *suite.Suite, attempts int, filter []string) []record.Planned {
+	var p []record.Planned
+	for _, c := range s.Cases {
+		if !Selected(c.ID, filter) {
+			continue
+		}
+		n := attempts
+		if n <= 0 {
+			n = s.AttemptsFor(c)
+		}
+		for i := 1; i <= n; i++ {
+			p = append(p, record.Planned{Case: c.ID, N: i})
+		}
+	}
+	return p
+}
+
+// ShardOf returns slice K of N of a plan: the attempts whose index i has
+// i % N == K-1. The N shards of a plan together hold it exactly once.
+func ShardOf(plan []record.Planned, sh record.Shard) []record.Planned {
+	var out []record.Planned
+	for i, p := range plan {
+		if i%sh.N == sh.K-1 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func filterDataset(s *suite.Suite, plan []record.Planned, dataset string) []record.Planned {
+	var out []record.Planned
+	for _, p := range plan {
+		if c := s.Case(p.Case); c != nil && s.DatasetOf(c) == dataset {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Selected reports whether case id is selected by filter (all when empty).
+func Selected(id string, filter []string) bool {
+	if len(filter) == 0 {
+		return true
+	}
+	for _, f := range filter {
+		if id == f || (strings.HasSuffix(f, "/") && strings.HasPrefix(id, f)) || strings.HasPrefix(id, f+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) run(ctx context.Context) (*record.Run, error) {
+	cfg := r.cfg
+	conn, err := target.Dial(ctx, cfg.Target)
+	if err != nil {
+		return nil, fmt.Errorf("starting target (before any model request): %w", err)
+	}
+	defer conn.Close()
+	if err := r.listTools(ctx, conn); err != nil {
+		return nil, err
+	}
+	if cfg.Resume != nil {
+		return r.resume(ctx, conn)
+	}
+	r.planned = Plan(cfg.Suite, cfg.Attempts, cfg.Cases)
+	if cfg.Dataset != "" {
+		r.planned = filterDataset(cfg.Suite, r.planned, cfg.Dataset)
+	}
+	if cfg.Shard != nil {
+		r.planned = ShardOf(r.planned, *cfg.Shard)
+	}
+	if len(r.planned) == 0 {
+		return nil, fmt.Errorf("no attempt of suite %s is selected (cases %v, dataset %q, shard %v)", cfg.Suite.Name, cfg.Cases, cfg.Dataset, cfg.Shard)
+	}
+	pre := r.preflight(ctx, conn)
+	runID := cfg.NewID()
+	dir := cfg.OutDir
+	if dir == "" {
+		dir = filepath.Join("runs", runID)
+	}
+	r.header = &record.Header{
+		Format: record.Format,
+		RunID:  runID,
+		Start:  cfg.Now().UTC(),
+		Tool:   cfg.Build,
+		Model:  cfg.ModelInfo,
+		Suite: record.SuiteInfo{Name: cfg.Suite.Name, Path: cfg.Suite.Path, Hash: cfg.Suite.Hash,
+			Cases: len(cfg.Suite.Cases)},
+		Target:       record.TargetInfo{Spec: cfg.Target.Describe(), ReadOnly: !cfg.Suite.AllowWrites},
+		SystemPrompt: cfg.Suite.SystemPrompt,
+		Tools:        r.shown,
+		ToolsHash:    ToolsHash(r.shown),
+		Attempts:     cfg.Attempts,
+		Concurrency:  cfg.Concurrency,
+		TurnCap:      cfg.TurnCap,
+		Planned:      r.planned,
+		Preflight:    pre,
+	}
+	if len(cfg.Cases) > 0 {
+		r.header.Filter = "cases: " + strings.Join(cfg.Cases, ", ")
+	}
+	r.header.Shard = cfg.Shard
+	r.header.Dataset = cfg.Dataset
+	if cfg.Overlay != nil {
+		r.header.ServerTools = r.listed
+		r.header.ServerToolsHash = ToolsHash(r.listed)
+		r.header.Overlay = cfg.OverlayInfo
+	}
+	if init := conn.Session.InitializeResult(); init != nil && init.ServerInfo != nil {
+		r.header.Target.Server = record.Build{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
+	}
+	w, err := record.Create(dir, r.header)
+	if err != nil {
+		return nil, err
+	}
+	r.w = w
+	if !pre.Valid {
+		w.End(&record.End{Finish: cfg.Now().UTC(), Complete: false, Reason: "invalid"})
+		rec, rerr := record.Read(dir)
+		if rerr != nil {
+			return nil, rerr
+		}
+		return rec, ErrInvalid
+	}
+	return r.finish(ctx, conn, dir, r.planned)
+}
+
+// finish runs the planned attempts, ends the record and reads it back.
+func (r *run) finish(ctx context.Context, conn *target.Conn, dir string, planned []record.Planned) (*record.Run, error) {
+	end := r.attempts(ctx, conn, planned)
+	if err := r.w.End(end); err != nil {
+		return nil, err
+	}
+	rec, err := record.Read(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !end.Complete && ctx.Err() != nil {
+		return rec, fmt.Errorf("run interrupted: %w", ctx.Err())
+	}
+	return rec, nil
+}
+
+// resume continues cfg.Resume after checking that it measures the same
+// thing.
+func (r *run) resume(ctx context.Context, conn *target.Conn) (*record.Run, error) {
+	old := r.cfg.Resume
+	h := old.Header
+	var why []string
+	if h.Suite.Hash != r.cfg.Suite.Hash {
+		why = append(why, fmt.Sprintf("the suite changed (hash %.12s, the run was made with %.12s)", r.cfg.Suite.Hash, h.Suite.Hash))
+	}
+	if th := ToolsHash(r.shown); th != h.ToolsHash {
+		why = append(why, fmt.Sprintf("the target's tool definitions changed (hash %.12s, the run saw %.12s)", th, h.ToolsHash))
+	}
+	if r.cfg.ModelInfo.Spec != h.Model.Spec {
+		why = append(why, fmt.Sprintf("the model or its options changed (%s, the run used %s)", r.cfg.ModelInfo.Spec, h.Model.Spec))
+	}
+	if !h.Preflight.Valid {
+		why = append(why, "the run is invalid (its preflight failed)")
+	}
+	if len(why) > 0 {
+		return nil, fmt.Errorf("cannot resume %s: %s; start a new run instead", old.Dir, strings.Join(why, "; "))
+	}
+	done := map[record.Planned]bool{}
+	for _, a := range old.Attempts {
+		done[record.Planned{Case: a.Case, N: a.N}] = true
+	}
+	var missing []record.Planned
+	for _, p := range h.Planned {
+		if !done[p] {
+			if r.cfg.Suite.Case(p.Case) == nil {
+				return nil, fmt.Errorf("cannot resume %s: case %s is no longer in the suite", old.Dir, p.Case)
+			}
+			missing = append(missing, p)
+		}
+	}
+	r.header = &h
+	r.planned = h.Planned
+	w, err := record.Append(old.Dir)
+	if err != nil {
+		return nil, err
+	}
+	r.w = w
+	return r.finish(ctx, conn, old.Dir, missing)
+}
+
+// ToolsHash is the SHA-256 of the canonical JSON of the tool definitions.
+func ToolsHash(tools []record.Tool) string {
+	b, _ := json.Marshal(tools)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
+	listed, err := conn.Tools(ctx)
+	if err != nil {
+		return fmt.Errorf("starting target (before any model request): %w", err)
+	}
+	readOnly := map[string]bool{}
+	for _, t := range r.cfg.Suite.ReadOnlyTools {
+		readOnly[t] = true
+	}
+	r.known = map[string]bool{}
+	var names []string
+	var writes []string
+	for _, t := range listed {
+		schema, err := json.Marshal(t.InputSchema)
+		if err != nil {
+			return fmt.Errorf("tool %s: encoding input schema: %w", t.Name, err)
+		}
+		rt := record.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: canonical(schema)}
+		if t.Annotations != nil {
+			rt.ReadOnly = t.Annotations.ReadOnlyHint
+			rt.Destructive = t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
+			if rt.Title == "" {
+				rt.Title = t.Annotations.Title
+			}
+		}
+		rt.ReadOnly = rt.ReadOnly || readOnly[t.Name]
+		if !rt.ReadOnly {
+			writes = append(writes, t.Name)
+		}
+		names = append(names, t.Name)
+		r.known[t.Name] = true
+		r.shown = append(r.shown, rt)
+		r.tools = append(r.tools, model.Tool{Name: rt.Name, Description: rt.Description, InputSchema: rt.InputSchema})
+	}
+	if err := r.cfg.Suite.CheckTools(names); err != nil {
+		return fmt.Errorf("the suite names tools the target does not list:\n%w", err)
+	}
+	r.listed = r.shown
+	if r.cfg.Overlay != nil {
+		shown, err := r.cfg.Overlay(r.listed)
+		if err != nil {
+			return fmt.Errorf("applying overlay: %w", err)
+		}
+		r.shown = shown
+		r.tools = r.tools[:0]
+		for _, t := range shown {
+			r.tools = append(r.tools, model.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		}
+	}
+	if len(writes) > 0 && !r.cfg.Suite.AllowWrites {
+		return fmt.Errorf("read-only run stopped before any model request: the target shows tools not marked read-only: %s (mark them readOnlyHint, list them in the suite's read_only_tools, or set allow_writes)", strings.Join(writes, ", "))
+	}
+	return nil
+}
+
+// canonical re-encodes JSON with sorted keys, so that equal schemas hash
+// equally.
+func canonical(b []byte) json.RawMessage {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return b
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return b
+	}
+	return out
+}
+
+func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record.Planned) *record.End {
+	cfg := r.cfg
+	jobs := make(chan record.Planned)
+	var mu sync.Mutex
+	done := 0
+	skipped := map[string]int{}
+	stopReason := ""
+	var wg sync.WaitGroup
+	var writeErr error
+	for i := 0; i < cfg.Concurrency; i++ {
+		var conn *target.Conn
+		if i == 0 {
+			conn = first
+		}
+		wg.Add(1)
+		go func(conn *target.Conn) {
+			defer wg.Done()
+			owned := conn != first
+			defer func() {
+				if owned && conn != nil {
+					conn.Close()
+				}
+			}()
+			for p := range jobs {
+				if cfg.FreshTarget && conn != nil {
+					if conn != first {
+						conn.Close()
+					}
+					conn = nil
+				}
+				if conn == nil {
+					c, err := target.Dial(ctx, cfg.Target)
+					if err == nil {
+						conn, owned = c, true
+					}
+				}
+				a := r.attempt(ctx, conn, p)
+				if ctx.Err() != nil && a.End == record.EndError && a.Error.Kind == record.ErrCanceled {
+					mu.Lock()
+					skipped["interrupted"]++
+					mu.Unlock()
+					continue // abandoned cleanly: not recorded, --resume runs it again
+				}
+				if a.End == record.EndError && a.Error.Kind == record.ErrTarget && conn != nil {
+					if conn != first {
+						conn.Close()
+					}
+					conn = nil // restart the server for the next attempt
+				}
+				if cfg.AfterAttempt != nil {
+					cfg.AfterAttempt(a)
+				}
+				err := r.w.Attempt(a)
+				mu.Lock()
+				if err != nil && writeErr == nil {
+					writeErr = err
+				}
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(Progress{Done: done, Total: len(planned), Attempt: a, Header: r.header})
+				}
+				mu.Unlock()
+			}
+		}(conn)
+	}
+	for i, p := range planned {
+		if ctx.Err() != nil {
+			stopReason = "interrupted"
+			skipped["interrupted"] += len(planned) - i
+			break
+		}
+		if cfg.BeforeAttempt != nil {
+			if why := cfg.BeforeAttempt(); why != "" {
+				stopReason = why
+				skipped[why] += len(planned) - i
+				break
+			}
+		}
+		mu.Lock()
+		failed := writeErr != nil
+		mu.Unlock()
+		if failed {
+			stopReason = "record write failed"
+			skipped[stopReason] += len(planned) - i
+			break
+		}
+		select {
+		case jobs <- p:
+		case <-ctx.Done():
+			stopReason = "interrupted"
+			skipped["interrupted"] += len(planned) - i
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if ctx.Err() != nil {
+		stopReason = "interrupted"
+	}
+	end := &record.End{Finish: cfg.Now().UTC(), Complete: len(skipped) == 0 && writeErr == nil, Reason: stopReason}
+	if len(skipped) > 0 {
+		end.Skipped = skipped
+	}
+	if writeErr != nil {
+		end.Reason = writeErr.Error()
+	}
+	return end
+}
+
+func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) *record.Attempt {
+	cfg := r.cfg
+	c := cfg.Suite.Case(p.Case)
+	start := cfg.Now()
+	a := &record.Attempt{Case: p.Case, N: p.N, Prompt: c.Prompt, Start: start.UTC()}
+	defer func() { a.DurationMS = cfg.Now().Sub(start).Milliseconds() }()
+	fail := func(kind, msg string, stderr []string) *record.Attempt {
+		a.End = record.EndError
+		a.Error = &record.Error{Kind: kind, Message: msg, Stderr: stderr}
+		return a
+	}
+	if conn == nil {
+		return fail(record.ErrTarget, "the target could not be started for this attempt", nil)
+	}
+	req := &model.Request{
+		CaseID:   c.ID,
+		System:   cfg.Suite.SystemPrompt,
+		Tools:    r.tools,
+		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: c.Prompt}}}},
+	}
+	for turn := 0; turn < cfg.TurnCap; turn++ {
+		t0 := time.Now()
+		resp, err := cfg.Model.Generate(ctx, req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fail(record.ErrCanceled, "interrupted", nil)
+			}
+			var pe *model.ProviderError
+			if errors.As(err, &pe) {
+				a.Turns = append(a.Turns, record.Turn{Tries: pe.Tries})
+			}
+			kind := record.ErrProvider
+			if pe == nil && errors.Is(err, context.DeadlineExceeded) {
+				kind = record.ErrTimeout
+			}
+			return fail(kind, err.Error(), nil)
+		}
+		lat := resp.Latency
+		if lat == 0 {
+			lat = time.Since(t0)
+		}
+		rt := record.Turn{
+			Text:       resp.Message.TextOf(),
+			StopReason: resp.StopReason,
+			Usage:      resp.Usage,
+			LatencyMS:  lat.Milliseconds(),
+			Tries:      resp.Tries,
+			Blocks:     recordable(resp.Message.Blocks),
+		}
+		for _, b := range resp.Message.Blocks {
+			if b.Kind == model.Thinking {
+				rt.Thinking += b.Text
+			}
+		}
+		calls := resp.Message.Calls()
+		resp.Message.Role = model.Assistant
+		req.Messages = append(req.Messages, resp.Message)
+		if len(calls) == 0 {
+			rt.Blocks = nil
+			a.Turns = append(a.Turns, rt)
+			a.End = record.EndAnswered
+			a.Answer = rt.Text
+			return a
+		}
+		if c.IsToolCall() {
+			for _, call := range calls {
+				rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: r.known[call.Name], NotSent: true}
+				if !json.Valid(call.Args) {
+					rc.Args = jsonString(string(call.Args))
+				}
+				rt.Calls = append(rt.Calls, rc)
+			}
+			a.Turns = append(a.Turns, rt)
+			a.End = record.EndToolCall
+			return a
+		}
+		results := model.Message{Role: model.User}
+		for _, call := range calls {
+			rc, res, err := r.call(ctx, conn, call)
+			rt.Calls = append(rt.Calls, rc)
+			if err != nil {
+				a.Turns = append(a.Turns, rt)
+				if ctx.Err() != nil {
+					return fail(record.ErrCanceled, "interrupted", nil)
+				}
+				kind := record.ErrTarget
+				if errors.Is(err, context.DeadlineExceeded) {
+					kind = record.ErrTimeout
+				}
+				return fail(kind, err.Error(), conn.Stderr())
+			}
+			results.Blocks = append(results.Blocks, model.Block{Kind: model.ToolResult, Result: res})
+		}
+		a.Turns = append(a.Turns, rt)
+		req.Messages = append(req.Messages, results)
+	}
+	a.End = record.EndTurnCap
+	return a
+}
+
+// call sends one tool call to the server verbatim. It returns an error only
+// when the target itself failed (crashed, hung, refused the connection);
+// a tool's refusal and a protocol rejection are results the model sees.
+func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (record.Call, *model.Result, error) {
+	rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: r.known[call.Name]}
+	if !json.Valid(call.Args) {
+		rc.Args = jsonString(string(call.Args))
+	}
+	res := &model.Result{CallID: call.ID, Name: call.Name, IsError: true}
+	if !rc.Shown {
+		res.Content = fmt.Sprintf("unknown tool %q", call.Name)
+		rc.Rejected, rc.Result = res.Content, res.Content
+		return rc, res, nil
+	}
+	var args any = json.RawMessage(call.Args)
+	if len(call.Args) == 0 {
+		args = map[string]any{}
+	} else if !json.Valid(call.Args) {
+		res.Content = "invalid arguments: not valid JSON"
+		rc.Rejected, rc.Result = res.Content, res.Content
+		return rc, res, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
+	defer cancel()
+	t0 := time.Now()
+	out, err := conn.Session.CallTool(cctx, &mcp.CallToolParams{Name: call.Name, Arguments: args})
+	rc.DurationMS = time.Since(t0).Milliseconds()
+	if err != nil {
+		var we *jsonrpc.Error
+		if errors.As(err, &we) {
+			res.Content = we.Message
+			rc.Rejected, rc.Result = we.Message, we.Message
+			return rc, res, nil
+		}
+		if cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			return rc, nil, fmt.Errorf("tool %s did not answer within %s: %w", call.Name, r.cfg.CallTimeout, context.DeadlineExceeded)
+		}
+		return rc, nil, fmt.Errorf("calling tool %s: %w", call.Name, err)
+	}
+	var text strings.Builder
+	for _, c := range out.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			if text.Len() > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(c.Text)
+		default:
+			b, _ := json.Marshal(c)
+			text.Write(b)
+		}
+	}
+	content := text.String()
+	if len(content) > r.cfg.MaxResultBytes {
+		content = truncate(content, r.cfg.MaxResultBytes)
+		rc.Truncated = true
+	}
+	if out.StructuredContent != nil {
+		if b, err := json.Marshal(out.StructuredContent); err == nil && len(b) <= r.cfg.MaxResultBytes {
+			rc.Structured = b
+		} else {
+			rc.Truncated = true
+		}
+	}
+	rc.Result, rc.IsError = content, out.IsError
+	res.Content, res.IsError = content, out.IsError
+	return rc, res, nil
+}
+
+// recordable returns blocks safe to encode: a call's arguments that are not
+// valid JSON are kept as a JSON string of what the model wrote.
+func recordable(blocks []model.Block) []model.Block {
+	out := make([]model.Block, len(blocks))
+	for i, b := range blocks {
+		if b.Call != nil && !json.Valid(b.Call.Args) {
+			c := *b.Call
+			c.Args = jsonString(string(c.Args))
+			b.Call = &c
+		}
+		if len(b.Opaque) > 0 && !json.Valid(b.Opaque) {
+			b.Opaque = jsonString(string(b.Opaque))
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// newToken returns a fresh token for fixture names: 6 lowercase hex digits.
+func newToken() string {
+	var b [3]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func truncate(s string, n int) string {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 { // keep runes whole
+		n--
+	}
+	return s[:n] + "\n[truncated by mcpeval]"
+}
+
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// Inspection is what Validate found on a live target.
+type Inspection struct {
+	// Server is the name and version the server reported.
+	Server record.Build
+	// Tools are the tools the model would be shown.
+	Tools []record.Tool
+	// Preflight is what the preflight checks found.
+	Preflight record.Preflight
+}
+
+// Validate connects to the target, lists its tools, checks the suite
+// against them (every tool it names exists; a read-only suite sees only
+// read-only tools) and runs the preflight, without asking any model.
+func Validate(ctx context.Context, s *suite.Suite, t target.Config) (*Inspection, error) {
+	r, err := newRun(Config{Suite: s, Target: t, Model: noModel{}})
+	if err != nil {
+		return nil, err
+	}
+	conn, err := target.Dial(ctx, r.cfg.Target)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	ins := &Inspection{}
+	if init := conn.Session.InitializeResult(); init != nil && init.ServerInfo != nil {
+		ins.Server = record.Build{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
+	}
+	if err := r.listTools(ctx, conn); err != nil {
+		ins.Tools = r.shown
+		return ins, err
+	}
+	ins.Tools = r.shown
+	ins.Preflight = r.preflight(ctx, conn)
+	return ins, nil
+}
+
+type noModel struct{}
+
+func (noModel) Generate(context.Context, *model.Request) (*model.Response, error) {
+	return nil, errors.New("no model")
+}

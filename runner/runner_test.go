@@ -1,0 +1,392 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type totalIn struct {
+	Months int `json:"months,omitempty" jsonschema:"how many months"`
+}
+type totalOut struct {
+	Total float64 `json:"total"`
+}
+
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
+
+func init() {
+	target.RegisterBuiltin("runner-test", func(writable bool) (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "runner-test", Version: "0.0.1"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "get_total", Description: "the total", Annotations: readOnly},
+			func(ctx context.Context, req *mcp.CallToolRequest, in totalIn) (*mcp.CallToolResult, totalOut, error) {
+				return nil, totalOut{Total: 42}, nil
+			})
+		mcp.AddTool(s, &mcp.Tool{Name: "hang", Description: "never answers", Annotations: readOnly},
+			func(ctx context.Context, req *mcp.CallToolRequest, in totalIn) (*mcp.CallToolResult, totalOut, error) {
+				<-ctx.Done()
+				return nil, totalOut{}, ctx.Err()
+			})
+		if writable {
+			mcp.AddTool(s, &mcp.Tool{Name: "set_total", Description: "sets the total"},
+				func(ctx context.Context, req *mcp.CallToolRequest, in totalOut) (*mcp.CallToolResult, totalOut, error) {
+					return nil, in, nil
+				})
+		}
+		return s, nil
+	})
+	target.RegisterBuiltin("runner-test-writable", func(bool) (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "w", Version: "1"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "set_total", Description: "sets the total"},
+			func(ctx context.Context, req *mcp.CallToolRequest, in totalOut) (*mcp.CallToolResult, totalOut, error) {
+				return nil, in, nil
+			})
+		return s, nil
+	})
+}
+
+const testSuite = `name: runner-test
+target: builtin:runner-test
+system_prompt: Use the tools.
+attempts: 2
+preflight:
+  - tool: get_total
+    expect: {total: 42}
+cases:
+  - id: g/total
+    prompt: What is the total?
+    tools: {required: [get_total]}
+    figures: [{value: 42, kind: count}]
+    key:
+      calls: [{tool: get_total, args: {months: 7}}]
+      answer: The total is 42.
+  - id: g/hang
+    prompt: Hang, please.
+    tools: {required: [hang]}
+    key:
+      calls: [{tool: hang}]
+`
+
+func loadSuite(t *testing.T, body string) *suite.Suite {
+	t.Helper()
+	s, err := loadSuiteB(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func loadSuiteB(body string) (*suite.Suite, error) {
+	return suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(body)}}, "suite.yaml", "test")
+}
+
+func clock() func() time.Time {
+	t := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	return func() time.Time { t = t.Add(time.Millisecond); return t }
+}
+
+func TestRun(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	m, _ := fake.New("perfect", s)
+	dir := t.TempDir()
+	var seen int
+	rec, err := Run(context.Background(), Config{
+		Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect", Provider: "fake", Name: "perfect", Fake: true},
+		OutDir: dir, Concurrency: 2, CallTimeout: 200 * time.Millisecond, Now: clock(), NewID: func() string { return "run-1" },
+		Progress: func(p Progress) { seen++ },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Complete() || len(rec.Attempts) != 4 || seen != 4 {
+		t.Fatalf("complete %v attempts %d progress %d", rec.Complete(), len(rec.Attempts), seen)
+	}
+	h := rec.Header
+	if h.RunID != "run-1" || !h.Preflight.Valid || len(h.Tools) != 2 || h.ToolsHash == "" || h.Target.Server.Name != "runner-test" || !h.Target.ReadOnly {
+		t.Errorf("header %+v", h)
+	}
+	if len(h.Planned) != 4 {
+		t.Errorf("planned %v", h.Planned)
+	}
+	for _, a := range rec.Attempts {
+		switch a.Case {
+		case "g/total":
+			calls := a.Calls()
+			if a.End != record.EndAnswered || a.Answer != "The total is 42." || len(calls) != 1 {
+				t.Errorf("total attempt %+v", a)
+				continue
+			}
+			if calls[0].Name != "get_total" || string(calls[0].Args) != `{"months":7}` || !strings.Contains(string(calls[0].Structured), `"total":42`) || !calls[0].Shown {
+				t.Errorf("call %+v", calls[0])
+			}
+		case "g/hang":
+			if a.End != record.EndError || a.Error.Kind != record.ErrTimeout {
+				t.Errorf("hang attempt ended %s %+v, want a timeout error", a.End, a.Error)
+			}
+		}
+	}
+	// The same tools hash the same.
+	if ToolsHash(h.Tools) != h.ToolsHash {
+		t.Error("tools hash is not stable")
+	}
+}
+
+func TestPreflightDriftMakesRunInvalid(t *testing.T) {
+	s := loadSuite(t, strings.Replace(testSuite, "expect: {total: 42}", "expect: {total: 43}", 1))
+	m, _ := fake.New("perfect", s)
+	counting := &countingModel{m: m}
+	rec, err := Run(context.Background(), Config{Suite: s, Model: counting, OutDir: t.TempDir()})
+	if err == nil || rec == nil || rec.Header.Preflight.Valid || len(rec.Attempts) != 0 {
+		t.Fatalf("err %v rec %+v", err, rec)
+	}
+	if counting.n != 0 {
+		t.Errorf("the model was asked %d times on an invalid run", counting.n)
+	}
+	if p := rec.Header.Preflight.Checks[0].Problems; len(p) != 1 || !strings.Contains(p[0], "total: expected 43, found 42") {
+		t.Errorf("problems %q", p)
+	}
+}
+
+func TestReadOnlyRunRefusesWriteTools(t *testing.T) {
+	s := loadSuite(t, "name: w\ntarget: builtin:runner-test-writable\ncases:\n  - id: a/b\n    prompt: p\n    decline: true\n")
+	m, _ := fake.New("perfect", s)
+	counting := &countingModel{m: m}
+	_, err := Run(context.Background(), Config{Suite: s, Model: counting, OutDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "not marked read-only: set_total") {
+		t.Fatalf("err %v", err)
+	}
+	if counting.n != 0 {
+		t.Errorf("the model was asked %d times", counting.n)
+	}
+}
+
+func TestUnshownToolAndMalformedArgs(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	m := &scripted{turns: []model.Message{
+		{Blocks: []model.Block{{Kind: model.ToolUse, Call: &model.Call{ID: "1", Name: "set_total", Args: []byte(`{}`)}}}},
+		{Blocks: []model.Block{{Kind: model.ToolUse, Call: &model.Call{ID: "2", Name: "get_total", Args: []byte(`{"months": 7`)}}}},
+		{Blocks: []model.Block{{Kind: model.ToolUse, Call: &model.Call{ID: "3", Name: "get_total", Args: []byte(`{"months": "many"}`)}}}},
+		{Blocks: []model.Block{{Kind: model.Text, Text: "done"}}},
+	}}
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Concurrency: 1, Cases: []string{"g/total"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Attempts) != 1 {
+		t.Fatalf("attempts %+v end %+v", rec.Attempts, rec.End)
+	}
+	calls := rec.Attempts[0].Calls()
+	if len(calls) != 3 {
+		t.Fatalf("calls %+v", calls)
+	}
+	if calls[0].Shown || calls[0].Rejected == "" {
+		t.Errorf("unshown tool call %+v", calls[0])
+	}
+	if calls[1].Rejected == "" || string(calls[1].Args) != `"{\"months\": 7"` {
+		t.Errorf("malformed call %+v", calls[1])
+	}
+	if !(calls[2].IsError || calls[2].Rejected != "") {
+		t.Errorf("schema-violating call was accepted: %+v", calls[2])
+	}
+	if rec.Header.Filter == "" {
+		t.Error("a filtered run does not say so")
+	}
+}
+
+func TestTurnCap(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	loop := model.Message{Blocks: []model.Block{{Kind: model.ToolUse, Call: &model.Call{ID: "1", Name: "get_total", Args: []byte(`{}`)}}}}
+	m := &scripted{turns: []model.Message{loop, loop, loop, loop, loop}}
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, TurnCap: 3, Cases: []string{"g/total"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := rec.Attempts[0]; a.End != record.EndTurnCap || len(a.Turns) != 3 {
+		t.Errorf("end %s turns %d", a.End, len(a.Turns))
+	}
+}
+
+func TestProviderErrorIsAnAttemptError(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	m := failing{}
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"g/total"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rec.Attempts[0]
+	if a.End != record.EndError || a.Error.Kind != record.ErrProvider || len(a.Turns) != 1 || len(a.Turns[0].Tries) != 2 {
+		t.Errorf("attempt %+v", a)
+	}
+}
+
+func TestBudgetStopsCleanly(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	m, _ := fake.New("perfect", s)
+	n := 0
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Concurrency: 1, Cases: []string{"g/total"},
+		BeforeAttempt: func() string {
+			n++
+			if n > 1 {
+				return "budget"
+			}
+			return ""
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Complete() || rec.End.Reason != "budget" || rec.End.Skipped["budget"] != 1 || len(rec.Attempts) != 1 {
+		t.Errorf("end %+v attempts %d", rec.End, len(rec.Attempts))
+	}
+}
+
+type countingModel struct {
+	m model.Model
+	n int
+}
+
+func (c *countingModel) Generate(ctx context.Context, r *model.Request) (*model.Response, error) {
+	c.n++
+	return c.m.Generate(ctx, r)
+}
+
+type scripted struct{ turns []model.Message }
+
+func (s *scripted) Generate(ctx context.Context, r *model.Request) (*model.Response, error) {
+	return &model.Response{Message: s.turns[fake.Turns(r)]}, nil
+}
+
+type failing struct{}
+
+func (failing) Generate(context.Context, *model.Request) (*model.Response, error) {
+	return nil, &model.ProviderError{Tries: []model.Try{{Status: 529, Error: "overloaded"}, {Status: 529, Error: "overloaded"}}, Err: context.DeadlineExceeded}
+}
+
+func TestResume(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	m, _ := fake.New("perfect", s)
+	info := model.Info{Spec: "fake:perfect"}
+	dir := t.TempDir()
+	n := 0
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: info, OutDir: dir, Concurrency: 1, CallTimeout: 100 * time.Millisecond,
+		BeforeAttempt: func() string {
+			if n++; n > 2 {
+				return "budget"
+			}
+			return ""
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Complete() || len(rec.Attempts) != 2 {
+		t.Fatalf("first leg: complete %v attempts %d", rec.Complete(), len(rec.Attempts))
+	}
+	// A different model is refused.
+	if _, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:refuse"}, Resume: rec}); err == nil || !strings.Contains(err.Error(), "the model or its options changed") {
+		t.Errorf("resume with another model: %v", err)
+	}
+	// A changed suite is refused.
+	s2 := loadSuite(t, strings.Replace(testSuite, "What is the total?", "What's the total?", 1))
+	if _, err := Run(context.Background(), Config{Suite: s2, Model: m, ModelInfo: info, Resume: rec}); err == nil || !strings.Contains(err.Error(), "the suite changed") {
+		t.Errorf("resume with another suite: %v", err)
+	}
+	rec2, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: info, Resume: rec, CallTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec2.Complete() || len(rec2.Attempts) != 4 || len(rec2.Warnings) != 0 {
+		t.Fatalf("resumed: complete %v attempts %d warnings %q", rec2.Complete(), len(rec2.Attempts), rec2.Warnings)
+	}
+	seen := map[record.Planned]bool{}
+	for _, a := range rec2.Attempts {
+		seen[record.Planned{Case: a.Case, N: a.N}] = true
+	}
+	for _, p := range rec2.Header.Planned {
+		if !seen[p] {
+			t.Errorf("planned attempt %v missing after resume", p)
+		}
+	}
+}
+
+func TestToolCallModeExecutesNothing(t *testing.T) {
+	body := testSuite + `  - id: pr/total
+    mode: tool-call
+    prompt: What is the total over seven months?
+    expect_tools: [get_total]
+    expect_args: {months: 7}
+    key:
+      calls: [{tool: hang, args: {months: 7}}]
+`
+	s := loadSuite(t, body)
+	m, _ := fake.New("perfect", s)
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"pr/total"}, CallTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rec.Attempts[0]
+	calls := a.Calls()
+	// The key calls "hang": had it been sent, the attempt would be a timeout.
+	if a.End != record.EndToolCall || len(calls) != 1 || !calls[0].NotSent || calls[0].Name != "hang" || len(a.Turns) != 1 {
+		t.Errorf("tool-call attempt %+v", a)
+	}
+}
+
+func TestShardsCoverThePlanOnce(t *testing.T) {
+	plan := make([]record.Planned, 23)
+	for i := range plan {
+		plan[i] = record.Planned{Case: "c", N: i}
+	}
+	seen := map[int]int{}
+	for k := 1; k <= 4; k++ {
+		for _, p := range ShardOf(plan, record.Shard{K: k, N: 4}) {
+			seen[p.N]++
+		}
+	}
+	for i := range plan {
+		if seen[i] != 1 {
+			t.Errorf("attempt %d is in %d shards", i, seen[i])
+		}
+	}
+}
+
+func TestOverlayRecordsBothVersions(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	m, _ := fake.New("perfect", s)
+	var shownToModel []model.Tool
+	spy := &spyModel{m: m, tools: &shownToModel}
+	rec, err := Run(context.Background(), Config{Suite: s, Model: spy, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"g/total"},
+		Overlay: func(ts []record.Tool) ([]record.Tool, error) {
+			out := append([]record.Tool(nil), ts...)
+			out[0].Description = "the grand total, in dollars"
+			return out, nil
+		},
+		OverlayInfo: &record.Overlay{Path: "o.yaml", Hash: "h"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := rec.Header
+	if h.Tools[0].Description != "the grand total, in dollars" || h.ServerTools[0].Description != "the total" || h.ToolsHash == h.ServerToolsHash || h.Overlay == nil {
+		t.Errorf("header tools %+v server tools %+v", h.Tools, h.ServerTools)
+	}
+	if shownToModel[0].Description != "the grand total, in dollars" {
+		t.Errorf("the model was shown %q", shownToModel[0].Description)
+	}
+}
+
+type spyModel struct {
+	m     model.Model
+	tools *[]model.Tool
+}
+
+func (s *spyModel) Generate(ctx context.Context, r *model.Request) (*model.Response, error) {
+	*s.tools = r.Tools
+	return s.m.Generate(ctx, r)
+}

@@ -1,0 +1,299 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config says how to reach a target.
+type Config struct {
+	// Spec is "builtin:NAME", "stdio:CMD ARGS..." or an http(s) URL.
+	Spec string `yaml:"spec"`
+	// Env adds environment variables to a stdio command. Values may name
+	// variables of mcpeval's own environment as ${VAR}.
+	Env map[string]string `yaml:"env,omitempty"`
+	// Dir is a stdio command's working directory.
+	Dir string `yaml:"dir,omitempty"`
+	// Headers are sent with every HTTP request; values may name variables of
+	// the environment as ${VAR} (a bearer token, say), and are never
+	// recorded.
+	Headers map[string]string `yaml:"headers,omitempty"`
+	// Writable serves a builtin target's write tools too. An evaluation is
+	// always read-only; this is for serve-target --writable.
+	Writable bool `yaml:"-"`
+	// StderrLines is how many of a stdio command's last stderr lines are
+	// kept (default 50).
+	StderrLines int `yaml:"-"`
+}
+
+// Kind returns "builtin", "stdio" or "http".
+func (c Config) Kind() string {
+	switch {
+	case strings.HasPrefix(c.Spec, "builtin:"):
+		return "builtin"
+	case strings.HasPrefix(c.Spec, "stdio:"):
+		return "stdio"
+	case strings.HasPrefix(c.Spec, "http://"), strings.HasPrefix(c.Spec, "https://"):
+		return "http"
+	}
+	return ""
+}
+
+// Check reports a malformed spec before anything is started.
+func (c Config) Check() error {
+	switch c.Kind() {
+	case "builtin":
+		name := strings.TrimPrefix(c.Spec, "builtin:")
+		if _, ok := builtins[name]; !ok {
+			return fmt.Errorf("target %q: no builtin target %q (have %s)", c.Spec, name, strings.Join(BuiltinNames(), ", "))
+		}
+	case "stdio":
+		args, err := SplitCommand(strings.TrimPrefix(c.Spec, "stdio:"))
+		if err != nil {
+			return fmt.Errorf("target %q: %w", c.Spec, err)
+		}
+		if len(args) == 0 {
+			return fmt.Errorf("target %q: no command after stdio:", c.Spec)
+		}
+	case "http":
+		if _, err := url.Parse(c.Spec); err != nil {
+			return fmt.Errorf("target %q: %w", c.Spec, err)
+		}
+	default:
+		return fmt.Errorf("target %q: want builtin:NAME, stdio:COMMAND ARGS... or an http(s):// URL", c.Spec)
+	}
+	return nil
+}
+
+// Describe returns the spec as a record may hold it: with an HTTP URL's
+// user info and query removed, and no header or environment value.
+func (c Config) Describe() string {
+	if c.Kind() != "http" {
+		return c.Spec
+	}
+	u, err := url.Parse(c.Spec)
+	if err != nil {
+		return "http(unparseable)"
+	}
+	u.User = nil
+	u.RawQuery = ""
+	u.Fragment = ""
+	return u.String()
+}
+
+// Conn is a live session with a target.
+type Conn struct {
+	// Session is the MCP client session.
+	Session *mcp.ClientSession
+	stderr  *Tail
+	cmd     *exec.Cmd
+	closers []func() error
+}
+
+// Version is the client version mcpeval reports to servers.
+var Version = "dev"
+
+// Dial connects to the target and completes MCP initialization.
+func Dial(ctx context.Context, cfg Config) (*Conn, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: Version}, nil)
+	c := &Conn{}
+	var transport mcp.Transport
+	switch cfg.Kind() {
+	case "builtin":
+		name := strings.TrimPrefix(cfg.Spec, "builtin:")
+		server, err := builtins[name](cfg.Writable)
+		if err != nil {
+			return nil, fmt.Errorf("starting builtin target %s: %w", name, err)
+		}
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := server.Connect(ctx, st, nil)
+		if err != nil {
+			return nil, fmt.Errorf("starting builtin target %s: %w", name, err)
+		}
+		c.closers = append(c.closers, ss.Close)
+		transport = ct
+	case "stdio":
+		args, _ := SplitCommand(strings.TrimPrefix(cfg.Spec, "stdio:"))
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = cfg.Dir
+		cmd.Env = os.Environ()
+		for _, k := range sortedKeys(cfg.Env) {
+			cmd.Env = append(cmd.Env, k+"="+os.Expand(cfg.Env[k], os.Getenv))
+		}
+		n := cfg.StderrLines
+		if n <= 0 {
+			n = 50
+		}
+		c.stderr = NewTail(n, 4096)
+		cmd.Stderr = c.stderr
+		c.cmd = cmd
+		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+	case "http":
+		headers := http.Header{}
+		for k, v := range cfg.Headers {
+			headers.Set(k, os.Expand(v, os.Getenv))
+		}
+		hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
+		transport = &mcp.StreamableClientTransport{Endpoint: cfg.Spec, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+	}
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		c.Close()
+		return nil, c.wrap(fmt.Errorf("connecting to target %s: %w", cfg.Describe(), err))
+	}
+	c.Session = session
+	return c, nil
+}
+
+// wrap adds the server's last stderr lines to err, when there are any.
+func (c *Conn) wrap(err error) error {
+	if c.stderr == nil {
+		return err
+	}
+	lines := c.stderr.Lines()
+	if len(lines) == 0 {
+		return err
+	}
+	return &StderrError{Err: err, Stderr: lines}
+}
+
+// StderrError is an error of a stdio server, with its last stderr lines.
+type StderrError struct {
+	Err    error
+	Stderr []string
+}
+
+func (e *StderrError) Error() string {
+	return fmt.Sprintf("%v (server stderr: %s)", e.Err, strings.Join(e.Stderr, " | "))
+}
+
+func (e *StderrError) Unwrap() error { return e.Err }
+
+// Stderr returns a stdio server's last stderr lines (nil for other kinds).
+func (c *Conn) Stderr() []string {
+	if c.stderr == nil {
+		return nil
+	}
+	return c.stderr.Lines()
+}
+
+// Alive reports whether a stdio server's process is still running (always
+// true for other kinds).
+func (c *Conn) Alive() bool {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return true
+	}
+	return c.cmd.ProcessState == nil && c.Session != nil && c.Session.Ping(context.Background(), nil) == nil
+}
+
+// Tools lists every tool the server offers, following pagination.
+func (c *Conn) Tools(ctx context.Context) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	for t, err := range c.Session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, c.wrap(fmt.Errorf("listing tools: %w", err))
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// Close ends the session and stops a stdio server.
+func (c *Conn) Close() error {
+	var errs []error
+	if c.Session != nil {
+		if err := c.Session.Close(); err != nil && !errors.Is(err, context.Canceled) {
+			errs = append(errs, err)
+		}
+	}
+	for _, f := range c.closers {
+		f()
+	}
+	return errors.Join(errs...)
+}
+
+type headerTransport struct {
+	base    http.RoundTripper
+	headers http.Header
+}
+
+func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, vs := range t.headers {
+		r.Header[k] = vs
+	}
+	return t.base.RoundTrip(r)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// SplitCommand splits a command line into words as a POSIX shell would for
+// plain words, single and double quotes and backslash escapes; it expands
+// nothing.
+func SplitCommand(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		case ch == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated ' in command")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case ch == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`, s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New(`unterminated " in command`)
+			}
+			inWord = true
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
