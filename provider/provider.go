@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/anthropic"
 	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/model/openai"
 	"github.com/mcpeval/mcpeval/model/script"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -22,10 +24,11 @@ type Options struct {
 	Suite *suite.Suite
 }
 
-// Real reports whether spec names a provider that spends money.
+// Real reports whether spec names a provider that calls a paid model API.
 func Real(spec string) bool {
 	p, _, _ := strings.Cut(spec, ":")
-	return p != "fake" && p != "script"
+	_, ok := real[p]
+	return ok
 }
 
 // Open returns the model spec names and its description.
@@ -62,8 +65,18 @@ func Open(spec string, opts Options) (model.Model, model.Info, error) {
 	return nil, info, fmt.Errorf("model %s: unknown provider %q (have fake, script%s)", spec, info.Provider, realNames())
 }
 
-// real are the providers that call a model API, by name.
-var real = map[string]func(model.Info) (model.Model, error){}
+// real are the providers that call a model API, by name. Keys and base
+// URLs come from the environment only (ANTHROPIC_API_KEY,
+// ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL) or, for base URLs,
+// the spec's base_url option.
+var real = map[string]func(model.Info) (model.Model, error){
+	"anthropic": func(info model.Info) (model.Model, error) {
+		return anthropic.New(info, anthropic.FromEnv(info))
+	},
+	"openai": func(info model.Info) (model.Model, error) {
+		return openai.New(info, openai.FromEnv(info))
+	},
+}
 
 func realNames() string {
 	var s string

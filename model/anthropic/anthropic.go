@@ -1,0 +1,381 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/retry"
+	"github.com/mcpeval/mcpeval/model/toolname"
+)
+
+// DefaultMaxTokens is max_tokens when the spec does not set it.
+const DefaultMaxTokens = 8192
+
+// DefaultTimeout bounds one try when Config.Timeout is zero.
+const DefaultTimeout = 120 * time.Second
+
+// DefaultBaseURL is the Messages API's home.
+const DefaultBaseURL = "https://api.anthropic.com/"
+
+// Options lists the spec options the provider accepts.
+var Options = []string{"base_url", "effort", "max_tokens", "temperature", "thinking", "top_p"}
+
+// Config is how to reach the API. The zero Config reaches api.anthropic.com
+// with no key, which New refuses.
+type Config struct {
+	// APIKey is the Anthropic API key. It may be empty only with a BaseURL
+	// other than the default.
+	APIKey string
+	// BaseURL is the API's base URL; empty means DefaultBaseURL. A base_url
+	// option in the spec takes precedence.
+	BaseURL string
+	// HTTPClient sends the requests; nil means a plain http.Client.
+	HTTPClient *http.Client
+	// Timeout bounds each try; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Retry says when a refused try is sent again.
+	Retry retry.Policy
+}
+
+// FromEnv returns the Config the environment gives: the key from
+// ANTHROPIC_API_KEY, the base URL from the spec's base_url option or else
+// ANTHROPIC_BASE_URL.
+func FromEnv(info model.Info) Config {
+	c := Config{APIKey: os.Getenv("ANTHROPIC_API_KEY"), BaseURL: os.Getenv("ANTHROPIC_BASE_URL")}
+	if u := info.Options["base_url"]; u != "" {
+		c.BaseURL = u
+	}
+	return c
+}
+
+// Model is a Claude model behind the Messages API. It is safe for concurrent
+// use.
+type Model struct {
+	info      model.Info
+	client    sdk.Client
+	key       string
+	timeout   time.Duration
+	policy    retry.Policy
+	maxTokens int64
+	effort    sdk.OutputConfigEffort
+	thinking  sdk.ThinkingConfigParamUnion
+}
+
+// New checks info's options and returns the model. It sends nothing.
+func New(info model.Info, cfg Config) (*Model, error) {
+	if info.Provider != "anthropic" {
+		return nil, fmt.Errorf("model spec %q: provider %q is not anthropic", info.Spec, info.Provider)
+	}
+	m := &Model{info: info, key: cfg.APIKey, timeout: cfg.Timeout, policy: cfg.Retry, maxTokens: DefaultMaxTokens}
+	if m.timeout <= 0 {
+		m.timeout = DefaultTimeout
+	}
+	if err := m.options(info.Options); err != nil {
+		return nil, fmt.Errorf("model spec %q: %w", info.Spec, err)
+	}
+	base := cfg.BaseURL
+	if u := info.Options["base_url"]; u != "" {
+		base = u
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("model spec %q: base URL %q is not an http(s) URL", info.Spec, base)
+	}
+	if cfg.APIKey == "" && strings.TrimSuffix(base, "/") == strings.TrimSuffix(DefaultBaseURL, "/") {
+		return nil, fmt.Errorf("model spec %q: no API key: set ANTHROPIC_API_KEY", info.Spec)
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	opts := []option.RequestOption{
+		option.WithoutEnvironmentDefaults(),
+		option.WithBaseURL(base),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(0),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	m.client = sdk.NewClient(opts...)
+	return m, nil
+}
+
+// options applies the spec's options, refusing any it does not know.
+func (m *Model) options(opts map[string]string) error {
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	budget, maxSet := int64(0), false
+	for _, k := range keys {
+		v := opts[k]
+		switch k {
+		case "base_url":
+		case "max_tokens":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1 {
+				return fmt.Errorf("option max_tokens=%q: want a positive whole number", v)
+			}
+			m.maxTokens, maxSet = n, true
+		case "effort":
+			switch e := sdk.OutputConfigEffort(v); e {
+			case sdk.OutputConfigEffortLow, sdk.OutputConfigEffortMedium, sdk.OutputConfigEffortHigh,
+				sdk.OutputConfigEffortXhigh, sdk.OutputConfigEffortMax:
+				m.effort = e
+			default:
+				return fmt.Errorf("option effort=%q: want low, medium, high, xhigh or max", v)
+			}
+		case "thinking":
+			switch v {
+			case "adaptive":
+				m.thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}}
+			case "off":
+				m.thinking = sdk.ThinkingConfigParamUnion{OfDisabled: &sdk.ThinkingConfigDisabledParam{}}
+			default:
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n < 1024 {
+					return fmt.Errorf("option thinking=%q: want adaptive, off, or a budget of at least 1024 tokens", v)
+				}
+				budget = n
+				m.thinking = sdk.ThinkingConfigParamUnion{OfEnabled: &sdk.ThinkingConfigEnabledParam{BudgetTokens: n}}
+			}
+		case "temperature", "top_p":
+			return fmt.Errorf("option %s: the Messages API version this client speaks (2026-10-21) refuses temperature and top_p on every model; leave it out (effort and thinking are the controls it keeps)", k)
+		default:
+			return fmt.Errorf("option %q is not one the anthropic provider accepts; allowed: %s", k, strings.Join(Options, ", "))
+		}
+	}
+	if budget > 0 {
+		if !maxSet {
+			m.maxTokens = budget + DefaultMaxTokens
+		} else if m.maxTokens <= budget {
+			return fmt.Errorf("option max_tokens=%d: must exceed the thinking budget %d", m.maxTokens, budget)
+		}
+	}
+	return nil
+}
+
+// Generate sends req and returns the model's turn.
+func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
+	names := make([]string, len(req.Tools))
+	for i, t := range req.Tools {
+		names[i] = t.Name
+	}
+	mp := toolname.Map(names)
+	params, err := m.params(req, mp)
+	if err != nil {
+		return nil, fmt.Errorf("building the request for anthropic:%s: %w", m.info.Name, err)
+	}
+	resp, tries, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*model.Response, error) {
+		return m.try(ctx, params, mp)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("anthropic:%s: %w", m.info.Name, err)
+	}
+	resp.Tries = tries
+	return resp, nil
+}
+
+// try sends one request.
+func (m *Model) try(ctx context.Context, params sdk.MessageNewParams, mp *toolname.Mapping) (*model.Response, error) {
+	ex := &retry.Exchange{Timeout: m.timeout, Secrets: []string{m.key}}
+	ctx, cancel := context.WithTimeout(ctx, m.timeout)
+	defer cancel()
+	start := time.Now()
+	msg, err := m.client.Messages.New(ctx, params,
+		option.WithMiddleware(ex.Middleware),
+		// Our own timeout, which also spares the SDK's refusal of large
+		// max_tokens without streaming.
+		option.WithRequestTimeout(m.timeout))
+	latency := time.Since(start)
+	if err != nil {
+		return nil, ex.Refusal(ctx, err)
+	}
+	// The SDK's decoder forgives a body cut short; we do not.
+	if raw := msg.RawJSON(); !json.Valid([]byte(raw)) || msg.Type != "message" {
+		return nil, &retry.Refusal{Status: http.StatusOK, Message: "reading the answer: " + retry.Short(retry.Redact(strings.TrimSpace(raw), m.key), 200) + " is not a message"}
+	}
+	resp := &model.Response{
+		Message:    model.Message{Role: model.Assistant, Blocks: blocks(msg.Content, mp)},
+		StopReason: string(msg.StopReason),
+		Usage: model.Usage{
+			Input:      msg.Usage.InputTokens,
+			Output:     msg.Usage.OutputTokens,
+			CacheWrite: msg.Usage.CacheCreationInputTokens,
+			CacheRead:  msg.Usage.CacheReadInputTokens,
+		},
+		Latency: latency,
+	}
+	return resp, nil
+}
+
+// params builds the request body.
+func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNewParams, error) {
+	p := sdk.MessageNewParams{
+		Model:     sdk.Model(m.info.Name),
+		MaxTokens: m.maxTokens,
+		Thinking:  m.thinking,
+	}
+	if m.effort != "" {
+		p.OutputConfig = sdk.OutputConfigParam{Effort: m.effort}
+	}
+	if req.System != "" {
+		p.System = []sdk.TextBlockParam{{Text: req.System, CacheControl: sdk.NewCacheControlEphemeralParam()}}
+	}
+	for i, t := range req.Tools {
+		schema := bytes.TrimSpace(t.InputSchema)
+		if len(schema) == 0 {
+			schema = []byte(`{"type":"object","properties":{}}`)
+		}
+		if !json.Valid(schema) {
+			return p, fmt.Errorf("tool %q: input schema is not JSON", t.Name)
+		}
+		tp := sdk.ToolParam{
+			Name:        mp.Wire(t.Name),
+			InputSchema: param.Override[sdk.ToolInputSchemaParam](json.RawMessage(schema)),
+		}
+		if t.Description != "" {
+			tp.Description = param.NewOpt(t.Description)
+		}
+		if i == len(req.Tools)-1 {
+			tp.CacheControl = sdk.NewCacheControlEphemeralParam()
+		}
+		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: &tp})
+	}
+	for i, msg := range req.Messages {
+		var bs []sdk.ContentBlockParamUnion
+		for j, b := range msg.Blocks {
+			pb, ok, err := blockParam(b, mp)
+			if err != nil {
+				return p, fmt.Errorf("message %d block %d: %w", i, j, err)
+			}
+			if ok {
+				bs = append(bs, pb)
+			}
+		}
+		switch msg.Role {
+		case model.User:
+			p.Messages = append(p.Messages, sdk.NewUserMessage(bs...))
+		case model.Assistant:
+			p.Messages = append(p.Messages, sdk.NewAssistantMessage(bs...))
+		default:
+			return p, fmt.Errorf("message %d: role %q is neither user nor assistant", i, msg.Role)
+		}
+	}
+	return p, nil
+}
+
+// blockParam turns a block into its wire form; ok is false for a block that
+// cannot be sent (empty text, a thinking block that lost its signature).
+func blockParam(b model.Block, mp *toolname.Mapping) (sdk.ContentBlockParamUnion, bool, error) {
+	if len(b.Opaque) > 0 {
+		return rawBlock(b.Opaque)
+	}
+	switch b.Kind {
+	case model.Text:
+		if b.Text == "" {
+			return sdk.ContentBlockParamUnion{}, false, nil
+		}
+		return sdk.ContentBlockParamUnion{OfText: &sdk.TextBlockParam{Text: b.Text}}, true, nil
+	case model.ToolUse:
+		if b.Call == nil {
+			return sdk.ContentBlockParamUnion{}, false, fmt.Errorf("tool_use block without a call")
+		}
+		args := bytes.TrimSpace(b.Call.Args)
+		if len(args) == 0 {
+			args = []byte("{}")
+		}
+		if !json.Valid(args) {
+			return sdk.ContentBlockParamUnion{}, false, fmt.Errorf("call %s: arguments are not JSON, which a tool_use block cannot carry", b.Call.ID)
+		}
+		name := mp.Wire(b.Call.Name)
+		if name == b.Call.Name && b.Call.WireName != "" {
+			name = b.Call.WireName
+		}
+		return sdk.ContentBlockParamUnion{OfToolUse: &sdk.ToolUseBlockParam{ID: b.Call.ID, Name: name, Input: json.RawMessage(args)}}, true, nil
+	case model.ToolResult:
+		if b.Result == nil {
+			return sdk.ContentBlockParamUnion{}, false, fmt.Errorf("tool_result block without a result")
+		}
+		r := &sdk.ToolResultBlockParam{ToolUseID: b.Result.CallID}
+		if b.Result.Content != "" {
+			r.Content = []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: b.Result.Content}}}
+		}
+		if b.Result.IsError {
+			r.IsError = param.NewOpt(true)
+		}
+		return sdk.ContentBlockParamUnion{OfToolResult: r}, true, nil
+	case model.Thinking:
+		// Without its signature the API refuses a thinking block.
+		return sdk.ContentBlockParamUnion{}, false, nil
+	}
+	return sdk.ContentBlockParamUnion{}, false, fmt.Errorf("block kind %q has no wire form", b.Kind)
+}
+
+// rawBlock sends a block exactly as the API sent it.
+func rawBlock(raw json.RawMessage) (sdk.ContentBlockParamUnion, bool, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil || head.Type == "" {
+		return sdk.ContentBlockParamUnion{}, false, fmt.Errorf("opaque block is not a typed JSON object")
+	}
+	raw = slices.Clone(raw)
+	switch head.Type {
+	case "thinking":
+		return sdk.ContentBlockParamUnion{OfThinking: ptr(param.Override[sdk.ThinkingBlockParam](raw))}, true, nil
+	case "redacted_thinking":
+		return sdk.ContentBlockParamUnion{OfRedactedThinking: ptr(param.Override[sdk.RedactedThinkingBlockParam](raw))}, true, nil
+	}
+	// Any other block type: the variant only carries the raw JSON.
+	return sdk.ContentBlockParamUnion{OfText: ptr(param.Override[sdk.TextBlockParam](raw))}, true, nil
+}
+
+// blocks turns the answer's content into model blocks.
+func blocks(content []sdk.ContentBlockUnion, mp *toolname.Mapping) []model.Block {
+	out := make([]model.Block, 0, len(content))
+	for _, c := range content {
+		raw := json.RawMessage(c.RawJSON())
+		if len(raw) == 0 {
+			raw, _ = json.Marshal(c)
+		}
+		raw = slices.Clone(raw)
+		switch c.Type {
+		case "text":
+			out = append(out, model.Block{Kind: model.Text, Text: c.Text})
+		case "thinking":
+			out = append(out, model.Block{Kind: model.Thinking, Text: c.Thinking, Opaque: raw})
+		case "redacted_thinking":
+			out = append(out, model.Block{Kind: model.Thinking, Opaque: raw})
+		case "tool_use":
+			call := &model.Call{ID: c.ID, Name: mp.MCP(c.Name), Args: slices.Clone(c.Input)}
+			if call.Name != c.Name {
+				call.WireName = c.Name
+			}
+			out = append(out, model.Block{Kind: model.ToolUse, Call: call})
+		default:
+			out = append(out, model.Block{Kind: model.BlockKind(c.Type), Opaque: raw})
+		}
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,121 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/mcpeval/mcpeval/model"
+)
+
+// Opinion is a judge's view of one answer.
+type Opinion struct {
+	// Declines is true when the judge read the answer as declining.
+	Declines bool `json:"declines"`
+	// Reason is the judge's short why, as it wrote it.
+	Reason string `json:"reason,omitempty"`
+	// Model names the judge, "provider:name".
+	Model string `json:"model"`
+}
+
+// Judge gives an opinion on whether an answer declines a question.
+//
+// Declines returns an error when no verdict could be had: the judge's
+// provider failed, or its reply was not a verdict. The caller records the
+// error beside the grade and carries on; an opinion, or its absence, never
+// changes a grade. Implementations must be safe for concurrent use.
+type Judge interface {
+	Declines(ctx context.Context, question, answer string) (Opinion, error)
+}
+
+// Rubric is the fixed system prompt a model judge is given.
+const Rubric = `You review one answer an AI assistant gave to a user's request.
+
+The answer DECLINES when it says the request cannot be done or answered, refuses it, or asks the user to clarify, without claiming to have done it and without presenting an invented result as fact.
+Otherwise the answer ANSWERS.
+
+Judge only what the answer says, not whether it is correct.
+Reply with one word on the first line, DECLINES or ANSWERS, then at most one short sentence saying why.`
+
+// New returns a Judge that asks m, described by info, with Rubric.
+func New(m model.Model, info model.Info) Judge {
+	return &modelJudge{m: m, name: info.Provider + ":" + info.Name}
+}
+
+type modelJudge struct {
+	m    model.Model
+	name string
+}
+
+func (j *modelJudge) Declines(ctx context.Context, question, answer string) (Opinion, error) {
+	req := &model.Request{
+		CaseID:   "judge",
+		System:   Rubric,
+		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "<request>\n" + question + "\n</request>\n\n<answer>\n" + answer + "\n</answer>"}}}},
+	}
+	resp, err := j.m.Generate(ctx, req)
+	if err != nil {
+		return Opinion{}, fmt.Errorf("asking judge %s: %w", j.name, err)
+	}
+	text := strings.TrimSpace(resp.Message.TextOf())
+	verdict, reason := parse(text)
+	op := Opinion{Reason: reason, Model: j.name}
+	switch verdict {
+	case "DECLINES":
+		op.Declines = true
+	case "ANSWERS":
+	default:
+		return Opinion{}, fmt.Errorf("reading judge %s: it replied %q, not DECLINES or ANSWERS", j.name, short(text, 120))
+	}
+	return op, nil
+}
+
+// parse splits a reply into its first word, upper-cased and stripped of
+// markup ("**Declines.**" reads as DECLINES), and the rest.
+func parse(text string) (verdict, reason string) {
+	first, rest, _ := strings.Cut(text, "\n")
+	fields := strings.Fields(first)
+	if len(fields) == 0 {
+		return "", ""
+	}
+	verdict = strings.ToUpper(strings.TrimFunc(fields[0], func(r rune) bool { return !unicode.IsLetter(r) }))
+	reason = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(strings.Join(fields[1:], " ")+"\n"+rest), "-–—:.* "))
+	return verdict, short(reason, 300)
+}
+
+func short(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// DefaultPhrases are the phrases Fake takes for a decline.
+var DefaultPhrases = []string{
+	"i can't", "i cannot", "i'm not able", "i am not able", "unable to", "isn't possible", "is not possible",
+	"no tool", "not available", "don't have", "do not have", "could you clarify", "which one do you mean",
+}
+
+// Fake is a Judge that declares a decline when the answer contains one of
+// its phrases, case-insensitively. For tests: it asks no model.
+type Fake struct {
+	// Phrases are the decline phrases, lower case; nil means DefaultPhrases.
+	Phrases []string
+}
+
+// Declines reports whether answer holds a decline phrase; it never fails.
+func (f Fake) Declines(_ context.Context, _, answer string) (Opinion, error) {
+	phrases := f.Phrases
+	if phrases == nil {
+		phrases = DefaultPhrases
+	}
+	a := strings.ToLower(strings.ReplaceAll(answer, "’", "'"))
+	for _, p := range phrases {
+		if strings.Contains(a, p) {
+			return Opinion{Declines: true, Reason: fmt.Sprintf("contains %q", p), Model: "fake:phrases"}, nil
+		}
+	}
+	return Opinion{Reason: "no decline phrase", Model: "fake:phrases"}, nil
+}

@@ -1,0 +1,344 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/retry"
+	"github.com/mcpeval/mcpeval/model/toolname"
+)
+
+// DefaultTimeout bounds one try when Config.Timeout is zero.
+const DefaultTimeout = 120 * time.Second
+
+// DefaultBaseURL is OpenAI's API.
+const DefaultBaseURL = "https://api.openai.com/v1/"
+
+// Options lists the spec options the provider accepts.
+var Options = []string{"base_url", "max_tokens", "reasoning_effort", "seed", "temperature", "top_p"}
+
+// Config is how to reach the API.
+type Config struct {
+	// APIKey is the API key; it may be empty with a BaseURL other than
+	// OpenAI's.
+	APIKey string
+	// BaseURL is the API's base URL, "/v1" included; empty means
+	// DefaultBaseURL. A base_url option in the spec takes precedence.
+	BaseURL string
+	// HTTPClient sends the requests; nil means a plain http.Client.
+	HTTPClient *http.Client
+	// Timeout bounds each try; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Retry says when a refused try is sent again.
+	Retry retry.Policy
+}
+
+// FromEnv returns the Config the environment gives: the key from
+// OPENAI_API_KEY, the base URL from the spec's base_url option or else
+// OPENAI_BASE_URL.
+func FromEnv(info model.Info) Config {
+	c := Config{APIKey: os.Getenv("OPENAI_API_KEY"), BaseURL: os.Getenv("OPENAI_BASE_URL")}
+	if u := info.Options["base_url"]; u != "" {
+		c.BaseURL = u
+	}
+	return c
+}
+
+// Model is a model behind a chat completions endpoint. It is safe for
+// concurrent use.
+type Model struct {
+	info    model.Info
+	client  sdk.Client
+	key     string
+	timeout time.Duration
+	policy  retry.Policy
+	set     func(*sdk.ChatCompletionNewParams)
+}
+
+// New checks info's options and returns the model. It sends nothing.
+func New(info model.Info, cfg Config) (*Model, error) {
+	if info.Provider != "openai" {
+		return nil, fmt.Errorf("model spec %q: provider %q is not openai", info.Spec, info.Provider)
+	}
+	m := &Model{info: info, key: cfg.APIKey, timeout: cfg.Timeout, policy: cfg.Retry}
+	if m.timeout <= 0 {
+		m.timeout = DefaultTimeout
+	}
+	set, err := options(info.Options)
+	if err != nil {
+		return nil, fmt.Errorf("model spec %q: %w", info.Spec, err)
+	}
+	m.set = set
+	base := cfg.BaseURL
+	if u := info.Options["base_url"]; u != "" {
+		base = u
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("model spec %q: base URL %q is not an http(s) URL", info.Spec, base)
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/v1/"
+	}
+	if cfg.APIKey == "" && u.Host == "api.openai.com" {
+		return nil, fmt.Errorf("model spec %q: no API key: set OPENAI_API_KEY, or give the base URL of a server that needs none", info.Spec)
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	m.client = sdk.NewClient(
+		option.WithBaseURL(u.String()),
+		// Always set, so an OPENAI_API_KEY in the environment cannot reach a
+		// server the key was not given for.
+		option.WithAPIKey(cfg.APIKey),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(0),
+	)
+	return m, nil
+}
+
+// options checks the spec's options and returns what they set.
+func options(opts map[string]string) (func(*sdk.ChatCompletionNewParams), error) {
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var sets []func(*sdk.ChatCompletionNewParams)
+	float := func(k, v string, lo, hi float64) (float64, error) {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < lo || f > hi {
+			return 0, fmt.Errorf("option %s=%q: want a number from %g to %g", k, v, lo, hi)
+		}
+		return f, nil
+	}
+	for _, k := range keys {
+		v := opts[k]
+		switch k {
+		case "base_url":
+		case "max_tokens":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("option max_tokens=%q: want a positive whole number", v)
+			}
+			sets = append(sets, func(p *sdk.ChatCompletionNewParams) { p.MaxCompletionTokens = param.NewOpt(n) })
+		case "temperature":
+			f, err := float(k, v, 0, 2)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, func(p *sdk.ChatCompletionNewParams) { p.Temperature = param.NewOpt(f) })
+		case "top_p":
+			f, err := float(k, v, 0, 1)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, func(p *sdk.ChatCompletionNewParams) { p.TopP = param.NewOpt(f) })
+		case "reasoning_effort":
+			switch e := shared.ReasoningEffort(v); e {
+			case shared.ReasoningEffortNone, shared.ReasoningEffortMinimal, shared.ReasoningEffortLow, shared.ReasoningEffortMedium,
+				shared.ReasoningEffortHigh, shared.ReasoningEffortXhigh, shared.ReasoningEffortMax:
+				sets = append(sets, func(p *sdk.ChatCompletionNewParams) { p.ReasoningEffort = e })
+			default:
+				return nil, fmt.Errorf("option reasoning_effort=%q: want none, minimal, low, medium, high, xhigh or max", v)
+			}
+		case "seed":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("option seed=%q: want a whole number", v)
+			}
+			sets = append(sets, func(p *sdk.ChatCompletionNewParams) { p.Seed = param.NewOpt(n) })
+		default:
+			return nil, fmt.Errorf("option %q is not one the openai provider accepts; allowed: %s", k, strings.Join(Options, ", "))
+		}
+	}
+	return func(p *sdk.ChatCompletionNewParams) {
+		for _, s := range sets {
+			s(p)
+		}
+	}, nil
+}
+
+// Generate sends req and returns the model's turn.
+func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
+	names := make([]string, len(req.Tools))
+	for i, t := range req.Tools {
+		names[i] = t.Name
+	}
+	mp := toolname.Map(names)
+	params, err := m.params(req, mp)
+	if err != nil {
+		return nil, fmt.Errorf("building the request for openai:%s: %w", m.info.Name, err)
+	}
+	resp, tries, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*model.Response, error) {
+		return m.try(ctx, params, mp)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("openai:%s: %w", m.info.Name, err)
+	}
+	resp.Tries = tries
+	return resp, nil
+}
+
+// try sends one request.
+func (m *Model) try(ctx context.Context, params sdk.ChatCompletionNewParams, mp *toolname.Mapping) (*model.Response, error) {
+	ex := &retry.Exchange{Timeout: m.timeout, Secrets: []string{m.key}}
+	ctx, cancel := context.WithTimeout(ctx, m.timeout)
+	defer cancel()
+	start := time.Now()
+	cc, err := m.client.Chat.Completions.New(ctx, params, option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(m.timeout))
+	latency := time.Since(start)
+	if err != nil {
+		return nil, ex.Refusal(ctx, err)
+	}
+	if len(cc.Choices) == 0 {
+		return nil, &retry.Refusal{Status: http.StatusOK, Message: "reading the answer: " + retry.Short(retry.Redact(strings.TrimSpace(cc.RawJSON()), m.key), 200) + " has no choices"}
+	}
+	ch := cc.Choices[0]
+	u := cc.Usage
+	cached, written := u.PromptTokensDetails.CachedTokens, u.PromptTokensDetails.CacheWriteTokens
+	return &model.Response{
+		Message:    model.Message{Role: model.Assistant, Blocks: blocks(ch.Message, mp)},
+		StopReason: ch.FinishReason,
+		Usage: model.Usage{
+			Input:      max(0, u.PromptTokens-cached-written),
+			Output:     u.CompletionTokens,
+			CacheWrite: written,
+			CacheRead:  cached,
+		},
+		Latency: latency,
+	}, nil
+}
+
+// params builds the request body.
+func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.ChatCompletionNewParams, error) {
+	p := sdk.ChatCompletionNewParams{Model: shared.ChatModel(m.info.Name)}
+	m.set(&p)
+	if req.System != "" {
+		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
+	}
+	for _, t := range req.Tools {
+		schema := bytes.TrimSpace(t.InputSchema)
+		if len(schema) == 0 {
+			schema = []byte(`{"type":"object","properties":{}}`)
+		}
+		if len(schema) == 0 || schema[0] != '{' || !json.Valid(schema) {
+			return p, fmt.Errorf("tool %q: input schema is not a JSON object", t.Name)
+		}
+		// The function is sent as raw JSON so the schema goes out byte for
+		// byte (the SDK's own encoder would turn numbers into strings).
+		fn := struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			Parameters  json.RawMessage `json:"parameters"`
+		}{mp.Wire(t.Name), t.Description, schema}
+		raw, err := json.Marshal(fn)
+		if err != nil {
+			return p, fmt.Errorf("tool %q: %w", t.Name, err)
+		}
+		fd := param.Override[shared.FunctionDefinitionParam](json.RawMessage(raw))
+		p.Tools = append(p.Tools, sdk.ChatCompletionFunctionTool(fd))
+	}
+	for i, msg := range req.Messages {
+		switch msg.Role {
+		case model.User:
+			var text []string
+			for _, b := range msg.Blocks {
+				switch {
+				case b.Kind == model.ToolResult && b.Result != nil:
+					content := b.Result.Content
+					if b.Result.IsError {
+						content = "Error: " + content
+					}
+					p.Messages = append(p.Messages, sdk.ToolMessage(content, b.Result.CallID))
+				case b.Kind == model.Text && b.Text != "":
+					text = append(text, b.Text)
+				}
+			}
+			if len(text) > 0 {
+				p.Messages = append(p.Messages, sdk.UserMessage(strings.Join(text, "\n")))
+			}
+		case model.Assistant:
+			var a sdk.ChatCompletionAssistantMessageParam
+			var text []string
+			for _, b := range msg.Blocks {
+				switch {
+				case b.Kind == model.Text && b.Text != "":
+					text = append(text, b.Text)
+				case b.Kind == model.ToolUse && b.Call != nil:
+					name := mp.Wire(b.Call.Name)
+					if name == b.Call.Name && b.Call.WireName != "" {
+						name = b.Call.WireName
+					}
+					a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
+						OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
+							ID:       b.Call.ID,
+							Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: name, Arguments: string(b.Call.Args)},
+						},
+					})
+				}
+			}
+			if len(text) > 0 || len(a.ToolCalls) == 0 {
+				a.Content.OfString = param.NewOpt(strings.Join(text, "\n"))
+			}
+			p.Messages = append(p.Messages, sdk.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		default:
+			return p, fmt.Errorf("message %d: role %q is neither user nor assistant", i, msg.Role)
+		}
+	}
+	return p, nil
+}
+
+// blocks turns the answer's message into model blocks: reasoning, text,
+// refusal, then the tool calls in order.
+func blocks(msg sdk.ChatCompletionMessage, mp *toolname.Mapping) []model.Block {
+	var out []model.Block
+	for _, k := range []string{"reasoning_content", "reasoning"} {
+		f, ok := msg.JSON.ExtraFields[k]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+			out = append(out, model.Block{Kind: model.Thinking, Text: s})
+			break
+		}
+	}
+	if msg.Content != "" {
+		out = append(out, model.Block{Kind: model.Text, Text: msg.Content})
+	}
+	if msg.Refusal != "" {
+		out = append(out, model.Block{Kind: model.Text, Text: msg.Refusal})
+	}
+	for _, tc := range msg.ToolCalls {
+		wire, args := tc.Function.Name, tc.Function.Arguments
+		if tc.Type == "custom" {
+			wire, args = tc.Custom.Name, tc.Custom.Input
+		}
+		call := &model.Call{ID: tc.ID, Name: mp.MCP(wire), Args: json.RawMessage(args)}
+		if call.Name != wire {
+			call.WireName = wire
+		}
+		out = append(out, model.Block{Kind: model.ToolUse, Call: call})
+	}
+	return out
+}

@@ -1,0 +1,406 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/retry"
+)
+
+// key is planted in every test; it must never come back out.
+const key = "sk-proj-PLANTED-test-key-0123456789abcdef"
+
+// fake is an httptest server speaking chat completions: each request gets
+// the next reply in turn (the last one repeats), and is kept.
+type fake struct {
+	srv     *httptest.Server
+	mu      sync.Mutex
+	replies []func(w http.ResponseWriter, r *http.Request)
+	reqs    []map[string]any
+	headers []http.Header
+	paths   []string
+}
+
+func newFake(t *testing.T, replies ...func(w http.ResponseWriter, r *http.Request)) *fake {
+	f := &fake{replies: replies}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var v map[string]any
+		if err := json.Unmarshal(body, &v); err != nil {
+			t.Errorf("request body is not JSON: %v", err)
+		}
+		f.mu.Lock()
+		n := len(f.reqs)
+		f.reqs = append(f.reqs, v)
+		f.headers = append(f.headers, r.Header.Clone())
+		f.paths = append(f.paths, r.Method+" "+r.URL.Path)
+		reply := f.replies[min(n, len(f.replies)-1)]
+		f.mu.Unlock()
+		reply(w, r)
+	}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fake) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.reqs)
+}
+
+func reply(status int, body string, header ...string) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		for i := 0; i+1 < len(header); i += 2 {
+			w.Header().Set(header[i], header[i+1])
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}
+}
+
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.d = append(s.d, d)
+	return ctx.Err()
+}
+
+func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
+	t.Helper()
+	info, err := model.ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.APIKey = key
+	cfg.BaseURL = f.srv.URL + "/v1"
+	if cfg.Retry.Sleep == nil {
+		cfg.Retry.Sleep = (&sleeps{}).sleep
+	}
+	m, err := New(info, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func noKey(t *testing.T, v any, err error) {
+	t.Helper()
+	b, _ := json.Marshal(v)
+	if bytes.Contains(b, []byte("PLANTED")) {
+		t.Errorf("the API key leaked into %s", b)
+	}
+	if err != nil && strings.Contains(err.Error(), "PLANTED") {
+		t.Errorf("the API key leaked into the error: %v", err)
+	}
+	var pe *model.ProviderError
+	if errors.As(err, &pe) {
+		noKey(t, pe.Tries, nil)
+	}
+}
+
+var tools = []model.Tool{
+	{Name: "list containers", Description: "Lists containers.", InputSchema: json.RawMessage(`{"type":"object","properties":{"all":{"type":"boolean"},"limit":{"type":"integer","maximum":100}},"additionalProperties":false}`)},
+	{Name: "container_stop", Description: "Stops a container.", InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`)},
+}
+
+// The first answer calls two tools at once; the second call's arguments are
+// cut short, as a model may write them.
+const firstAnswer = `{
+  "id": "chatcmpl-1", "object": "chat.completion", "created": 1764400000, "model": "gpt-6-sol",
+  "choices": [{
+    "index": 0,
+    "message": {
+      "role": "assistant", "content": null, "refusal": null,
+      "reasoning_content": "Two calls at once.",
+      "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "list_containers", "arguments": "{\"all\": true}"}},
+        {"id": "call_2", "type": "function", "function": {"name": "container_stop", "arguments": "{\"id\": \"web\""}}
+      ]
+    },
+    "logprobs": null, "finish_reason": "tool_calls"
+  }],
+  "usage": {"prompt_tokens": 2000, "completion_tokens": 50, "total_tokens": 2050,
+            "prompt_tokens_details": {"cached_tokens": 1500, "audio_tokens": 0},
+            "completion_tokens_details": {"reasoning_tokens": 20}}
+}`
+
+const secondAnswer = `{
+  "id": "chatcmpl-2", "object": "chat.completion", "created": 1764400001, "model": "gpt-6-sol",
+  "choices": [{"index": 0, "message": {"role": "assistant", "content": "Stopped web."}, "finish_reason": "stop"}],
+  "usage": {"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105,
+            "prompt_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 60}}
+}`
+
+func TestConversation(t *testing.T) {
+	f := newFake(t, reply(200, firstAnswer), reply(200, secondAnswer))
+	m := newModel(t, f, "openai:gpt-6-sol;max_tokens=500;temperature=0.2;top_p=0.9;reasoning_effort=low;seed=7", Config{})
+	req := &model.Request{
+		System:   "You operate containers.",
+		Tools:    tools,
+		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "Stop web."}}}},
+	}
+	resp, err := m.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noKey(t, resp, err)
+
+	if f.paths[0] != "POST /v1/chat/completions" {
+		t.Errorf("request went to %s", f.paths[0])
+	}
+	if got := f.headers[0].Get("Authorization"); got != "Bearer "+key {
+		t.Errorf("Authorization = %q", got)
+	}
+	got := f.reqs[0]
+	for k, want := range map[string]any{
+		"model": "gpt-6-sol", "max_completion_tokens": 500.0, "temperature": 0.2, "top_p": 0.9,
+		"reasoning_effort": "low", "seed": 7.0,
+	} {
+		if got[k] != want {
+			t.Errorf("%s = %v, want %v", k, got[k], want)
+		}
+	}
+	if _, ok := got["max_tokens"]; ok {
+		t.Error("max_tokens sent; want max_completion_tokens")
+	}
+	wantMsgs := []any{
+		map[string]any{"role": "system", "content": "You operate containers."},
+		map[string]any{"role": "user", "content": "Stop web."},
+	}
+	if d := cmp.Diff(wantMsgs, got["messages"]); d != "" {
+		t.Errorf("messages (-want +got):\n%s", d)
+	}
+	wantTools := []any{
+		map[string]any{"type": "function", "function": map[string]any{
+			"name": "list_containers", "description": "Lists containers.",
+			"parameters": map[string]any{"type": "object", "properties": map[string]any{"all": map[string]any{"type": "boolean"}, "limit": map[string]any{"type": "integer", "maximum": 100.0}}, "additionalProperties": false},
+		}},
+		map[string]any{"type": "function", "function": map[string]any{
+			"name": "container_stop", "description": "Stops a container.",
+			"parameters": map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}, "required": []any{"id"}},
+		}},
+	}
+	if d := cmp.Diff(wantTools, got["tools"]); d != "" {
+		t.Errorf("tools (-want +got):\n%s", d)
+	}
+
+	want := &model.Response{
+		Message: model.Message{Role: model.Assistant, Blocks: []model.Block{
+			{Kind: model.Thinking, Text: "Two calls at once."},
+			{Kind: model.ToolUse, Call: &model.Call{ID: "call_1", Name: "list containers", WireName: "list_containers", Args: json.RawMessage(`{"all": true}`)}},
+			{Kind: model.ToolUse, Call: &model.Call{ID: "call_2", Name: "container_stop", Args: json.RawMessage(`{"id": "web"`)}},
+		}},
+		StopReason: "tool_calls",
+		Usage:      model.Usage{Input: 500, Output: 50, CacheRead: 1500},
+	}
+	resp.Latency = 0
+	if d := cmp.Diff(want, resp); d != "" {
+		t.Fatalf("response (-want +got):\n%s", d)
+	}
+
+	req.Messages = append(req.Messages, resp.Message, model.Message{Role: model.User, Blocks: []model.Block{
+		{Kind: model.ToolResult, Result: &model.Result{CallID: "call_1", Name: "list containers", Content: `[{"id":"web"}]`}},
+		{Kind: model.ToolResult, Result: &model.Result{CallID: "call_2", Name: "container_stop", Content: "arguments are not valid JSON", IsError: true}},
+	}})
+	resp2, err := m.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp2.Usage != (model.Usage{Input: 40, Output: 5, CacheWrite: 60}) || resp2.StopReason != "stop" || resp2.Message.TextOf() != "Stopped web." {
+		t.Errorf("second answer: %+v", resp2)
+	}
+	wantMsgs = append(wantMsgs,
+		map[string]any{"role": "assistant", "tool_calls": []any{
+			map[string]any{"id": "call_1", "type": "function", "function": map[string]any{"name": "list_containers", "arguments": `{"all": true}`}},
+			map[string]any{"id": "call_2", "type": "function", "function": map[string]any{"name": "container_stop", "arguments": `{"id": "web"`}},
+		}},
+		map[string]any{"role": "tool", "tool_call_id": "call_1", "content": `[{"id":"web"}]`},
+		map[string]any{"role": "tool", "tool_call_id": "call_2", "content": "Error: arguments are not valid JSON"},
+	)
+	if d := cmp.Diff(wantMsgs, f.reqs[1]["messages"]); d != "" {
+		t.Errorf("second request messages (-want +got):\n%s", d)
+	}
+}
+
+func TestRateLimitThenSuccess(t *testing.T) {
+	f := newFake(t,
+		reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "retry-after-ms", "1500", "retry-after", "2"),
+		reply(200, secondAnswer))
+	s := &sleeps{}
+	m := newModel(t, f, "openai:gpt-6-sol", Config{Retry: retry.Policy{MaxTries: 3, Sleep: s.sleep}})
+	resp, err := m.Generate(context.Background(), hello())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []model.Try{{Status: 429, Error: "requests: Rate limit reached for requests", WaitMS: 1500}}
+	if d := cmp.Diff(want, resp.Tries); d != "" {
+		t.Errorf("tries (-want +got):\n%s", d)
+	}
+	if len(s.d) != 1 || s.d[0] != 1500*time.Millisecond {
+		t.Errorf("waits %v, want [1.5s] from retry-after-ms", s.d)
+	}
+}
+
+func TestServerErrorsUntilTriesRunOut(t *testing.T) {
+	f := newFake(t, reply(503, `{"error":{"message":"The server is overloaded","type":"server_error","param":null,"code":null}}`))
+	s := &sleeps{}
+	m := newModel(t, f, "openai:gpt-6-sol", Config{Retry: retry.Policy{MaxTries: 4, Sleep: s.sleep}})
+	_, err := m.Generate(context.Background(), hello())
+	var pe *model.ProviderError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want a *model.ProviderError", err)
+	}
+	if f.count() != 4 || len(pe.Tries) != 4 || len(s.d) != 3 {
+		t.Fatalf("%d requests, %d tries, %d waits; want 4, 4, 3", f.count(), len(pe.Tries), len(s.d))
+	}
+	for _, tr := range pe.Tries {
+		if tr.Status != 503 || tr.Error != "server_error: The server is overloaded" {
+			t.Errorf("try = %+v", tr)
+		}
+	}
+	noKey(t, nil, err)
+}
+
+func TestNotRetried(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		reply  func(http.ResponseWriter, *http.Request)
+		status int
+		text   string
+	}{
+		{"unauthorized", reply(401, `{"error":{"message":"Incorrect API key provided: sk-proj-****cdef.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`), 401, "invalid_request_error: Incorrect API key provided"},
+		{"unknown model", reply(404, `{"error":{"message":"The model 'gpt-nope' does not exist","type":"invalid_request_error","param":null,"code":"model_not_found"}}`), 404, "does not exist"},
+		{"ollama style", reply(400, `{"error":"registry.ollama.ai/library/qwen3 does not support tools"}`), 400, "does not support tools"},
+		{"malformed body", reply(200, `{"id":"chatcmpl-1","choices":[{"message":{"content":"cut`), 200, "reading the answer"},
+		{"no choices", reply(200, `{"id":"chatcmpl-1","object":"chat.completion","choices":[]}`), 200, "has no choices"},
+		{"echoed key", func(w http.ResponseWriter, r *http.Request) {
+			reply(403, `{"error":{"message":"key `+key+` via `+r.Header.Get("Authorization")+` is not allowed","type":"forbidden"}}`)(w, r)
+		}, 403, "forbidden: key [redacted]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, c.reply, reply(200, secondAnswer))
+			m := newModel(t, f, "openai:gpt-6-sol", Config{})
+			_, err := m.Generate(context.Background(), hello())
+			var pe *model.ProviderError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v, want a *model.ProviderError", err)
+			}
+			if f.count() != 1 || len(pe.Tries) != 1 {
+				t.Fatalf("%d requests, %d tries; want 1, 1", f.count(), len(pe.Tries))
+			}
+			if tr := pe.Tries[0]; tr.Status != c.status || !strings.Contains(tr.Error, c.text) {
+				t.Errorf("try = %+v, want status %d and %q", tr, c.status, c.text)
+			}
+			noKey(t, nil, err)
+		})
+	}
+}
+
+func TestTimeoutAndReset(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	f := newFake(t,
+		func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		},
+		func(w http.ResponseWriter, r *http.Request) {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		},
+		reply(200, secondAnswer))
+	m := newModel(t, f, "openai:gpt-6-sol", Config{Timeout: 50 * time.Millisecond})
+	resp, err := m.Generate(context.Background(), hello())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Tries) != 2 || resp.Tries[0].Error != "no answer within 50ms" || !strings.Contains(resp.Tries[1].Error, "connection reset") {
+		t.Errorf("tries = %+v", resp.Tries)
+	}
+}
+
+func TestLocalServer(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-env-key-must-not-be-sent")
+	f := newFake(t, reply(200, secondAnswer))
+	info, _ := model.ParseSpec("openai:qwen3:8b;base_url=" + f.srv.URL)
+	m, err := New(info, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Generate(context.Background(), hello()); err != nil {
+		t.Fatal(err)
+	}
+	if f.paths[0] != "POST /v1/chat/completions" {
+		t.Errorf("request went to %s, want /v1 added to a bare base URL", f.paths[0])
+	}
+	if got := f.headers[0].Get("Authorization"); got != "" {
+		t.Errorf("Authorization = %q, want none for a keyless local server", got)
+	}
+	if f.reqs[0]["model"] != "qwen3:8b" {
+		t.Errorf("model = %v", f.reqs[0]["model"])
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	for spec, want := range map[string]string{
+		"openai:m;effort=low":             "allowed: base_url, max_tokens, reasoning_effort, seed, temperature, top_p",
+		"openai:m;temperature=3":          "temperature",
+		"openai:m;top_p=x":                "top_p",
+		"openai:m;reasoning_effort=turbo": "reasoning_effort",
+		"openai:m;seed=1.5":               "seed",
+		"openai:m;max_tokens=-1":          "max_tokens",
+		"openai:m;base_url=localhost":     "not an http(s) URL",
+		"anthropic:m":                     "not openai",
+	} {
+		info, err := model.ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := New(info, Config{APIKey: key}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("New(%s) = %v, want an error containing %q", spec, err, want)
+		}
+	}
+	info, _ := model.ParseSpec("openai:gpt-6-sol")
+	if _, err := New(info, Config{}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		t.Errorf("New without a key = %v, want it to name OPENAI_API_KEY", err)
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "k1")
+	t.Setenv("OPENAI_BASE_URL", "http://env.example/v1")
+	info, _ := model.ParseSpec("openai:m")
+	if c := FromEnv(info); c.APIKey != "k1" || c.BaseURL != "http://env.example/v1" {
+		t.Errorf("FromEnv = %+v", c)
+	}
+	info, _ = model.ParseSpec("openai:m;base_url=http://spec.example/v1")
+	if c := FromEnv(info); c.BaseURL != "http://spec.example/v1" {
+		t.Errorf("FromEnv with base_url = %+v", c)
+	}
+}
+
+func hello() *model.Request {
+	return &model.Request{Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "hello"}}}}}
+}
