@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/corpus"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/termsafe"
+)
+
+// Exit statuses.
+const (
+	exitOK         = 0
+	exitFailure    = 1 // something went wrong that is not the input's fault
+	exitUsage      = 2 // bad usage or bad input (a located error says which)
+	exitInvalid    = 3 // the run is invalid: the target's data drifted
+	exitIncomplete = 4 // the run stopped early (interrupted, budget); --resume continues it
+	exitGate       = 5 // a gate failed: a significant regression or a pass rate below the threshold
+)
+
+const usageText = `mcpeval measures how well AI models use the tools of an MCP server.
+
+Usage:
+  mcpeval <command> [flags] [arguments]
+
+Commands:
+  run            put a suite to a model over a target, record and grade it
+  score RUN      grade (or re-grade) a recorded run against the suite as it is now
+  report RUN     show a graded run again (text, --json or --markdown)
+  validate       check a suite, and check it against its target's live tools
+  serve-target   serve an embedded target over stdio or streamable HTTP
+  help           show this text, or "mcpeval help COMMAND" for one command
+
+With no flags, "mcpeval run" runs the embedded household suite against the
+embedded household target with fake:perfect, a model that follows each
+case's key. Choose a real model with --model.
+
+RUN is a run's directory (the one --out named, by default runs/RUN_ID).
+
+Exit status:
+  0  done (the run completed; grades do not change the status unless a gate is set)
+  1  an unexpected failure
+  2  bad usage or bad input: the error names the file and line
+  3  invalid run: the preflight found the target's data drifted; nothing was graded
+  4  incomplete run: stopped early (interrupted, budget); the record says why
+  5  a gate failed
+`
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what a command may touch: no globals, so tests run the CLI in
+// process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// isTerminal reports whether stderr is a terminal (for progress).
+	isTerminal bool
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// Main runs mcpeval with args and returns the exit status.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, isTerminal: isTerminal(stderr)}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		fmt.Fprint(stdout, usageText)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	name := args[0]
+	if name == "help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				c.run(ctx, e, []string{"--help"})
+				return exitOK
+			}
+		}
+		fmt.Fprint(stdout, usageText)
+		return exitOK
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "mcpeval: unknown command %q\n\n%s", name, commandList())
+		return exitUsage
+	}
+	err := c.run(ctx, e, args[1:])
+	if err == nil {
+		return exitOK
+	}
+	var ex *exitError
+	if errors.As(err, &ex) {
+		if ex.msg != "" {
+			fmt.Fprintf(stderr, "mcpeval %s: %s\n", name, termsafe.String(ex.msg)) // it may quote a server or a file
+		}
+		return ex.code
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "mcpeval %s: %s\n", name, termsafe.String(err.Error()))
+	return exitFailure
+}
+
+func commandList() string {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %-14s %s\n", n, commands[n].summary)
+	}
+	return b.String()
+}
+
+// exitError carries an exit status and a message for people.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
+}
+
+func exitf(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// badInput wraps an input error (a suite, a script) as exit status 2.
+func badInput(err error) error {
+	return &exitError{code: exitUsage, msg: err.Error()}
+}
+
+// flags is a flag set whose usage prints a command's own help text.
+func newFlags(e *env, name, help string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // parse reports errors itself, in one line
+	fs.Usage = func() {}
+	helps[fs] = func() {
+		fmt.Fprint(e.stdout, strings.TrimLeft(help, "\n"))
+		fmt.Fprintln(e.stdout, "\nFlags:")
+		fs.SetOutput(e.stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// helps holds each flag set's help printer.
+var helps = map[*flag.FlagSet]func(){}
+
+// parse parses flags wherever they stand among the arguments (so that
+// "mcpeval score RUN --json" works) and returns the positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				if h := helps[fs]; h != nil {
+					h()
+				}
+				return nil, err
+			}
+			return nil, usagef("%v (see mcpeval help %s)", err, fs.Name())
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*s = append(*s, p)
+		}
+	}
+	return nil
+}
+
+// loadSuite reads a suite from a path, or an embedded one by name
+// ("household" or "embedded:household"); the default is the embedded
+// household suite.
+func loadSuite(p string) (*suite.Suite, error) {
+	if p == "" {
+		p = "embedded:household"
+	}
+	if name, ok := strings.CutPrefix(p, "embedded:"); ok {
+		s, err := corpus.Load(name)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		return s, nil
+	}
+	if _, err := os.Stat(p); err != nil {
+		for _, n := range corpus.Names() {
+			if n == p {
+				return loadSuite("embedded:" + p)
+			}
+		}
+		return nil, usagef("suite %s: no such file or directory (embedded suites: %s)", p, strings.Join(corpus.Names(), ", "))
+	}
+	s, err := suite.Load(p)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return s, nil
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcpeval": func() {
+			os.Exit(Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs the CLI as a person would, from testdata/script/*.txtar.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("HOME", e.WorkDir)
+			return nil
+		},
+	})
+}
+
+// summary is the --json summary, as far as these tests read it.
+type summary struct {
+	RunID  string `json:"run_id"`
+	Model  string `json:"model"`
+	Valid  bool   `json:"valid"`
+	Record string `json:"record"`
+	Cases  []struct {
+		ID       string `json:"id"`
+		Group    string `json:"group"`
+		Attempts []struct {
+			Verdict string `json:"verdict"`
+			Reasons []any  `json:"reasons"`
+		} `json:"attempts"`
+	} `json:"cases"`
+	Totals struct {
+		Passed, Failed, Errors, Graded int
+		Rate, WilsonLow, WilsonHigh    float64
+	} `json:"totals"`
+}
+
+func runJSON(t *testing.T, args ...string) (summary, int, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), args, nil, &out, &errb)
+	var s summary
+	if code == 0 || code == 4 {
+		if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+			t.Fatalf("summary is not JSON: %v\n%s\nstderr: %s", err, out.String(), errb.String())
+		}
+	}
+	return s, code, errb.String()
+}
+
+// TestRunOverHTTP runs the household suite against the household target
+// served over streamable HTTP.
+func TestRunOverHTTP(t *testing.T) {
+	server, err := target.BuiltinServer("household", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	out := filepath.Join(t.TempDir(), "run")
+	s, code, stderr := runJSON(t, "run", "--json", "--quiet", "--target", ts.URL+"/mcp", "--attempts", "1", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if len(s.Cases) != 19 || s.Totals.Graded != 19 || s.Totals.Passed != 19 {
+		t.Errorf("over HTTP: %d cases, totals %+v", len(s.Cases), s.Totals)
+	}
+}

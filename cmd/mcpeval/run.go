@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpeval/mcpeval/buildinfo"
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/model/price"
+	"github.com/mcpeval/mcpeval/provider"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/runner"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
+	"github.com/mcpeval/mcpeval/usage"
+)
+
+const runHelp = `
+Usage: mcpeval run [--suite PATH] [--target SPEC] [--model SPEC] [flags]
+
+Puts every case of a suite to a model, the suite's number of attempts each,
+over the target's real MCP tools; records every attempt; grades the record.
+
+  --suite    a suite file or directory, or an embedded suite by name
+             (default: the embedded household suite)
+  --target   builtin:NAME, stdio:COMMAND ARGS..., or http(s)://HOST/mcp
+             (default: the suite's target)
+  --model    fake:perfect (default), fake:refuse, fake:invent, script:FILE,
+             anthropic:MODEL or openai:MODEL, with options after semicolons:
+             "anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192"
+
+The record is written to --out (default runs/RUN_ID) and never overwritten.
+With --json the summary is printed as JSON on stdout.
+`
+
+func init() {
+	register(&command{name: "run", summary: "put a suite to a model over a target, record and grade it", run: runCmd})
+}
+
+type runFlags struct {
+	suite, target, model, out    string
+	attempts, concurrency, turns int
+	json                         bool
+	cases                        stringList
+	callTimeout                  time.Duration
+	quiet                        bool
+	resume                       string
+	spend                        bool
+	budgetTokens                 int64
+	budgetUSD                    float64
+}
+
+func runCmd(ctx context.Context, e *env, args []string) error {
+	var f runFlags
+	fs := newFlags(e, "run", runHelp)
+	fs.StringVar(&f.suite, "suite", "", "suite `PATH` or embedded suite name")
+	fs.StringVar(&f.target, "target", "", "target `SPEC` (default: the suite's)")
+	fs.StringVar(&f.model, "model", "fake:perfect", "model `SPEC`")
+	fs.StringVar(&f.out, "out", "", "run `DIR` (default runs/RUN_ID)")
+	fs.IntVar(&f.attempts, "attempts", 0, "attempts per case (default: the suite's, else 3)")
+	fs.IntVar(&f.concurrency, "concurrency", 4, "attempts run at once")
+	fs.IntVar(&f.turns, "turn-cap", 0, "most model turns per attempt (default: the suite's, else 8)")
+	fs.BoolVar(&f.json, "json", false, "print the summary as JSON on stdout")
+	fs.Var(&f.cases, "case", "run only this case `ID` (or group/ prefix); repeatable")
+	fs.DurationVar(&f.callTimeout, "call-timeout", 60*time.Second, "longest a tool call may take")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVar(&f.spend, "spend", false, "allow calls to a paid model API (or set MCPEVAL_SPEND=yes)")
+	fs.Int64Var(&f.budgetTokens, "budget-tokens", 2_000_000, "stop starting attempts once this many tokens are billed (0: no limit)")
+	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting attempts once this many dollars are spent (0: no limit)")
+	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run in `RUN`: run exactly the attempts it lacks")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q (flags only; see mcpeval help run)", pos[0])
+	}
+	if f.attempts < 0 || f.concurrency < 1 || f.turns < 0 {
+		return usagef("--attempts and --turn-cap must not be negative, --concurrency must be at least 1")
+	}
+	var resume *record.Run
+	if f.resume != "" {
+		if f.out != "" || f.attempts != 0 || len(f.cases) > 0 {
+			return usagef("--resume continues a run as it was planned: --out, --attempts and --case do not go with it")
+		}
+		if resume, err = readRun(e, f.resume); err != nil {
+			return err
+		}
+		if resume.Complete() {
+			return usagef("%s is complete: nothing to resume", f.resume)
+		}
+		if f.suite == "" {
+			f.suite = resume.Header.Suite.Path
+		}
+		if !setFlag(fs, "model") {
+			f.model = resume.Header.Model.Spec
+		}
+	}
+	s, err := loadSuite(f.suite)
+	if err != nil {
+		return err
+	}
+	tcfg := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
+	if tcfg.Dir != "" && !filepath.IsAbs(tcfg.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
+		base := s.Path
+		if st, err := os.Stat(base); err == nil && !st.IsDir() {
+			base = filepath.Dir(base)
+		}
+		tcfg.Dir = filepath.Join(base, tcfg.Dir)
+	}
+	if f.target != "" {
+		tcfg = target.Config{Spec: f.target}
+	}
+	if tcfg.Spec == "" {
+		return usagef("suite %s names no target: give one with --target", s.Path)
+	}
+	if err := tcfg.Check(); err != nil {
+		return badInput(err)
+	}
+	for _, c := range f.cases {
+		if !anySelected(s, c) {
+			return usagef("--case %s: no case of suite %s has that id or group", c, s.Name)
+		}
+	}
+	if err := spendAllowed(e, f.model, f.spend); err != nil {
+		return err
+	}
+	if f.budgetTokens < 0 || f.budgetUSD < 0 {
+		return usagef("--budget-tokens and --budget-usd must not be negative")
+	}
+	m, info, err := provider.Open(f.model, provider.Options{Suite: s})
+	if err != nil {
+		return badInput(err)
+	}
+	var budget *usage.Budget
+	if provider.Real(f.model) {
+		budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
+		if p, ok := price.Lookup(info.Provider, info.Name); ok {
+			budget.Price = &p
+		} else if f.budgetUSD > 0 {
+			return usagef("--budget-usd: %s is not in the price table, so its spending cannot be counted in dollars; use --budget-tokens", f.model)
+		}
+	}
+	build := buildinfo.Get()
+	target.Version = build.Version
+	cfg := runner.Config{
+		Suite: s, Target: tcfg, Model: m, ModelInfo: info,
+		Attempts: f.attempts, Concurrency: f.concurrency, TurnCap: f.turns,
+		Cases: f.cases, OutDir: f.out, Build: build, CallTimeout: f.callTimeout,
+		Resume: resume,
+	}
+	if budget != nil {
+		cfg.BeforeAttempt = budget.Exceeded
+		cfg.AfterAttempt = budget.Spend
+	}
+	prog := newProgress(e, s, !f.quiet && e.isTerminal)
+	cfg.Progress = prog.update
+	if !f.json && !f.quiet && strings.HasPrefix(f.model, "fake:") && f.model == "fake:perfect" {
+		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
+	}
+	rec, err := runner.Run(ctx, cfg)
+	prog.done()
+	if rec == nil && err != nil {
+		return err
+	}
+	res := grade.Run(s, rec)
+	if werr := writeSummary(rec.Dir, res, &rec.Header); werr != nil {
+		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", werr)
+	}
+	if perr := printResult(e, f.json, res, rec); perr != nil {
+		return perr
+	}
+	if provider.Real(f.model) {
+		u := usage.Summarize(rec, nil)
+		if werr := writeJSON(filepath.Join(rec.Dir, "usage.json"), u); werr != nil {
+			fmt.Fprintf(e.stderr, "mcpeval run: %v\n", werr)
+		}
+		if !f.json {
+			fmt.Fprintln(e.stdout)
+			usage.Text(e.stdout, u)
+		}
+	}
+	switch {
+	case errors.Is(err, runner.ErrInvalid):
+		return exitf(exitInvalid, "%v\n%s", err, preflightProblems(rec))
+	case err != nil:
+		return exitf(exitIncomplete, "%v; the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", err, rec.Dir, rec.Dir)
+	case !rec.Complete():
+		return exitf(exitIncomplete, "run incomplete (%s); the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", rec.End.Reason, rec.Dir, rec.Dir)
+	}
+	return nil
+}
+
+// spendAllowed refuses a paid provider unless the user said so, before any
+// request is made.
+func spendAllowed(e *env, spec string, flagged bool) error {
+	if !provider.Real(spec) || flagged || e.getenv("MCPEVAL_SPEND") == "yes" {
+		return nil
+	}
+	return usagef("%s calls a paid model API and nothing has been sent: allow spending with --spend or MCPEVAL_SPEND=yes (the run stops at --budget-tokens, 2,000,000 by default)", spec)
+}
+
+// setFlag reports whether the flag name was given.
+func setFlag(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+func anySelected(s *suite.Suite, filter string) bool {
+	for _, c := range s.Cases {
+		if runner.Selected(c.ID, []string{filter}) {
+			return true
+		}
+	}
+	return false
+}
+
+func preflightProblems(rec *record.Run) string {
+	var b strings.Builder
+	for _, c := range rec.Header.Preflight.Checks {
+		for _, p := range c.Problems {
+			fmt.Fprintf(&b, "  preflight %s: %s\n", c.Tool, p)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// progress shows a one-line progress display on a terminal.
+type progress struct {
+	mu      sync.Mutex
+	e       *env
+	on      bool
+	s       *suite.Suite
+	counts  map[grade.Outcome]int
+	started time.Time
+	shown   bool
+}
+
+func newProgress(e *env, s *suite.Suite, on bool) *progress {
+	return &progress{e: e, s: s, on: on, counts: map[grade.Outcome]int{}, started: time.Now()}
+}
+
+func (p *progress) update(pr runner.Progress) {
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c := p.s.Case(pr.Attempt.Case); c != nil {
+		p.counts[grade.Attempt(p.s, c, pr.Header, pr.Attempt).Outcome]++
+	}
+	p.shown = true
+	fmt.Fprintf(p.e.stderr, "\r\x1b[K[%d/%d] pass %d  fail %d  error %d  %s  %s #%d",
+		pr.Done, pr.Total, p.counts[grade.Pass], p.counts[grade.Fail], p.counts[grade.Error],
+		time.Since(p.started).Round(time.Second), pr.Attempt.Case, pr.Attempt.N)
+}
+
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.on && p.shown {
+		fmt.Fprint(p.e.stderr, "\r\x1b[K")
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/report"
+)
+
+const scoreHelp = `
+Usage: mcpeval score RUN [--suite PATH] [--json | --markdown]
+
+Grades (or re-grades) a recorded run against the suite as it is now,
+without calling any model: grading is a pure function of the record and
+the suite. Writes RUN/summary.json and prints the result.
+
+  --suite   the suite to grade against (default: the one the run names)
+`
+
+const reportHelp = `
+Usage: mcpeval report RUN [--json | --markdown]
+
+Shows a run's grades again, as the last run or score wrote them.
+`
+
+func init() {
+	register(&command{name: "score", summary: "grade a recorded run against the suite as it is now", run: scoreCmd})
+	register(&command{name: "report", summary: "show a graded run (text, --json or --markdown)", run: reportCmd})
+}
+
+func scoreCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "score", scoreHelp)
+	suitePath := fs.String("suite", "", "suite `PATH` (default: the run's)")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one RUN directory (see mcpeval help score)")
+	}
+	rec, err := readRun(e, pos[0])
+	if err != nil {
+		return err
+	}
+	p := *suitePath
+	if p == "" {
+		p = rec.Header.Suite.Path
+	}
+	s, err := loadSuite(p)
+	if err != nil {
+		return err
+	}
+	res := grade.Run(s, rec)
+	if err := writeSummary(rec.Dir, res, &rec.Header); err != nil {
+		return err
+	}
+	return printAs(e, *asJSON, *asMD, res, rec)
+}
+
+func reportCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "report", reportHelp)
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one RUN directory (see mcpeval help report)")
+	}
+	rec, err := readRun(e, pos[0])
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(filepath.Join(rec.Dir, summaryFile))
+	if err != nil {
+		return usagef("%s has no grades yet: run mcpeval score %s", rec.Dir, rec.Dir)
+	}
+	var res grade.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		return badInput(fmt.Errorf("%s: %v (re-create it with mcpeval score)", filepath.Join(rec.Dir, summaryFile), err))
+	}
+	return printAs(e, *asJSON, *asMD, &res, rec)
+}
+
+// readRun reads a record. Its warnings (a torn last line, say) reach the
+// user through the grades, which carry them.
+func readRun(e *env, dir string) (*record.Run, error) {
+	rec, err := record.Read(dir)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return rec, nil
+}
+
+const summaryFile = "grades.json"
+
+// writeSummary writes the grades beside the record. They are derived data:
+// score writes them anew; the record itself is never edited.
+func writeSummary(dir string, res *grade.Result, h *record.Header) error {
+	return writeJSON(filepath.Join(dir, summaryFile), res)
+}
+
+// writeJSON writes v as indented JSON through a temporary file, so that a
+// crash never leaves half a file.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", filepath.Base(path), err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Rename(tmp, path)
+}
+
+func printResult(e *env, asJSON bool, res *grade.Result, rec *record.Run) error {
+	return printAs(e, asJSON, false, res, rec)
+}
+
+func printAs(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run) error {
+	path := filepath.Join(rec.Dir, record.FileName)
+	switch {
+	case asJSON:
+		return report.JSON(e.stdout, res, &rec.Header, path)
+	case asMD:
+		return report.Markdown(e.stdout, res, &rec.Header)
+	default:
+		if err := report.Text(e.stdout, res, &rec.Header); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "\nrecord: %s\n", path)
+		return nil
+	}
+}

@@ -1,0 +1,264 @@
+package figures
+
+import (
+	"regexp"
+	"strings"
+)
+
+var reTableRule = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
+
+// cell is one cell of a Markdown table row, by byte offsets.
+type cell struct{ start, end int }
+
+// tables gives the plain figures of a Markdown table the kind and currency
+// their column states: a header naming a currency ("In SGD", "Balance
+// (S$)") or a percent, or a row's currency cell for a money column
+// ("| IBKR | USD | 307,500 |" under "| Account | Currency | Balance |").
+func (x *extractor) tables() {
+	s := x.s
+	lines := lineSpans(s)
+	for li := 0; li+1 < len(lines); li++ {
+		head := s[lines[li].start:lines[li].end]
+		if !strings.Contains(head, "|") || !reTableRule.MatchString(s[lines[li+1].start:lines[li+1].end]) {
+			continue
+		}
+		hcells := splitRow(s, lines[li])
+		type column struct {
+			cur      string
+			pct      bool
+			count    bool
+			money    bool
+			currency bool // the column holds each row's currency
+		}
+		cols := make([]column, len(hcells))
+		for i, c := range hcells {
+			h := s[c.start:c.end]
+			cols[i].cur = currencyIn(h)
+			lh := strings.ToLower(h)
+			cols[i].pct = strings.Contains(h, "%") || strings.Contains(lh, "percent")
+			cols[i].currency = strings.TrimSpace(lh) == "currency" || strings.TrimSpace(lh) == "ccy"
+			for _, w := range []string{"units", "shares", "qty", "quantity", "count"} {
+				cols[i].count = cols[i].count || strings.Contains(lh, w)
+			}
+			for _, w := range []string{"balance", "value", "amount", "total", "price", "cost", "income", "expense", "spend", "net", "worth", "cash", "payment", "salary", "tax"} {
+				cols[i].money = cols[i].money || strings.Contains(lh, w)
+			}
+		}
+		li += 2
+		for ; li < len(lines); li++ {
+			row := s[lines[li].start:lines[li].end]
+			if !strings.Contains(row, "|") {
+				break
+			}
+			cells := splitRow(s, lines[li])
+			rowCur := ""
+			for i, c := range cells {
+				if i < len(cols) && cols[i].currency {
+					rowCur = currencyCode(strings.TrimSpace(s[c.start:c.end]))
+				}
+			}
+			for fi := range x.figs {
+				f := &x.figs[fi]
+				if f.Start < lines[li].start || f.End > lines[li].end || f.Kind != Plain || f.IsDate || f.IsList {
+					continue
+				}
+				for i, c := range cells {
+					if i >= len(cols) || f.Start < c.start || f.End > c.end {
+						continue
+					}
+					col := cols[i]
+					switch {
+					case col.cur != "":
+						f.Kind, f.Currency = Money, col.cur
+					case col.pct:
+						f.Kind = Percent
+					case col.count:
+						f.Kind = Count
+					case col.money && rowCur != "":
+						f.Kind, f.Currency = Money, rowCur
+					}
+					if f.Kind != Plain {
+						f.IsYear, f.IsAccount = false, false
+					}
+				}
+			}
+		}
+		li--
+	}
+}
+
+type span struct{ start, end int }
+
+func lineSpans(s string) []span {
+	var out []span
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '\n' {
+			out = append(out, span{start, i})
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func splitRow(s string, l span) []cell {
+	line := s[l.start:l.end]
+	var cells []cell
+	start := 0
+	for i := 0; i <= len(line); i++ {
+		if i == len(line) || line[i] == '|' {
+			cells = append(cells, cell{l.start + start, l.start + i})
+			start = i + 1
+		}
+	}
+	// A leading and a trailing pipe frame the row; they are not cells.
+	if strings.HasPrefix(strings.TrimSpace(line), "|") && len(cells) > 0 {
+		cells = cells[1:]
+	}
+	if strings.HasSuffix(strings.TrimSpace(line), "|") && len(cells) > 0 {
+		cells = cells[:len(cells)-1]
+	}
+	return cells
+}
+
+// currencyIn returns the currency a table header names, or "".
+func currencyIn(h string) string {
+	for _, w := range strings.FieldsFunc(h, func(r rune) bool { return !isWordRune(r) }) {
+		if c := currencyCode(w); c != "" {
+			return c
+		}
+	}
+	for i := 0; i <= len(h); i++ {
+		if c, _ := symbolEndingAt(h, i); c != "" {
+			return c
+		}
+	}
+	lh := strings.ToLower(h)
+	for _, cw := range currencyWords {
+		if strings.Contains(lh, cw.word) {
+			return cw.code
+		}
+	}
+	return ""
+}
+
+// ranges pairs the ends of ranges ("2.3–2.4 million", "between $2.3M and
+// $2.4M", "2.3 to 2.4M") and carries scale, currency and percent from one
+// end to the other.
+func (x *extractor) ranges() {
+	s := x.s
+	for i := 0; i+1 < len(x.figs); i++ {
+		a, b := &x.figs[i], &x.figs[i+1]
+		if a.IsYear || a.IsDate || a.IsAccount || a.IsList || b.IsYear || b.IsDate || b.IsAccount || b.IsList {
+			continue
+		}
+		between := strings.ToLower(strings.TrimSpace(s[a.End:b.Start]))
+		switch between {
+		case "-", "–", "—", "to", "~", "and":
+		default:
+			continue
+		}
+		if between == "and" && !strings.EqualFold(x.wordBefore(a.Start), "between") {
+			continue
+		}
+		if between == "-" && b.Signed {
+			continue
+		}
+		a.Range, b.Range, a.RangeFirst = true, true, true
+		if a.Scale == 1 && b.Scale != 1 && a.Precision <= 1 && !strings.ContainsAny(a.Text, ",\u00a0\u202f\u2009") {
+			v := a.Value * b.Scale
+			if v <= b.Value*100 && v*100 >= b.Value {
+				a.Value, a.Scale = v, b.Scale
+				a.Precision *= b.Scale
+				a.Step *= b.Scale
+			}
+		}
+		if a.Kind == Plain && b.Kind == Percent {
+			a.Kind = Percent
+		}
+		if b.Kind == Plain && a.Kind == Money {
+			b.Kind, b.Currency = Money, a.Currency
+		}
+		if a.Kind == Plain && b.Kind == Money {
+			a.Kind, a.Currency = Money, b.Currency
+		}
+		if a.Kind == Plain && b.Kind == Count {
+			a.Kind, a.Unit = Count, b.Unit
+		}
+	}
+}
+
+// hedgePhrases open a clause that declines to vouch for what follows: "I
+// can't say it was $0", "I don't have a figure like $X".
+var hedgePhrases = []string{
+	"can't say", "cannot say", "can not say", "couldn't say", "could not say",
+	"can't tell you", "cannot tell you", "can't confirm", "cannot confirm", "can't verify", "cannot verify",
+	"can't vouch", "cannot vouch", "won't vouch", "not vouch",
+	"don't have", "do not have", "doesn't have", "does not have", "didn't return", "did not return",
+	"no figure", "no data", "no record of", "not in the data", "isn't in the data",
+	"won't guess", "will not guess", "wouldn't guess", "not going to guess", "rather than guess", "instead of guessing",
+	"can't give", "cannot give", "can't quote", "cannot quote", "can't provide", "cannot provide",
+	"unable to say", "unable to confirm", "not able to say", "not able to confirm", "no way to know",
+	"don't know", "do not know", "not sure whether", "wouldn't want to",
+}
+
+// clauseWords end the clause a hedge governs: "I don't have the price, but
+// it is about $520" vouches for $520.
+var clauseWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`but however though although so yet instead because since which
+		whereas and while assuming if estimate estimated roughly approximately around about`) {
+		clauseWords[w] = true
+	}
+}
+
+// hedges marks figures in a clause that opens by declining to vouch.
+func (x *extractor) hedges() {
+	for i := range x.figs {
+		f := &x.figs[i]
+		if c := x.clauseBefore(f.Start); c != "" {
+			for _, h := range hedgePhrases {
+				if strings.Contains(c, h) {
+					f.Hedged = true
+					break
+				}
+			}
+		}
+	}
+}
+
+// clauseBefore returns, lowercased with typographic apostrophes made
+// plain, the text from the start of i's clause to i.
+func (x *extractor) clauseBefore(i int) string {
+	s := x.s
+	from := max(0, i-160)
+	for from > 0 && from < len(s) && s[from]&0xC0 == 0x80 {
+		from++ // not in the middle of a rune
+	}
+	t := s[from:i]
+	cut := 0
+	for _, dash := range []string{"—", " – ", " - "} {
+		if k := strings.LastIndex(t, dash); k >= 0 && k+len(dash) > cut {
+			cut = k + len(dash)
+		}
+	}
+	for j := cut; j < len(t); j++ {
+		switch t[j] {
+		case '\n', ';', '!', '?':
+			cut = j + 1
+		case '.', ',', ':':
+			if j+1 == len(t) || t[j+1] == ' ' || t[j+1] == '\n' {
+				cut = j + 1
+			}
+		}
+	}
+	t = strings.ToLower(strings.ReplaceAll(t[cut:], "’", "'"))
+	words := strings.Fields(t)
+	for k := len(words) - 1; k >= 0; k-- {
+		if clauseWords[strings.Trim(words[k], "*_\"'()[]")] {
+			return strings.Join(words[k+1:], " ")
+		}
+	}
+	return strings.Join(words, " ")
+}

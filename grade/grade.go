@@ -1,0 +1,134 @@
+package grade
+
+import (
+	"fmt"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// Outcome is an attempt's verdict: "pass", "fail" or "error".
+type Outcome string
+
+// The outcomes of an attempt.
+const (
+	// Pass means every check of the case passed.
+	Pass Outcome = "pass"
+	// Fail means some check failed: the model's answer is wrong.
+	Fail Outcome = "fail"
+	// Error means the attempt could not be completed (a timeout, a
+	// provider or server failure); it says nothing about the model and is
+	// left out of the pass rate.
+	Error Outcome = "error"
+)
+
+// The checks, as named in reasons.
+const (
+	CheckTools     = "tools"
+	CheckArgs      = "args"
+	CheckFigures   = "figures"
+	CheckInvented  = "invented"
+	CheckEstimates = "estimates"
+	CheckDecline   = "decline"
+	// CheckEnd fails an attempt stopped at the turn cap without answering.
+	CheckEnd = "end"
+	// CheckError explains an attempt whose outcome is Error.
+	CheckError = "error"
+)
+
+// Reason says why a check failed: which check, what was expected, what
+// was found.
+type Reason struct {
+	Check   string `json:"check"`
+	Message string `json:"message"`
+}
+
+// String writes the reason as "check: message".
+func (r Reason) String() string { return r.Check + ": " + r.Message }
+
+// AttemptGrade is the grade of one attempt.
+type AttemptGrade struct {
+	Case    string  `json:"case"`
+	N       int     `json:"n"`
+	Outcome Outcome `json:"verdict"`
+	// Reasons are the failed checks of a fail, or the error of an error;
+	// empty for a pass.
+	Reasons []Reason `json:"reasons"`
+	// ErrorKind is the record's error kind ("timeout", "provider", ...)
+	// when Outcome is Error.
+	ErrorKind string `json:"error_kind,omitempty"`
+	// Judge is a second model's advisory opinion, when one was asked.
+	Judge *Opinion `json:"judge,omitempty"`
+}
+
+// Opinion is a judge model's reading of a decline answer. It is advisory
+// only and never changes an Outcome.
+type Opinion struct {
+	// Declines is the judge's view of whether the answer declines.
+	Declines bool   `json:"declines"`
+	Reason   string `json:"reason,omitempty"`
+	Model    string `json:"model"`
+}
+
+// Attempt grades attempt a of case c, recorded in a run with header h,
+// against suite s (for its tolerances). A nil s, c or h is read as empty.
+//
+// An attempt that ended in an error is an Error, with the error's kind. An
+// attempt stopped at the turn cap fails, with its tool and argument checks
+// reported too. Otherwise every check the case declares is run, and the
+// attempt passes when none fails.
+func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt) AttemptGrade {
+	if s == nil {
+		s = &suite.Suite{}
+	}
+	if c == nil {
+		c = &suite.Case{}
+	}
+	if h == nil {
+		h = &record.Header{}
+	}
+	g := AttemptGrade{Case: a.Case, N: a.N, Reasons: []Reason{}}
+	if a.End == record.EndError {
+		g.Outcome = Error
+		kind, msg := "unknown", "the attempt ended in an error"
+		if a.Error != nil {
+			if a.Error.Kind != "" {
+				kind = a.Error.Kind
+			}
+			if a.Error.Message != "" {
+				msg = a.Error.Message
+			}
+		}
+		g.ErrorKind = kind
+		g.Reasons = append(g.Reasons, Reason{CheckError, kind + ": " + msg})
+		return g
+	}
+	calls := a.Calls()
+	var rs []Reason
+	if c.IsToolCall() {
+		rs = checkToolCall(c, h, calls)
+		g.Outcome = Pass
+		if len(rs) > 0 {
+			g.Outcome, g.Reasons = Fail, rs
+		}
+		return g
+	}
+	capped := a.End == record.EndTurnCap
+	if capped {
+		rs = append(rs, Reason{CheckEnd, fmt.Sprintf("stopped at the turn cap after %d turns without a final answer", len(a.Turns))})
+	}
+	rs = append(rs, checkTools(c, h, calls)...)
+	rs = append(rs, checkArgs(c, h, calls)...)
+	if !capped {
+		ans := a.Answer
+		rs = append(rs, checkFigures(s, c, ans)...)
+		rs = append(rs, checkGrounding(c, a, ans)...)
+		rs = append(rs, checkDecline(c, ans)...)
+	}
+	g.Outcome = Pass
+	if len(rs) > 0 {
+		g.Outcome = Fail
+		g.Reasons = rs
+	}
+	return g
+}

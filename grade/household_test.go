@@ -1,0 +1,48 @@
+package grade
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/corpus"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// TestHouseholdCorpus grades scripted answers to every case of the real
+// household suite, with the household server's results captured in
+// testdata/household: the key's answer must pass every case, a model that
+// refuses everything must fail them all (a bare refusal does not say the
+// data cannot answer, so it fails even the unanswerable ones), and so must
+// one that invents numbers.
+func TestHouseholdCorpus(t *testing.T) {
+	s, err := corpus.Load("household")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hh := loadHousehold(t)
+	h := hh.header(false)
+	for _, c := range s.Cases {
+		t.Run(c.ID, func(t *testing.T) {
+			var calls []record.Call
+			for _, k := range c.Key.Calls {
+				args := ""
+				if len(k.Args) > 0 {
+					b, _ := json.Marshal(k.Args)
+					args = string(b)
+				}
+				calls = append(calls, hh.call(t, k.Tool, args))
+			}
+			if g := Attempt(s, c, h, answered(c, c.Key.Answer, calls...)); g.Outcome != Pass {
+				t.Errorf("the key's answer: %s%s", g.Outcome, reasonsText(g.Reasons))
+			}
+			refuse := Attempt(s, c, h, answered(c, "I'm sorry, I can't help with that."))
+			if refuse.Outcome != Fail {
+				t.Errorf("a refusal: %s%s", refuse.Outcome, reasonsText(refuse.Reasons))
+			}
+			invent := Attempt(s, c, h, answered(c, "It is SGD 1,234,567 (up 12.5%), about 4,321 units."))
+			if invent.Outcome != Fail {
+				t.Errorf("an invented answer: %s", invent.Outcome)
+			}
+		})
+	}
+}

@@ -1,0 +1,219 @@
+package grade
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/stats"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// Result is a graded run.
+type Result struct {
+	RunID string `json:"run_id"`
+	// Model names the model under test (its spec).
+	Model string `json:"model"`
+	// Valid is false when the run's preflight found the data drifted;
+	// then nothing is graded and Invalid says why.
+	Valid   bool   `json:"valid"`
+	Invalid string `json:"invalid,omitempty"`
+	// Attempts are the graded attempts, in suite order then by number.
+	Attempts []AttemptGrade `json:"attempts"`
+	// Cases are the cases the run attempted, in suite order.
+	Cases []CaseStats `json:"cases"`
+	// Groups are the case groups, in suite order.
+	Groups []GroupStats `json:"groups"`
+	Totals Totals       `json:"totals"`
+	// Warnings are things a reader should know: cases of the record the
+	// suite no longer has, a suite changed since the run, an unfinished
+	// run, problems reading the record.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Counts are the outcomes of a set of attempts with their pass rate.
+// Errors are counted apart and left out of Graded and of the rate.
+type Counts struct {
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+	Errors int `json:"errors"`
+	// Graded is Passed + Failed.
+	Graded int `json:"graded"`
+	// Rate is Passed / Graded, 0 when nothing was graded.
+	Rate float64 `json:"rate"`
+	// WilsonLow and WilsonHigh bound Rate with 95% confidence; [0, 1] when
+	// nothing was graded.
+	WilsonLow  float64 `json:"wilson_low"`
+	WilsonHigh float64 `json:"wilson_high"`
+}
+
+// add counts one outcome.
+func (c *Counts) add(o Outcome) {
+	switch o {
+	case Pass:
+		c.Passed++
+	case Fail:
+		c.Failed++
+	case Error:
+		c.Errors++
+	}
+}
+
+// finish computes the rate and its interval.
+func (c *Counts) finish() {
+	c.Graded = c.Passed + c.Failed
+	c.Rate = 0
+	if c.Graded > 0 {
+		c.Rate = float64(c.Passed) / float64(c.Graded)
+	}
+	c.WilsonLow, c.WilsonHigh = stats.Wilson(c.Passed, c.Graded)
+}
+
+// Totals are the counts of the whole run, with errors by kind.
+type Totals struct {
+	Counts
+	// ErrorKinds counts errors by kind ("timeout", "provider", ...).
+	ErrorKinds map[string]int `json:"error_kinds,omitempty"`
+}
+
+// CaseStats are one case's counts across its attempts.
+type CaseStats struct {
+	ID     string `json:"id"`
+	Group  string `json:"group"`
+	Prompt string `json:"prompt"`
+	Counts
+	// PassAtK estimates the chance that at least one of K attempts passes,
+	// PassHatK that all K do (unbiased, from the graded attempts).
+	PassAtK  float64 `json:"pass_at_k"`
+	PassHatK float64 `json:"pass_hat_k"`
+	// K is the number of graded attempts, at most the suite's attempts
+	// for the case.
+	K int `json:"k"`
+	// Inconsistent is true when some attempts passed and some failed.
+	Inconsistent bool `json:"inconsistent"`
+}
+
+// GroupStats are one group's counts across its cases' attempts.
+type GroupStats struct {
+	Name string `json:"name"`
+	Counts
+}
+
+// Run grades every attempt of r against suite s as it is now. A run whose
+// preflight failed is not graded. Attempts of cases s does not have are
+// reported in Warnings, not graded.
+func Run(s *suite.Suite, r *record.Run) *Result {
+	h := &r.Header
+	res := &Result{RunID: h.RunID, Model: modelName(h), Valid: h.Preflight.Valid, Attempts: []AttemptGrade{}, Cases: []CaseStats{}, Groups: []GroupStats{}}
+	res.Totals.WilsonLow, res.Totals.WilsonHigh = 0, 1
+	res.Warnings = append(res.Warnings, r.Warnings...)
+	if !res.Valid {
+		res.Invalid = invalidReason(h.Preflight)
+		return res
+	}
+	if h.Suite.Hash != "" && s.Hash != "" && h.Suite.Hash != s.Hash {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the suite has changed since the run (hash %s then, %s now): graded against the suite as it is now", short(h.Suite.Hash), short(s.Hash)))
+	}
+	if r.End == nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run did not finish: %d of %d planned attempts recorded", len(r.Attempts), len(h.Planned)))
+	} else if !r.End.Complete {
+		why := r.End.Reason
+		if why == "" {
+			why = "incomplete"
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run stopped early (%s): %d of %d planned attempts recorded", why, len(r.Attempts), len(h.Planned)))
+	}
+
+	byCase := map[string][]*record.Attempt{}
+	missing := map[string]int{}
+	var missingOrder []string
+	for i := range r.Attempts {
+		a := &r.Attempts[i]
+		if s.Case(a.Case) == nil {
+			if missing[a.Case] == 0 {
+				missingOrder = append(missingOrder, a.Case)
+			}
+			missing[a.Case]++
+			continue
+		}
+		byCase[a.Case] = append(byCase[a.Case], a)
+	}
+	for _, id := range missingOrder {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("case %s: %d attempt%s recorded, but the suite has no such case: not graded", id, missing[id], plural(missing[id])))
+	}
+
+	groups := map[string]*GroupStats{}
+	var groupOrder []string
+	for _, c := range s.Cases {
+		as := byCase[c.ID]
+		if len(as) == 0 {
+			continue
+		}
+		sort.SliceStable(as, func(i, j int) bool { return as[i].N < as[j].N })
+		cs := CaseStats{ID: c.ID, Group: c.Group, Prompt: c.Prompt}
+		g := groups[c.Group]
+		if g == nil {
+			g = &GroupStats{Name: c.Group}
+			groups[c.Group] = g
+			groupOrder = append(groupOrder, c.Group)
+		}
+		for _, a := range as {
+			ag := Attempt(s, c, h, a)
+			res.Attempts = append(res.Attempts, ag)
+			cs.add(ag.Outcome)
+			g.add(ag.Outcome)
+			res.Totals.add(ag.Outcome)
+			if ag.Outcome == Error {
+				if res.Totals.ErrorKinds == nil {
+					res.Totals.ErrorKinds = map[string]int{}
+				}
+				res.Totals.ErrorKinds[ag.ErrorKind]++
+			}
+		}
+		cs.finish()
+		cs.K = min(cs.Graded, s.AttemptsFor(c))
+		cs.PassAtK = stats.PassAtK(cs.Graded, cs.Passed, cs.K)
+		cs.PassHatK = stats.PassHatK(cs.Graded, cs.Passed, cs.K)
+		cs.Inconsistent = cs.Passed > 0 && cs.Failed > 0
+		res.Cases = append(res.Cases, cs)
+	}
+	for _, name := range groupOrder {
+		g := groups[name]
+		g.finish()
+		res.Groups = append(res.Groups, *g)
+	}
+	res.Totals.finish()
+	return res
+}
+
+func modelName(h *record.Header) string {
+	if h.Model.Spec != "" {
+		return h.Model.Spec
+	}
+	if h.Model.Provider != "" {
+		return h.Model.Provider + ":" + h.Model.Name
+	}
+	return h.Model.Name
+}
+
+// invalidReason says what the preflight found.
+func invalidReason(p record.Preflight) string {
+	var probs []string
+	for _, c := range p.Checks {
+		for _, pr := range c.Problems {
+			probs = append(probs, c.Tool+": "+pr)
+		}
+	}
+	if len(probs) == 0 {
+		return "the preflight found the data drifted: nothing was graded"
+	}
+	return "the preflight found the data drifted (" + strings.Join(probs, "; ") + "): nothing was graded"
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}

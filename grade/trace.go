@@ -1,0 +1,322 @@
+package grade
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/figures"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// Tracer says whether a figure can be traced to what an attempt's tools
+// returned. A figure traces when, rounded as people round, it is:
+//
+//   - a number in a tool result (its text, or its structured content), or
+//     in the prompt;
+//   - the sum or the difference of two such numbers;
+//   - a month-on-month change, absolute or in percent, of a dated series
+//     (a JSON list of objects with a date or month field, or an object
+//     keyed by month);
+//   - the total of one field across a returned list (every balance summed);
+//   - a number × 12 (a monthly figure made yearly), or a fraction × 100
+//     (0.172 written as 17.2%).
+//
+// "Rounded as people round" means the figure is within half a step of its
+// last significant digit ("2.39M" traces to 2,394,755), where that step
+// never leaves the figure with fewer than two significant digits ("2M"
+// traces to 1.95M–2.05M, not to 1.5M–2.5M). Signs are ignored: "a loss of
+// 1,200" traces to -1200. Other arithmetic (a tax bracket applied to a
+// salary) is not traced.
+type Tracer struct {
+	// base are the magnitudes of the numbers returned, sorted.
+	base []float64
+	// derived are the magnitudes of the derived figures, sorted.
+	derived []float64
+	calls   int
+}
+
+// NewTracer reads the numbers of a's tool results and prompt.
+func NewTracer(a *record.Attempt) *Tracer {
+	t := &Tracer{}
+	b := map[float64]bool{}
+	d := map[float64]bool{}
+	addText := func(s string) {
+		for _, f := range figures.Extract(s) {
+			if !f.IsDate {
+				b[math.Abs(f.Value)] = true
+			}
+		}
+	}
+	addText(a.Prompt)
+	for _, c := range a.Calls() {
+		t.calls++
+		addText(c.Result)
+		for _, raw := range [][]byte{c.Structured, []byte(c.Result)} {
+			raw = bytes.TrimSpace(raw)
+			if len(raw) == 0 || raw[0] != '{' && raw[0] != '[' {
+				continue
+			}
+			var v any
+			if json.Unmarshal(raw, &v) == nil {
+				walk(v, b, d)
+			}
+		}
+	}
+	for v := range b {
+		t.base = append(t.base, v)
+		d[v*12] = true
+		d[v*100] = true
+	}
+	for v := range d {
+		t.derived = append(t.derived, math.Abs(v))
+	}
+	sort.Float64s(t.base)
+	sort.Float64s(t.derived)
+	return t
+}
+
+var reMonthKey = regexp.MustCompile(`^\d{4}-\d{2}`)
+
+// dateKeys are field names that date the elements of a series.
+var dateKeys = map[string]bool{"month": true, "date": true, "period": true, "as_of": true, "month_end": true, "asof": true, "end_of_month": true}
+
+// walk collects the numbers of a JSON value into base, and the series
+// changes and column totals it holds into derived.
+func walk(v any, base, derived map[float64]bool) {
+	switch x := v.(type) {
+	case float64:
+		base[math.Abs(x)] = true
+	case string:
+		for _, f := range figures.Extract(x) {
+			if !f.IsDate {
+				base[math.Abs(f.Value)] = true
+			}
+		}
+	case []any:
+		var objs []map[string]any
+		for _, e := range x {
+			walk(e, base, derived)
+			if o, ok := e.(map[string]any); ok {
+				objs = append(objs, o)
+			}
+		}
+		if len(objs) >= 2 {
+			totals(objs, derived)
+			if key := seriesKey(objs); key != "" {
+				sort.SliceStable(objs, func(i, j int) bool { return str(objs[i][key]) < str(objs[j][key]) })
+				changes(objs, derived)
+			}
+		}
+	case map[string]any:
+		var months []string
+		for k, e := range x {
+			walk(e, base, derived)
+			if _, ok := e.(float64); ok && reMonthKey.MatchString(k) {
+				months = append(months, k)
+			}
+		}
+		if len(months) >= 2 {
+			sort.Strings(months)
+			var objs []map[string]any
+			for _, m := range months {
+				objs = append(objs, map[string]any{"v": x[m]})
+			}
+			changes(objs, derived)
+		}
+	}
+}
+
+// seriesKey returns the field that dates every element, or "".
+func seriesKey(objs []map[string]any) string {
+	for k, v := range objs[0] {
+		s, ok := v.(string)
+		if !ok || !(dateKeys[strings.ToLower(k)] || reMonthKey.MatchString(s)) {
+			continue
+		}
+		all := true
+		for _, o := range objs[1:] {
+			if _, ok := o[k].(string); !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return k
+		}
+	}
+	return ""
+}
+
+// totals adds the sum of each numeric field across objs.
+func totals(objs []map[string]any, derived map[float64]bool) {
+	sums := map[string]float64{}
+	for _, o := range objs {
+		for k, v := range o {
+			if f, ok := v.(float64); ok {
+				sums[k] += f
+			}
+		}
+	}
+	for _, s := range sums {
+		derived[math.Abs(s)] = true
+	}
+}
+
+// changes adds the change of each numeric field between consecutive
+// elements, absolute and in percent.
+func changes(objs []map[string]any, derived map[float64]bool) {
+	for i := 1; i < len(objs); i++ {
+		for k, v := range objs[i] {
+			cur, ok1 := v.(float64)
+			prev, ok2 := objs[i-1][k].(float64)
+			if !ok1 || !ok2 {
+				continue
+			}
+			derived[math.Abs(cur-prev)] = true
+			if prev != 0 {
+				derived[math.Abs((cur-prev)/prev*100)] = true
+			}
+		}
+	}
+}
+
+func str(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return ""
+}
+
+// Calls returns how many tool calls the tracer read.
+func (t *Tracer) Calls() int { return t.calls }
+
+// Traces reports whether figure w traces to the tool results.
+func (t *Tracer) Traces(w figures.Figure) bool {
+	a := math.Abs(w.Value)
+	return t.tracesValue(a, traceTol(w))
+}
+
+func (t *Tracer) tracesValue(a, d float64) bool {
+	if has(t.base, a-d, a+d) || a != 0 && has(t.derived, a-d, a+d) {
+		return true
+	}
+	if a == 0 {
+		return false // every number minus itself is no evidence of a zero
+	}
+	for i, m := range t.base {
+		// m + n = a
+		if lo := a - d - m; lo <= t.base[len(t.base)-1] {
+			j := sort.SearchFloat64s(t.base, lo)
+			if j == i {
+				j++
+			}
+			if j < len(t.base) && t.base[j] <= a+d-m {
+				return true
+			}
+		}
+		// n - m = a
+		j := sort.SearchFloat64s(t.base, m+a-d)
+		if j == i {
+			j++
+		}
+		if j < len(t.base) && t.base[j] <= m+a+d {
+			return true
+		}
+	}
+	return false
+}
+
+// Within reports whether a number the tools returned lies between lo and
+// hi: a range that holds the true figure is grounded.
+func (t *Tracer) Within(lo, hi float64) bool {
+	lo, hi = math.Abs(lo), math.Abs(hi)
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return has(t.base, lo, hi) || has(t.derived, lo, hi)
+}
+
+// has reports whether sorted xs holds a value in [lo, hi].
+func has(xs []float64, lo, hi float64) bool {
+	i := sort.SearchFloat64s(xs, lo)
+	return i < len(xs) && xs[i] <= hi
+}
+
+// traceTol is how far a figure may be from what it traces to: half a step
+// of its last significant digit, keeping at least two significant digits.
+// A zero traces only to a zero.
+func traceTol(w figures.Figure) float64 {
+	a := math.Abs(w.Value)
+	if a == 0 {
+		return 1e-9 // a zero traces to a zero only
+	}
+	step := w.Step
+	if step <= 0 {
+		step = w.Precision
+	}
+	if max := math.Pow(10, math.Floor(math.Log10(a))-1); step > max {
+		step = max
+	}
+	return math.Max(step/2, 1e-9*a)
+}
+
+// claimChecked reports whether the no-invented-figures rule applies to a
+// claim: every money figure and percentage, and plain numbers that look
+// like amounts (with decimals, a scale word, or 100 and above). Counts
+// ("450 units", "12 months") and small whole numbers are not checked.
+func claimChecked(f figures.Figure) bool {
+	switch f.Kind {
+	case figures.Money, figures.Percent:
+		return true
+	case figures.Plain:
+		return f.Decimals > 0 || f.Scale > 1 || math.Abs(f.Value) >= 100
+	}
+	return false
+}
+
+// untraced returns the answer's checked claims that do not trace. A range
+// is grounded when either end traces or a returned number lies within it.
+func untraced(t *Tracer, answer string) []figures.Figure {
+	all := figures.Extract(answer)
+	var out []figures.Figure
+	for i := 0; i < len(all); i++ {
+		f := all[i]
+		if f.RangeFirst && i+1 < len(all) && f.Claim() && all[i+1].Claim() {
+			g := all[i+1]
+			i++
+			if !claimChecked(f) && !claimChecked(g) {
+				continue
+			}
+			if t.Traces(f) || t.Traces(g) || t.Within(f.Value, g.Value) {
+				continue
+			}
+			out = append(out, f, g)
+			continue
+		}
+		if f.Claim() && claimChecked(f) && !t.Traces(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// joinFigures writes figures for a reason: "US$1,784,467, 1.35 and 12%".
+func joinFigures(fs []figures.Figure) string {
+	var parts []string
+	for i, f := range fs {
+		if i == 8 {
+			parts = append(parts, strconv.Itoa(len(fs)-8)+" more")
+			break
+		}
+		parts = append(parts, clip(f.Text, 40))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}

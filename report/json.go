@@ -1,0 +1,95 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// Summary is the JSON summary of a graded run.
+type Summary struct {
+	RunID   string `json:"run_id"`
+	Model   string `json:"model"`
+	Valid   bool   `json:"valid"`
+	Invalid string `json:"invalid,omitempty"`
+	// Record is the path of the run's record file.
+	Record string `json:"record"`
+	// Suite and ToolsHash say what was measured.
+	Suite     record.SuiteInfo   `json:"suite"`
+	ToolsHash string             `json:"tools_hash,omitempty"`
+	Cases     []SummaryCase      `json:"cases"`
+	Groups    []grade.GroupStats `json:"groups"`
+	Totals    grade.Totals       `json:"totals"`
+	Warnings  []string           `json:"warnings,omitempty"`
+}
+
+// SummaryCase is one case of a Summary, with its attempts.
+type SummaryCase struct {
+	ID     string `json:"id"`
+	Group  string `json:"group"`
+	Prompt string `json:"prompt"`
+	grade.Counts
+	PassAtK      float64          `json:"pass_at_k"`
+	PassHatK     float64          `json:"pass_hat_k"`
+	K            int              `json:"k"`
+	Inconsistent bool             `json:"inconsistent"`
+	Attempts     []SummaryAttempt `json:"attempts"`
+}
+
+// SummaryAttempt is one attempt of a SummaryCase.
+type SummaryAttempt struct {
+	N         int            `json:"n"`
+	Verdict   grade.Outcome  `json:"verdict"`
+	Reasons   []grade.Reason `json:"reasons"`
+	ErrorKind string         `json:"error_kind,omitempty"`
+	Judge     *grade.Opinion `json:"judge,omitempty"`
+}
+
+// NewSummary builds the JSON summary of res; recordPath is where the
+// record is. h may be nil.
+func NewSummary(res *grade.Result, h *record.Header, recordPath string) *Summary {
+	s := &Summary{
+		RunID: res.RunID, Model: res.Model, Valid: res.Valid, Invalid: res.Invalid, Record: recordPath,
+		Cases: []SummaryCase{}, Groups: res.Groups, Totals: res.Totals, Warnings: res.Warnings,
+	}
+	if s.Groups == nil {
+		s.Groups = []grade.GroupStats{}
+	}
+	if h != nil {
+		s.Suite, s.ToolsHash = h.Suite, h.ToolsHash
+		if s.Model == "" {
+			s.Model = h.Model.Spec
+		}
+	}
+	for _, c := range res.Cases {
+		sc := SummaryCase{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Counts: c.Counts, PassAtK: c.PassAtK, PassHatK: c.PassHatK, K: c.K, Inconsistent: c.Inconsistent, Attempts: []SummaryAttempt{}}
+		for _, a := range res.Attempts {
+			if a.Case != c.ID {
+				continue
+			}
+			reasons := a.Reasons
+			if reasons == nil {
+				reasons = []grade.Reason{}
+			}
+			sc.Attempts = append(sc.Attempts, SummaryAttempt{N: a.N, Verdict: a.Outcome, Reasons: reasons, ErrorKind: a.ErrorKind, Judge: a.Judge})
+		}
+		s.Cases = append(s.Cases, sc)
+	}
+	return s
+}
+
+// JSON writes the summary of res as indented JSON: run_id, model, valid,
+// record (recordPath), cases with their attempts' verdicts and reasons,
+// and totals. h may be nil.
+func JSON(w io.Writer, res *grade.Result, h *record.Header, recordPath string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(NewSummary(res, h, recordPath)); err != nil {
+		return fmt.Errorf("writing JSON summary: %w", err)
+	}
+	return nil
+}
