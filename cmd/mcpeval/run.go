@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/buildinfo"
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/model/judge"
 	"github.com/mcpeval/mcpeval/model/price"
 	"github.com/mcpeval/mcpeval/provider"
 	"github.com/mcpeval/mcpeval/record"
@@ -55,6 +56,7 @@ type runFlags struct {
 	spend                        bool
 	budgetTokens                 int64
 	budgetUSD                    float64
+	judge                        string
 }
 
 func runCmd(ctx context.Context, e *env, args []string) error {
@@ -74,6 +76,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.spend, "spend", false, "allow calls to a paid model API (or set MCPEVAL_SPEND=yes)")
 	fs.Int64Var(&f.budgetTokens, "budget-tokens", 2_000_000, "stop starting attempts once this many tokens are billed (0: no limit)")
 	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting attempts once this many dollars are spent (0: no limit)")
+	fs.StringVar(&f.judge, "judge", "", "ask an advisory judge `SPEC` whether decline answers decline (never changes a grade; fake:phrases for a free one)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run in `RUN`: run exactly the attempts it lacks")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -139,6 +142,12 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return badInput(err)
 	}
+	var jdg judge.Judge
+	if f.judge != "" {
+		if jdg, err = openJudge(e, f.judge, f.spend); err != nil {
+			return err
+		}
+	}
 	var budget *usage.Budget
 	if provider.Real(f.model) {
 		budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
@@ -171,6 +180,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	res := grade.Run(s, rec)
+	judgeRun(ctx, e, jdg, s, rec, res)
 	if werr := writeSummary(rec.Dir, res, &rec.Header); werr != nil {
 		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", werr)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/model/judge"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/report"
 )
@@ -38,12 +39,20 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	suitePath := fs.String("suite", "", "suite `PATH` (default: the run's)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
+	judgeSpec := fs.String("judge", "", "ask an advisory judge `SPEC` about decline answers (stored opinions are kept otherwise)")
+	spend := fs.Bool("spend", false, "allow a paid judge (or MCPEVAL_SPEND=yes)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help score)")
+	}
+	var jdg judge.Judge
+	if *judgeSpec != "" {
+		if jdg, err = openJudge(e, *judgeSpec, *spend); err != nil {
+			return err
+		}
 	}
 	rec, err := readRun(e, pos[0])
 	if err != nil {
@@ -58,6 +67,7 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	res := grade.Run(s, rec)
+	judgeRun(ctx, e, jdg, s, rec, res)
 	if err := writeSummary(rec.Dir, res, &rec.Header); err != nil {
 		return err
 	}
