@@ -152,34 +152,35 @@ func badInput(err error) error {
 	return &exitError{code: exitUsage, msg: err.Error()}
 }
 
-// flags is a flag set whose usage prints a command's own help text.
-func newFlags(e *env, name, help string) *flag.FlagSet {
+// flagSet is a command's flags and its help text.
+type flagSet struct {
+	*flag.FlagSet
+	help func()
+}
+
+// newFlags returns a flag set for command name, whose -h prints help and
+// the flags' defaults on stdout.
+func newFlags(e *env, name, help string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // parse reports errors itself, in one line
 	fs.Usage = func() {}
-	helps[fs] = func() {
+	return &flagSet{FlagSet: fs, help: func() {
 		fmt.Fprint(e.stdout, strings.TrimLeft(help, "\n"))
 		fmt.Fprintln(e.stdout, "\nFlags:")
 		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-	}
-	return fs
+	}}
 }
-
-// helps holds each flag set's help printer.
-var helps = map[*flag.FlagSet]func(){}
 
 // parse parses flags wherever they stand among the arguments (so that
 // "mcpeval score RUN --json" works) and returns the positional arguments.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+func parse(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				if h := helps[fs]; h != nil {
-					h()
-				}
+				fs.help()
 				return nil, err
 			}
 			return nil, usagef("%v (see mcpeval help %s)", err, fs.Name())

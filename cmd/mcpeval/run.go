@@ -218,7 +218,7 @@ func spendAllowed(e *env, spec string, flagged bool) error {
 }
 
 // setFlag reports whether the flag name was given.
-func setFlag(fs *flag.FlagSet, name string) bool {
+func setFlag(fs *flagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == name {
