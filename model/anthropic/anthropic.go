@@ -53,11 +53,15 @@ type Config struct {
 
 // FromEnv returns the Config the environment gives: the key from
 // ANTHROPIC_API_KEY, the base URL from the spec's base_url option or else
-// ANTHROPIC_BASE_URL.
+// ANTHROPIC_BASE_URL. The key goes only to the endpoint it came with: a
+// base_url option naming another server gets no key (use ANTHROPIC_BASE_URL
+// for a server that needs one).
 func FromEnv(info model.Info) Config {
 	c := Config{APIKey: os.Getenv("ANTHROPIC_API_KEY"), BaseURL: os.Getenv("ANTHROPIC_BASE_URL")}
-	if u := info.Options["base_url"]; u != "" {
-		c.BaseURL = u
+	if u := info.Options["base_url"]; u != "" && u != c.BaseURL {
+		// The key in the environment is for the environment's endpoint: it
+		// is never sent to a server named only in a model spec.
+		c.BaseURL, c.APIKey = u, ""
 	}
 	return c
 }

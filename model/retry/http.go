@@ -93,11 +93,13 @@ func HTTP(status int, header http.Header, body []byte, secrets ...string) *Refus
 			msg = "no status text"
 		}
 	}
+	wait, set := RetryAfterSet(header, time.Now())
 	return &Refusal{
-		Status:     status,
-		Message:    Short(Redact(msg, secrets...), 300),
-		RetryAfter: RetryAfter(header, time.Now()),
-		Again:      Again(status),
+		Status:        status,
+		Message:       Short(Redact(msg, secrets...), 300),
+		RetryAfter:    wait,
+		RetryAfterSet: set,
+		Again:         Again(status),
 	}
 }
 
@@ -158,28 +160,39 @@ func Transport(ctx context.Context, err error, timeout time.Duration, secrets ..
 // RetryAfter returns the wait a provider asked for in its retry-after-ms
 // (milliseconds) or retry-after (seconds, or an HTTP date) header, or zero.
 func RetryAfter(h http.Header, now time.Time) time.Duration {
+	d, _ := RetryAfterSet(h, now)
+	return d
+}
+
+// RetryAfterSet is RetryAfter, also reporting whether the provider asked
+// for a wait at all: "retry-after: 0" asks to try again at once, which is
+// not the same as saying nothing.
+func RetryAfterSet(h http.Header, now time.Time) (time.Duration, bool) {
 	if h == nil {
-		return 0
+		return 0, false
 	}
 	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
+		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond)), true
 		}
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
 	if v == "" {
-		return 0
+		return 0, false
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
+		if s < 0 {
+			return 0, false
 		}
-		return time.Duration(s * float64(time.Second))
+		return time.Duration(s * float64(time.Second)), true
 	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
+	if t, err := http.ParseTime(v); err == nil {
+		if t.After(now) {
+			return t.Sub(now), true
+		}
+		return 0, true
 	}
-	return 0
+	return 0, false
 }
 
 var secretPatterns = []*regexp.Regexp{

@@ -86,6 +86,9 @@ type Refusal struct {
 	Message string
 	// RetryAfter is the wait the provider asked for, zero when it did not.
 	RetryAfter time.Duration
+	// RetryAfterSet is true when the provider asked for a wait, even a
+	// zero one; otherwise the policy's backoff applies.
+	RetryAfterSet bool
 	// Again reports whether sending the request again may help.
 	Again bool
 }
@@ -137,7 +140,7 @@ func Do[T any](ctx context.Context, p Policy, try func(context.Context) (T, erro
 			return zero, tries, &model.ProviderError{Tries: tries, Err: r}
 		}
 		wait := r.RetryAfter
-		if wait <= 0 {
+		if !r.RetryAfterSet && wait <= 0 {
 			wait = p.Backoff(n)
 		}
 		t.WaitMS = wait.Milliseconds()

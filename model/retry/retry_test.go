@@ -126,11 +126,11 @@ func TestHTTP(t *testing.T) {
 		body   string
 		want   Refusal
 	}{
-		{529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, Refusal{529, "overloaded_error: Overloaded", 7 * time.Second, true}},
-		{429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, Refusal{429, "requests: Rate limit reached", 7 * time.Second, true}},
-		{404, `{"error":"model 'x' not found"}`, Refusal{404, "model 'x' not found", 7 * time.Second, false}},
-		{502, "<html>\n<h1>Bad   Gateway</h1></html>", Refusal{502, "<html> <h1>Bad Gateway</h1></html>", 7 * time.Second, true}},
-		{400, "", Refusal{400, "Bad Request", 7 * time.Second, false}},
+		{529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, Refusal{529, "overloaded_error: Overloaded", 7 * time.Second, true, true}},
+		{429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, Refusal{429, "requests: Rate limit reached", 7 * time.Second, true, true}},
+		{404, `{"error":"model 'x' not found"}`, Refusal{404, "model 'x' not found", 7 * time.Second, true, false}},
+		{502, "<html>\n<h1>Bad   Gateway</h1></html>", Refusal{502, "<html> <h1>Bad Gateway</h1></html>", 7 * time.Second, true, true}},
+		{400, "", Refusal{400, "Bad Request", 7 * time.Second, true, false}},
 	} {
 		got := HTTP(c.status, h, []byte(c.body))
 		if d := cmp.Diff(c.want, *got); d != "" {
@@ -211,5 +211,32 @@ func TestShort(t *testing.T) {
 	}
 	if got := Short("abc", 3); got != "abc" {
 		t.Errorf("Short(abc, 3) = %q", got)
+	}
+}
+
+func TestRetryAfterZeroMeansNow(t *testing.T) {
+	now := time.Now()
+	h := http.Header{}
+	h.Set("Retry-After", "0")
+	if d, set := RetryAfterSet(h, now); d != 0 || !set {
+		t.Errorf("retry-after 0: %v %v, want 0 true", d, set)
+	}
+	if _, set := RetryAfterSet(http.Header{}, now); set {
+		t.Error("no header reads as set")
+	}
+	var waits []time.Duration
+	p := Policy{MaxTries: 2, Base: time.Second, Max: time.Minute, Sleep: func(_ context.Context, d time.Duration) error {
+		waits = append(waits, d)
+		return nil
+	}}
+	n := 0
+	_, _, err := Do(context.Background(), p, func(context.Context) (int, error) {
+		if n++; n == 1 {
+			return 0, HTTP(429, h, nil)
+		}
+		return 1, nil
+	})
+	if err != nil || len(waits) != 1 || waits[0] != 0 {
+		t.Errorf("err %v waits %v, want one zero wait", err, waits)
 	}
 }
