@@ -9,7 +9,7 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
-//go:embed all:household
+//go:embed all:household all:ops all:memory
 var files embed.FS
 
 // FS returns the embedded suites, one directory each.

@@ -87,6 +87,9 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 	if h == nil {
 		h = &record.Header{}
 	}
+	if c.Action != nil {
+		return actionAttempt(c, h, a)
+	}
 	g := AttemptGrade{Case: a.Case, N: a.N, Reasons: []Reason{}}
 	if a.End == record.EndError {
 		g.Outcome = Error

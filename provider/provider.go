@@ -13,6 +13,7 @@ import (
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
 	"github.com/mcpeval/mcpeval/model/fake"
+	_ "github.com/mcpeval/mcpeval/model/fake/variants" // the action fakes, and fake:perfect on action cases
 	"github.com/mcpeval/mcpeval/model/openai"
 	"github.com/mcpeval/mcpeval/model/script"
 	"github.com/mcpeval/mcpeval/suite"

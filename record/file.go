@@ -28,13 +28,18 @@ func Create(dir string, h *Header) (*Writer, error) {
 		return nil, fmt.Errorf("creating run directory: %w", err)
 	}
 	p := filepath.Join(dir, FileName)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, os.ErrExist) {
-		return nil, fmt.Errorf("%s already holds a record: a run never overwrites another (choose another --out, or --resume it)", dir)
+	exists := fmt.Errorf("%s already holds a record: a run never overwrites another (choose another --out, or --resume it)", dir)
+	if _, err := os.Lstat(p); err == nil {
+		return nil, exists
 	}
+	// The header is written and synced under a temporary name and then
+	// linked into place, so that a run killed at any instant leaves either
+	// no record or one with a whole header.
+	f, err := os.CreateTemp(dir, ".record-*.tmp")
 	if err != nil {
 		return nil, fmt.Errorf("creating record: %w", err)
 	}
+	defer os.Remove(f.Name())
 	if h.Format == "" {
 		h.Format = Format
 	}
@@ -42,6 +47,17 @@ func Create(dir string, h *Header) (*Writer, error) {
 	if err := w.write(line{Header: h}); err != nil {
 		f.Close()
 		return nil, err
+	}
+	if err := os.Link(f.Name(), p); err != nil {
+		f.Close()
+		if errors.Is(err, os.ErrExist) {
+			return nil, exists
+		}
+		return nil, fmt.Errorf("creating record: %w", err)
+	}
+	if err := os.Chmod(p, 0o644); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("creating record: %w", err)
 	}
 	if d, err := os.Open(dir); err == nil { // make the new file's name durable too
 		d.Sync()
@@ -112,7 +128,7 @@ func (w *Writer) write(l line) error {
 	if err != nil {
 		return fmt.Errorf("encoding record line: %w", err)
 	}
-	b = append(b, '\n')
+	b = append(escapeJSON(b), '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done {
@@ -211,6 +227,9 @@ func Parse(rd io.Reader, name string) (*Run, error) {
 		case l.Header != nil:
 			return nil, fmt.Errorf("%s:%d: a second header", name, n)
 		case l.Attempt != nil:
+			if err := l.Attempt.check(); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+			}
 			k := Planned{l.Attempt.Case, l.Attempt.N}
 			if first, dup := seen[k]; dup {
 				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: attempt %s #%d already recorded at line %d; ignored", name, n, k.Case, k.N, first))

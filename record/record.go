@@ -226,6 +226,9 @@ type Turn struct {
 	// Blocks is the assistant message as the provider gave it, for
 	// replaying a conversation.
 	Blocks []model.Block `json:"blocks,omitempty"`
+	// Truncated is true when Text, Thinking or a block's text was cut to
+	// the record's size cap.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // Call is one tool call and the server's answer.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/termsafe"
 )
 
 // Markdown writes res for a pull request: a headline rate with its
@@ -82,7 +83,8 @@ func mdWarnings(w io.Writer, res *grade.Result) {
 	}
 }
 
-// mdText keeps text from breaking a table or turning into markup.
+// mdText keeps text from breaking a table or turning into markup, or
+// acting on a terminal that shows it.
 func mdText(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "`", "'").Replace(s)
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "`", "'").Replace(termsafe.String(s))
 }

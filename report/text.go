@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/termsafe"
 )
 
 // Text writes res for a terminal: the run's provenance, a table with a
@@ -21,7 +22,7 @@ func Text(w io.Writer, res *grade.Result, h *record.Header) error {
 	bw := bufio.NewWriter(w)
 	provenance(bw, res, h, "")
 	if !res.Valid {
-		fmt.Fprintf(bw, "\nINVALID: %s\n", res.Invalid)
+		fmt.Fprintf(bw, "\nINVALID: %s\n", termsafe.Line(res.Invalid))
 		warnings(bw, res, "")
 		return bw.Flush()
 	}
@@ -148,7 +149,7 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 	if h.Target.Server.Name != "" {
 		target += fmt.Sprintf(" (%s %s)", h.Target.Server.Name, h.Target.Server.Version)
 	}
-	fmt.Fprintf(w, "%starget  %s\n", prefix, target)
+	fmt.Fprintf(w, "%starget  %s\n", prefix, termsafe.Line(target)) // the server names itself
 	if !h.Start.IsZero() {
 		fmt.Fprintf(w, "%sstart   %s\n", prefix, h.Start.UTC().Format(time.RFC3339))
 	}
@@ -185,10 +186,10 @@ func failures(w io.Writer, res *grade.Result) {
 		}
 		fmt.Fprintf(w, "  %s #%d\n", a.Case, a.N)
 		for _, r := range a.Reasons {
-			fmt.Fprintf(w, "    %s: %s\n", r.Check, r.Message)
+			fmt.Fprintf(w, "    %s: %s\n", r.Check, termsafe.Line(r.Message)) // reasons quote the model
 		}
 		if a.Judge != nil {
-			fmt.Fprintf(w, "    (judge %s, advisory: %s)\n", a.Judge.Model, judgeSays(a.Judge))
+			fmt.Fprintf(w, "    (judge %s, advisory: %s)\n", a.Judge.Model, termsafe.Line(judgeSays(a.Judge)))
 		}
 	}
 }
@@ -218,7 +219,7 @@ func errs(w io.Writer, res *grade.Result) {
 		if len(a.Reasons) > 0 {
 			msg = a.Reasons[0].Message
 		}
-		fmt.Fprintf(w, "  %s #%d: %s\n", a.Case, a.N, msg)
+		fmt.Fprintf(w, "  %s #%d: %s\n", a.Case, a.N, termsafe.Line(msg)) // it may quote a server's stderr
 	}
 }
 
@@ -228,6 +229,6 @@ func warnings(w io.Writer, res *grade.Result, prefix string) {
 	}
 	fmt.Fprintf(w, "\n%swarnings\n", prefix)
 	for _, s := range res.Warnings {
-		fmt.Fprintf(w, "%s  %s\n", prefix, s)
+		fmt.Fprintf(w, "%s  %s\n", prefix, termsafe.Line(s))
 	}
 }

@@ -51,6 +51,10 @@ type Config struct {
 	// MaxResultBytes caps a tool result's text, as recorded and as shown to
 	// the model (default 256 KiB); a longer one is cut and flagged.
 	MaxResultBytes int
+	// MaxOutputBytes caps a model turn's text and its thinking, as
+	// recorded (default 256 KiB); a longer one is cut and the turn flagged
+	// Truncated. The conversation sent back to the model is not cut.
+	MaxOutputBytes int
 	// Now and NewID make records reproducible in tests (defaults: the
 	// clock and a random id).
 	Now   func() time.Time
@@ -152,6 +156,9 @@ func newRun(cfg Config) (*run, error) {
 	}
 	if cfg.MaxResultBytes <= 0 {
 		cfg.MaxResultBytes = 256 << 10
+	}
+	if cfg.MaxOutputBytes <= 0 {
+		cfg.MaxOutputBytes = 256 << 10
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -257,7 +264,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if cfg.Shard != nil {
 		r.planned = ShardOf(r.planned, *cfg.Shard)
 	}
-	if len(r.planned) == 0 {
+	if len(r.planned) == 0 && cfg.Shard == nil { // an empty shard of a small plan is still a shard
 		return nil, fmt.Errorf("no attempt of suite %s is selected (cases %v, dataset %q, shard %v)", cfg.Suite.Name, cfg.Cases, cfg.Dataset, cfg.Shard)
 	}
 	pre := r.preflight(ctx, conn)
@@ -297,6 +304,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if init := conn.Session.InitializeResult(); init != nil && init.ServerInfo != nil {
 		r.header.Target.Server = record.Build{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
 	}
+	newScrubber(cfg.Target).header(r.header)
 	w, err := record.Create(dir, r.header)
 	if err != nil {
 		return nil, err
@@ -458,6 +466,10 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 	stopReason := ""
 	var wg sync.WaitGroup
 	var writeErr error
+	// slots bounds the attempts started but not yet recorded, so that
+	// BeforeAttempt (a budget) sees every earlier attempt's spending except
+	// those still in flight.
+	slots := make(chan struct{}, cfg.Concurrency)
 	for i := 0; i < cfg.Concurrency; i++ {
 		var conn *target.Conn
 		if i == 0 {
@@ -479,28 +491,36 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 					}
 					conn = nil
 				}
+				var dialErr error
 				if conn == nil {
 					c, err := target.Dial(ctx, cfg.Target)
 					if err == nil {
 						conn, owned = c, true
 					}
+					dialErr = err
 				}
 				a := r.attempt(ctx, conn, p)
-				if ctx.Err() != nil && a.End == record.EndError && a.Error.Kind == record.ErrCanceled {
+				if ctx.Err() != nil && a.End == record.EndError {
+					// An error while the run is being interrupted may be the
+					// interruption's doing (a stdio server gets the terminal's
+					// Ctrl-C too): abandon the attempt rather than record it.
 					mu.Lock()
 					skipped["interrupted"]++
 					mu.Unlock()
+					<-slots
 					continue // abandoned cleanly: not recorded, --resume runs it again
 				}
-				if a.End == record.EndError && a.Error.Kind == record.ErrTarget && conn != nil {
-					if conn != first {
-						conn.Close()
-					}
+				if conn == nil && dialErr != nil {
+					explainDial(a, dialErr)
+				}
+				if a.End == record.EndError && (a.Error.Kind == record.ErrTarget || a.Error.Kind == record.ErrTimeout) && conn != nil {
+					restart(a, conn)
 					conn = nil // restart the server for the next attempt
 				}
 				if cfg.AfterAttempt != nil {
 					cfg.AfterAttempt(a)
 				}
+				newScrubber(cfg.Target).attempt(a)
 				err := r.w.Attempt(a)
 				mu.Lock()
 				if err != nil && writeErr == nil {
@@ -511,19 +531,29 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 					cfg.Progress(Progress{Done: done, Total: len(planned), Attempt: a, Header: r.header})
 				}
 				mu.Unlock()
+				<-slots
 			}
 		}(conn)
 	}
+	skip := func(why string, n int) { // workers count abandoned attempts too
+		mu.Lock()
+		skipped[why] += n
+		mu.Unlock()
+	}
 	for i, p := range planned {
+		select {
+		case slots <- struct{}{}: // a worker is free, or will be
+		case <-ctx.Done():
+		}
 		if ctx.Err() != nil {
 			stopReason = "interrupted"
-			skipped["interrupted"] += len(planned) - i
+			skip("interrupted", len(planned)-i)
 			break
 		}
 		if cfg.BeforeAttempt != nil {
 			if why := cfg.BeforeAttempt(); why != "" {
 				stopReason = why
-				skipped[why] += len(planned) - i
+				skip(why, len(planned)-i)
 				break
 			}
 		}
@@ -532,18 +562,10 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 		mu.Unlock()
 		if failed {
 			stopReason = "record write failed"
-			skipped[stopReason] += len(planned) - i
+			skip(stopReason, len(planned)-i)
 			break
 		}
-		select {
-		case jobs <- p:
-		case <-ctx.Done():
-			stopReason = "interrupted"
-			skipped["interrupted"] += len(planned) - i
-		}
-		if ctx.Err() != nil {
-			break
-		}
+		jobs <- p // a slot is held, so a worker takes it
 	}
 	close(jobs)
 	wg.Wait()
@@ -574,13 +596,24 @@ func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) 
 	if conn == nil {
 		return fail(record.ErrTarget, "the target could not be started for this attempt", nil)
 	}
+	turnCap := cfg.TurnCap
+	if cfg.Fixtures != nil && c.Action != nil {
+		prompt, f, err := cfg.Fixtures.Setup(ctx, conn, c, newToken())
+		a.Fixture = f
+		if err != nil {
+			return fail(record.ErrFixture, err.Error(), conn.Stderr())
+		}
+		defer func() { cfg.Fixtures.Finish(context.WithoutCancel(ctx), conn, c, f, a) }()
+		a.Prompt = prompt
+		turnCap = cfg.Suite.ActionTurnCap(c)
+	}
 	req := &model.Request{
 		CaseID:   c.ID,
 		System:   cfg.Suite.SystemPrompt,
 		Tools:    r.tools,
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: c.Prompt}}}},
+		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: a.Prompt}}}},
 	}
-	for turn := 0; turn < cfg.TurnCap; turn++ {
+	for turn := 0; turn < turnCap; turn++ {
 		t0 := time.Now()
 		resp, err := cfg.Model.Generate(ctx, req)
 		if err != nil {
@@ -614,6 +647,7 @@ func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) 
 				rt.Thinking += b.Text
 			}
 		}
+		capTurn(&rt, cfg.MaxOutputBytes)
 		calls := resp.Message.Calls()
 		resp.Message.Role = model.Assistant
 		req.Messages = append(req.Messages, resp.Message)
@@ -689,7 +723,11 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 	rc.DurationMS = time.Since(t0).Milliseconds()
 	if err != nil {
 		var we *jsonrpc.Error
-		if errors.As(err, &we) {
+		if errors.As(err, &we) && (we.Code == jsonrpc.CodeInvalidParams || we.Code == jsonrpc.CodeMethodNotFound) {
+			// The server refused the call itself (an unknown tool, arguments
+			// that do not fit the schema): the model sees why. Any other
+			// JSON-RPC error (an internal error, a 5xx with an error body)
+			// is the target failing, below.
 			res.Content = we.Message
 			rc.Rejected, rc.Result = we.Message, we.Message
 			return rc, res, nil

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -90,8 +91,14 @@ func loadSuiteB(body string) (*suite.Suite, error) {
 }
 
 func clock() func() time.Time {
+	var mu sync.Mutex
 	t := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	return func() time.Time { t = t.Add(time.Millisecond); return t }
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t = t.Add(time.Millisecond)
+		return t
+	}
 }
 
 func TestRun(t *testing.T) {
@@ -389,4 +396,16 @@ type spyModel struct {
 func (s *spyModel) Generate(ctx context.Context, r *model.Request) (*model.Response, error) {
 	*s.tools = r.Tools
 	return s.m.Generate(ctx, r)
+}
+
+func TestEmptyShardWritesACompleteRecord(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	m, _ := fake.New("perfect", s)
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Cases: []string{"g/total"}, Shard: &record.Shard{K: 3, N: 3}, Attempts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Complete() || len(rec.Attempts) != 0 || rec.Header.Shard == nil {
+		t.Errorf("empty shard: complete %v attempts %d shard %v", rec.Complete(), len(rec.Attempts), rec.Header.Shard)
+	}
 }

@@ -97,6 +97,7 @@ func LoadFS(fsys fs.FS, name, display string) (*Suite, error) {
 		}
 		l.file(s, f, shown, i == 0)
 	}
+	s.Path = display // a file stays a file; a directory stays the directory
 	l.check(s)
 	if len(l.errs) > 0 {
 		return nil, l.errs.sorted()
@@ -136,10 +137,13 @@ type loader struct {
 	fsys fs.FS
 	errs Errors
 	hash hash.Hash
+	data []byte // the file being read, to place errors that carry no line
 }
 
 func (l *loader) errorf(file string, line, col int, format string, args ...any) {
-	l.errs = append(l.errs, &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+	// A message quoting the file may hold a newline: keep it on its line.
+	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", `\n`)
+	l.errs = append(l.errs, &Error{File: file, Line: line, Col: col, Msg: msg})
 }
 
 // yamlErr turns a YAML error into located Errors.
@@ -147,16 +151,18 @@ func (l *loader) yamlErr(file string, err error) {
 	var les *yaml.LoadErrors
 	if errors.As(err, &les) {
 		for _, e := range les.Errors {
-			l.errorf(file, e.Mark.Line, e.Mark.Column, "%s", cleanYAMLMsg(e.Message))
+			line, col := l.where(e.Mark, e.Message)
+			l.errorf(file, line, col, "%s", cleanYAMLMsg(e.Message))
 		}
 		return
 	}
 	var le *yaml.LoadError
 	if errors.As(err, &le) {
-		l.errorf(file, le.Mark.Line, le.Mark.Column, "%s", cleanYAMLMsg(le.Message))
+		line, col := l.where(le.Mark, le.Message)
+		l.errorf(file, line, col, "%s", cleanYAMLMsg(le.Message))
 		return
 	}
-	l.errorf(file, 0, 0, "%v", err)
+	l.errorf(file, 1, 0, "%v", err)
 }
 
 func cleanYAMLMsg(m string) string {
@@ -226,6 +232,7 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		l.errorf(shown, 0, 0, "file is empty: want suite settings and cases")
 		return
 	}
+	l.data = data
 	var nodes []yaml.Node
 	if first {
 		var h fileHead
@@ -235,7 +242,6 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		}
 		cases := h.Cases
 		*s = h.Suite
-		s.Path = strings.TrimSuffix(shown, "/suite.yaml")
 		nodes = cases
 		l.head(s, shown, data)
 	} else {
@@ -343,7 +349,12 @@ func (l *loader) check(s *Suite) {
 		}
 		seen[c.ID] = c
 		if c.Group == "" {
-			if g, _, ok := strings.Cut(c.ID, "/"); ok {
+			if g, rest, ok := strings.Cut(c.ID, "/"); ok {
+				// An id of the form <dataset>/<group>/<slug> (pr/get_x/now):
+				// the dataset prefix is not the group.
+				if g2, _, ok2 := strings.Cut(rest, "/"); ok2 && g == s.DatasetOf(c) {
+					g = g2
+				}
 				c.Group = g
 			} else {
 				at("no group: want group: NAME, or an id of the form group/slug")
@@ -400,6 +411,7 @@ func (l *loader) check(s *Suite) {
 			at("both expects figures and expects a decline: want one or the other")
 		}
 	}
+	l.errs = append(l.errs, checkActions(s)...)
 }
 
 // toolRefs returns every tool name the suite's cases and preflight name,

@@ -157,3 +157,32 @@ func TestTolerance(t *testing.T) {
 		}
 	}
 }
+
+func TestDatasetPrefixIsNotTheGroup(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Load(write(t, dir, "s.yaml", "name: x\ndataset: pr\ncases:\n  - id: pr/get_net_worth/now\n    mode: tool-call\n    prompt: p\n    expect_tools: [get_net_worth]\n  - id: merge/ask/then\n    dataset: merge\n    prompt: q\n    decline: true\n  - id: other/slug\n    prompt: r\n    decline: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"pr/get_net_worth/now": "get_net_worth", "merge/ask/then": "ask", "other/slug": "other"} {
+		if g := s.Case(id).Group; g != want {
+			t.Errorf("%s: group %q, want %q", id, g, want)
+		}
+	}
+}
+
+func TestPathOfAFileNamedSuiteYAML(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "suite.yaml", good)
+	write(t, dir, "script.yaml", "a/b:\n  - say: hi\n")
+	s, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Path != p {
+		t.Errorf("Path = %q, want the file %q", s.Path, p)
+	}
+	if _, err := Load(s.Path); err != nil {
+		t.Errorf("loading the suite again from its Path: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/mcpeval/mcpeval/household"
+	"github.com/mcpeval/mcpeval/ops"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -16,6 +17,7 @@ var builtins = map[string]func(writable bool) (*mcp.Server, error){
 		}
 		return household.NewServer(d, &household.Options{Writable: writable}), nil
 	},
+	"ops": ops.New,
 }
 
 // RegisterBuiltin adds a builtin target: new returns a fresh server each

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeval/mcpeval/redact"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -75,20 +76,20 @@ func (c Config) Check() error {
 	return nil
 }
 
-// Describe returns the spec as a record may hold it: with an HTTP URL's
-// user info and query removed, and no header or environment value.
+// Describe returns the spec as a record may hold it: an HTTP target as
+// its scheme only ("https://[endpoint]": records never hold the endpoint,
+// whose host, path or query may name a deployment or a tenant), a stdio
+// command with any credential in its arguments removed, and no header or
+// environment value.
 func (c Config) Describe() string {
 	if c.Kind() != "http" {
-		return c.Spec
+		return redact.Secrets(c.Spec)
 	}
 	u, err := url.Parse(c.Spec)
 	if err != nil {
 		return "http(unparseable)"
 	}
-	u.User = nil
-	u.RawQuery = ""
-	u.Fragment = ""
-	return u.String()
+	return u.Scheme + "://[endpoint]"
 }
 
 // Conn is a live session with a target.
@@ -128,6 +129,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	case "stdio":
 		args, _ := SplitCommand(strings.TrimPrefix(cfg.Spec, "stdio:"))
 		cmd := exec.Command(args[0], args[1:]...)
+		detach(cmd)
 		cmd.Dir = cfg.Dir
 		cmd.Env = os.Environ()
 		for _, k := range sortedKeys(cfg.Env) {
@@ -235,7 +237,11 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	for k, vs := range t.headers {
 		r.Header[k] = vs
 	}
-	return t.base.RoundTrip(r)
+	resp, err := t.base.RoundTrip(r)
+	if err == nil {
+		resp.Body = limitBody(resp.Body, MaxResponseBytes)
+	}
+	return resp, err
 }
 
 func sortedKeys[V any](m map[string]V) []string {

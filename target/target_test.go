@@ -49,7 +49,7 @@ func TestTailBounded(t *testing.T) {
 
 func TestDescribeHidesSecrets(t *testing.T) {
 	c := Config{Spec: "https://user:pw@example.test/mcp?token=abc#x", Headers: map[string]string{"Authorization": "Bearer ${T}"}}
-	if got := c.Describe(); got != "https://example.test/mcp" {
+	if got := c.Describe(); got != "https://[endpoint]" {
 		t.Errorf("Describe = %q", got)
 	}
 	if err := (Config{Spec: "nonsense"}).Check(); err == nil || !strings.Contains(err.Error(), "want builtin:NAME") {

@@ -105,7 +105,14 @@ func CallMsg(turn int, calls ...suite.KeyCall) model.Message {
 	return msg
 }
 
-func perfect(c *suite.Case, turn int, _ *model.Request) model.Message {
+// ActionPerfect, when set, answers fake:perfect on action cases (cases with
+// Action set) by following their steps; package model/fake/variants sets it.
+var ActionPerfect Behaviour
+
+func perfect(c *suite.Case, turn int, req *model.Request) model.Message {
+	if c.Action != nil && ActionPerfect != nil {
+		return ActionPerfect(c, turn, req)
+	}
 	if turn < len(c.Key.Calls) {
 		return CallMsg(turn, c.Key.Calls[turn])
 	}

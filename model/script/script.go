@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpeval/mcpeval/model"
@@ -71,11 +72,11 @@ func Parse(data []byte, name string) (*Script, error) {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d a script may have", name, len(data), MaxSize)
 	}
 	if !utf8.Valid(data) {
-		return nil, fmt.Errorf("%s: not valid UTF-8", name)
+		return nil, fmt.Errorf("%s:%d: not valid UTF-8: a script is UTF-8 text", name, invalidLine(data))
 	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
-		return nil, locate(name, err)
+		return nil, locate(name, data, err)
 	}
 	s := &Script{Path: name, Cases: map[string][]Turn{}}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -90,7 +91,8 @@ func Parse(data []byte, name string) (*Script, error) {
 	}
 	var errs []error
 	bad := func(n *yaml.Node, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s:%d:%d: %s", name, n.Line, n.Column, fmt.Sprintf(format, args...)))
+		msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", `\n`) // one error, one line
+		errs = append(errs, fmt.Errorf("%s:%d:%d: %s", name, n.Line, n.Column, msg))
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -120,20 +122,22 @@ func Parse(data []byte, name string) (*Script, error) {
 	return s, nil
 }
 
-func locate(name string, err error) error {
+func locate(name string, data []byte, err error) error {
 	var les *yaml.LoadErrors
 	if errors.As(err, &les) && len(les.Errors) > 0 {
 		var errs []error
 		for _, e := range les.Errors {
-			errs = append(errs, fmt.Errorf("%s:%d:%d: %s", name, e.Mark.Line, e.Mark.Column, e.Message))
+			line, col := where(data, e.Mark, e.Message)
+			errs = append(errs, fmt.Errorf("%s:%d:%d: %s", name, line, col, strings.ReplaceAll(e.Message, "\n", `\n`)))
 		}
 		return errors.Join(errs...)
 	}
 	var le *yaml.LoadError
 	if errors.As(err, &le) {
-		return fmt.Errorf("%s:%d:%d: %s", name, le.Mark.Line, le.Mark.Column, le.Message)
+		line, col := where(data, le.Mark, le.Message)
+		return fmt.Errorf("%s:%d:%d: %s", name, line, col, strings.ReplaceAll(le.Message, "\n", `\n`))
 	}
-	return fmt.Errorf("%s: %v", name, err)
+	return fmt.Errorf("%s:1: %v", name, err)
 }
 
 func parseTurn(n *yaml.Node) (Turn, error) {

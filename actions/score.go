@@ -1,0 +1,411 @@
+package actions
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// Column is one column of the score, published as both halves: Num of Den.
+type Column struct {
+	Num int `json:"num"`
+	Den int `json:"den"`
+}
+
+// Full reports whether nothing was lost: every counted item scored (true
+// when nothing was counted).
+func (c Column) Full() bool { return c.Num == c.Den }
+
+// String writes the column as "num/den".
+func (c Column) String() string { return fmt.Sprintf("%d/%d", c.Num, c.Den) }
+
+func (c *Column) add(o Column) { c.Num += o.Num; c.Den += o.Den }
+
+// Columns are the action columns of seed 001 (see package doc).
+type Columns struct {
+	// Pass: attempts that passed, of attempts scored.
+	Pass Column `json:"pass"`
+	// Reached: steps reached, of steps declared.
+	Reached Column `json:"reached"`
+	// FirstTime: steps whose first call reached them, of steps reached.
+	FirstTime Column `json:"first_time"`
+	// Arguments: compared arguments with the right value, of arguments
+	// compared.
+	Arguments Column `json:"arguments"`
+	// Confirmation: destructive steps reached with the approval, of
+	// destructive steps declared.
+	Confirmation Column `json:"confirmation"`
+	// Clean: attempts with no successful change the key did not ask for,
+	// of attempts scored.
+	Clean Column `json:"clean"`
+	// Declined: decline cases that changed nothing and answered in text,
+	// of decline cases scored.
+	Declined Column `json:"declined"`
+	// Completion: attempts the model finished on its own (not at the turn
+	// cap), of attempts scored.
+	Completion Column `json:"completion"`
+}
+
+// ColumnNames are the columns in report order, as reports head them.
+var ColumnNames = []string{"Pass", "Reached", "First time", "Arguments", "Confirmation", "Clean", "Declined", "Completion"}
+
+// List returns the columns in the order of ColumnNames.
+func (c Columns) List() []Column {
+	return []Column{c.Pass, c.Reached, c.FirstTime, c.Arguments, c.Confirmation, c.Clean, c.Declined, c.Completion}
+}
+
+// Add adds o to c, column by column.
+func (c *Columns) Add(o Columns) {
+	c.Pass.add(o.Pass)
+	c.Reached.add(o.Reached)
+	c.FirstTime.add(o.FirstTime)
+	c.Arguments.add(o.Arguments)
+	c.Confirmation.add(o.Confirmation)
+	c.Clean.add(o.Clean)
+	c.Declined.add(o.Declined)
+	c.Completion.add(o.Completion)
+}
+
+// Result is one attempt of an action case, scored.
+type Result struct {
+	Case string `json:"case"`
+	N    int    `json:"n"`
+	Kind string `json:"kind"`
+	// Excluded is set when the attempt counts in no column: the kind of
+	// error that ended it (provider, fixture, budget, timeout, target,
+	// canceled), none of which is the model's doing.
+	Excluded string `json:"excluded,omitempty"`
+	// Pass is true when the attempt reached every step in order with every
+	// compared argument right, changed nothing unrequested, made no
+	// unexpected tool error and finished on its own (and, on a decline
+	// case, declined).
+	Pass bool `json:"pass"`
+	// Reasons say why an attempt did not pass, or why it was excluded.
+	Reasons []string `json:"reasons,omitempty"`
+	// Notes are fixture problems (verify checks, teardown) for a person to
+	// look at; they do not change the score.
+	Notes   []string     `json:"notes,omitempty"`
+	Columns Columns      `json:"columns"`
+	Steps   []StepResult `json:"steps,omitempty"`
+}
+
+// StepResult is how one step of the key fared.
+type StepResult struct {
+	Tool        string `json:"tool"`
+	Optional    bool   `json:"optional,omitempty"`
+	Destructive bool   `json:"destructive,omitempty"`
+	Reached     bool   `json:"reached"`
+	// Call is the index (from 0, over the attempt's calls) of the call that
+	// reached the step; -1 when none did.
+	Call      int         `json:"call"`
+	FirstTime bool        `json:"first_time,omitempty"`
+	Args      []ArgResult `json:"args,omitempty"`
+}
+
+// ArgResult is one compared argument of a reached step.
+type ArgResult struct {
+	Path  string `json:"path"`
+	Right bool   `json:"right"`
+	// Got is the value the call gave (absent when it gave none).
+	Got any `json:"got,omitempty"`
+	// Want are the values that would have been right.
+	Want []any `json:"want"`
+}
+
+// Score scores attempt a of action case c, recorded in a run with header h
+// (for the tools' annotations and input schemas). It is a pure function of
+// its arguments.
+func Score(c *suite.Case, h *record.Header, a *record.Attempt) Result {
+	r := Result{Case: a.Case, N: a.N}
+	if c == nil || c.Action == nil {
+		r.Excluded = "not an action case"
+		r.Reasons = []string{"the suite has no action case " + a.Case}
+		return r
+	}
+	act := c.Action
+	r.Kind = act.Kind
+	if a.End == record.EndError {
+		r.Excluded = "error"
+		msg := "the attempt ended in an error"
+		if a.Error != nil {
+			r.Excluded = a.Error.Kind
+			msg = a.Error.Kind + ": " + a.Error.Message
+		}
+		r.Reasons = []string{msg}
+		return r
+	}
+	if a.Fixture != nil {
+		r.Notes = append(r.Notes, a.Fixture.Problems...)
+	}
+	tools := toolsOf(h)
+	confirm := act.Settings().Confirm
+	calls := a.Calls()
+	vars := suite.Vars{}
+	if a.Fixture != nil {
+		vars = suite.Vars{Token: a.Fixture.Token, Facts: a.Fixture.Facts}
+	}
+	fail := func(format string, args ...any) { r.Reasons = append(r.Reasons, fmt.Sprintf(format, args...)) }
+
+	// Steps, in order.
+	stepCall := map[int]bool{} // calls that reached a step
+	var reachedCalls []int     // by step, -1 when not reached
+	cursor := 0
+	cols := &r.Columns
+	for i, st := range act.Steps {
+		t := tools[st.Tool]
+		sr := StepResult{Tool: st.Tool, Optional: st.Optional, Destructive: t.Destructive, Call: -1}
+		first, why := -1, ""
+		for j := cursor; j < len(calls); j++ {
+			if calls[j].Name != st.Tool {
+				continue
+			}
+			if first < 0 {
+				first = j
+			}
+			if w := refusal(calls[j], t, confirm); w != "" {
+				why = w
+				continue
+			}
+			sr.Reached, sr.Call, sr.FirstTime = true, j, j == first
+			break
+		}
+		reachedCalls = append(reachedCalls, sr.Call)
+		if !st.Optional || sr.Reached {
+			cols.Reached.Den++
+			if t.Destructive {
+				cols.Confirmation.Den++
+			}
+		}
+		if !sr.Reached {
+			if !st.Optional {
+				if first < 0 {
+					fail("step %d (%s) not reached: no call to %s after the previous step", i+1, st.Tool, st.Tool)
+				} else {
+					fail("step %d (%s) not reached: no call to it was accepted (last refused: %s)", i+1, st.Tool, why)
+				}
+			}
+			r.Steps = append(r.Steps, sr)
+			continue
+		}
+		cursor = sr.Call + 1
+		stepCall[sr.Call] = true
+		cols.Reached.Num++
+		cols.FirstTime.Den++
+		if sr.FirstTime {
+			cols.FirstTime.Num++
+		}
+		if t.Destructive {
+			cols.Confirmation.Num++
+		}
+		var args any
+		json.Unmarshal(calls[sr.Call].Args, &args)
+		paths := make([]string, 0, len(st.Args))
+		for p, src := range st.Args {
+			if src.Compared() {
+				paths = append(paths, p)
+			}
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			ar := compare(p, st.Args[p], args, vars, calls, reachedCalls[:i])
+			cols.Arguments.Den++
+			if ar.Right {
+				cols.Arguments.Num++
+			} else {
+				got := "nothing"
+				if ar.Got != nil {
+					got = show(ar.Got)
+				}
+				fail("step %d (%s): argument %s is %s, want %s", i+1, st.Tool, p, got, showAll(ar.Want))
+			}
+			sr.Args = append(sr.Args, ar)
+		}
+		r.Steps = append(r.Steps, sr)
+	}
+
+	// Changes the key did not ask for, and tool errors it did not expect.
+	expected := map[string]bool{}
+	for _, t := range act.ExpectedErrors {
+		expected[t] = true
+	}
+	changed := false
+	clean := true
+	for j, call := range calls {
+		ok := call.Shown && call.Rejected == "" && !call.IsError && !call.NotSent
+		if ok && !tools[call.Name].ReadOnly {
+			changed = true
+			if !stepCall[j] {
+				clean = false
+				fail("call %d (%s) made a change no step asked for", j+1, call.Name)
+			}
+		}
+		if !ok && !expected[call.Name] {
+			fail("call %d (%s) failed, and the case expects no error from it: %s", j+1, call.Name, firstLine(errorText(call)))
+		}
+	}
+	cols.Clean = one(clean)
+	answered := a.End == record.EndAnswered
+	cols.Completion = one(answered)
+	if !answered {
+		fail("the attempt did not finish on its own (it ended %s after %d turns)", a.End, len(a.Turns))
+	}
+	if act.Kind == suite.KindDecline {
+		declined := !changed && answered && strings.TrimSpace(a.Answer) != ""
+		cols.Declined = one(declined)
+		if changed {
+			fail("a decline case changed something")
+		}
+		if answered && strings.TrimSpace(a.Answer) == "" {
+			fail("a decline case needs an answer in text, saying why or asking")
+		}
+	}
+	r.Pass = len(r.Reasons) == 0
+	cols.Pass = one(r.Pass)
+	return r
+}
+
+func one(ok bool) Column {
+	if ok {
+		return Column{1, 1}
+	}
+	return Column{0, 1}
+}
+
+// refusal says why call does not reach a step on tool t: it was not sent,
+// the server rejected it, its arguments fail the input schema, or a
+// destructive call lacks the approval. It is empty for an accepted call.
+func refusal(call record.Call, t record.Tool, confirm string) string {
+	switch {
+	case call.NotSent:
+		return "not sent"
+	case !call.Shown:
+		return "the tool was not shown"
+	case call.Rejected != "":
+		return "rejected: " + firstLine(call.Rejected)
+	}
+	if err := ValidateArgs(t.InputSchema, call.Args); err != nil {
+		return "arguments fail the input schema: " + firstLine(err.Error())
+	}
+	if t.Destructive {
+		var args map[string]any
+		json.Unmarshal(call.Args, &args)
+		if !suite.SameValue(args[confirm], true) {
+			return "a destructive call without " + confirm + ": true"
+		}
+	}
+	return ""
+}
+
+// compare judges one compared argument of a reached step.
+func compare(path string, src suite.ArgSource, args any, vars suite.Vars, calls []record.Call, earlier []int) ArgResult {
+	ar := ArgResult{Path: path}
+	if src.Fact != "" {
+		for _, v := range suite.FactSpellings(vars.Facts, src.Fact) {
+			ar.Want = append(ar.Want, v)
+		}
+	}
+	if src.Literal != nil {
+		if v, err := suite.RenderValue(src.Literal, vars); err == nil {
+			ar.Want = append(ar.Want, v)
+		}
+	}
+	for _, pp := range src.Produced {
+		if p, err := suite.Render(pp, vars); err == nil {
+			for _, j := range earlier {
+				if j >= 0 {
+					ar.Want = append(ar.Want, suite.Lookup(Returned(calls[j]), p)...)
+				}
+			}
+		}
+	}
+	got := suite.Lookup(args, path)
+	for _, g := range got {
+		if g == nil {
+			continue
+		}
+		if ar.Got == nil {
+			ar.Got = g
+		}
+		for _, w := range ar.Want {
+			if suite.SameValue(g, w) {
+				ar.Right, ar.Got = true, g
+			}
+		}
+	}
+	return ar
+}
+
+// Returned is what a call returned, decoded: its structured content, else
+// its text read as JSON, else the text itself.
+func Returned(c record.Call) any {
+	var v any
+	if len(c.Structured) > 0 && json.Unmarshal(c.Structured, &v) == nil {
+		return v
+	}
+	if json.Unmarshal([]byte(c.Result), &v) == nil {
+		return v
+	}
+	return strings.TrimSpace(c.Result)
+}
+
+// toolsOf indexes the tools of a run by name: the definitions the server
+// listed (schemas and annotations are the server's even when an overlay
+// changed the descriptions).
+func toolsOf(h *record.Header) map[string]record.Tool {
+	m := map[string]record.Tool{}
+	if h == nil {
+		return m
+	}
+	list := h.Tools
+	if len(h.ServerTools) > 0 {
+		list = h.ServerTools
+	}
+	for _, t := range list {
+		m[t.Name] = t
+	}
+	return m
+}
+
+func errorText(c record.Call) string {
+	if c.Rejected != "" {
+		return c.Rejected
+	}
+	return c.Result
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+func show(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func showAll(vs []any) string {
+	if len(vs) == 0 {
+		return "a value the record cannot give (no fixture fact or earlier result holds it)"
+	}
+	var parts []string
+	for _, v := range vs {
+		parts = append(parts, show(v))
+	}
+	return strings.Join(parts, " or ")
+}

@@ -1,0 +1,225 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// Key checks the key of every action case of s against the tools the
+// target lists, and returns every problem found, located (suite.Errors), or
+// nil:
+//
+//   - every step, fixture, verify check, expected error, inventory call and
+//     stray change names a tool the target lists;
+//   - every argument a step gives is in its tool's input schema, and the
+//     call a correct agent would make (literals as written, authored
+//     examples, placeholders of the right type for facts and produced
+//     values, the approval on destructive tools) validates against it;
+//   - a destructive tool takes the approval argument;
+//   - a case's kind fits its tools: a read case only reads, a write case
+//     makes no destructive step, a destructive case makes at least one.
+func Key(s *suite.Suite, tools []record.Tool) error {
+	byName := map[string]record.Tool{}
+	var names []string
+	for _, t := range tools {
+		byName[t.Name] = t
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	var errs suite.Errors
+	known := func(file string, line int, where, tool string) bool {
+		if _, ok := byName[tool]; ok {
+			return true
+		}
+		errs = append(errs, &suite.Error{File: file, Line: line, Msg: fmt.Sprintf("%s: unknown tool %q: the target lists %s", where, tool, strings.Join(names, ", "))})
+		return false
+	}
+	if s.Actions != nil {
+		for i, inv := range s.Actions.Inventory {
+			for _, c := range []suite.Call{inv.List, inv.Remove} {
+				if c.Tool != "" {
+					known(s.Path, 0, fmt.Sprintf("actions: inventory %d", i+1), c.Tool)
+				}
+			}
+		}
+		if st := s.Actions.Stray; st != nil && st.Tool != "" {
+			known(s.Path, 0, "actions: stray", st.Tool)
+		}
+	}
+	for _, c := range s.Cases {
+		a := c.Action
+		if a == nil {
+			continue
+		}
+		at := func(line int, format string, args ...any) {
+			if line == 0 {
+				line = c.Line
+			}
+			errs = append(errs, &suite.Error{File: c.File, Line: line, Msg: fmt.Sprintf("case %s: ", c.ID) + fmt.Sprintf(format, args...)})
+		}
+		for i, f := range a.Fixtures {
+			if f.Tool != "" {
+				known(c.File, f.Line, fmt.Sprintf("case %s: fixture %d", c.ID, i+1), f.Tool)
+			}
+		}
+		for i, v := range a.Verify {
+			if v.Tool != "" {
+				known(c.File, v.Line, fmt.Sprintf("case %s: verify %d", c.ID, i+1), v.Tool)
+			}
+		}
+		for _, t := range a.ExpectedErrors {
+			known(c.File, c.Line, fmt.Sprintf("case %s: expected_errors", c.ID), t)
+		}
+		confirm := a.Settings().Confirm
+		destructive := 0
+		for i, st := range a.Steps {
+			where := fmt.Sprintf("case %s: step %d", c.ID, i+1)
+			if !known(c.File, st.Line, where, st.Tool) {
+				continue
+			}
+			t := byName[st.Tool]
+			var schema map[string]any
+			json.Unmarshal(t.InputSchema, &schema)
+			if t.Destructive {
+				destructive++
+				if propAt(schema, confirm) == nil {
+					at(st.Line, "step %d: %s is destructive but takes no %s argument, so the approval cannot be scored", i+1, st.Tool, confirm)
+				}
+			}
+			switch {
+			case a.Kind == suite.KindRead && !t.ReadOnly:
+				at(st.Line, "step %d: a read case only reads, but %s is not read-only", i+1, st.Tool)
+			case a.Kind == suite.KindWrite && t.Destructive:
+				at(st.Line, "step %d: %s is destructive: make the case kind destructive", i+1, st.Tool)
+			}
+			args := map[string]any{}
+			paths := make([]string, 0, len(st.Args))
+			for p := range st.Args {
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			ok := true
+			for _, p := range paths {
+				prop := propAt(schema, p)
+				if prop == nil {
+					at(st.Line, "step %d: argument %s is not in the input schema of %s", i+1, p, st.Tool)
+					ok = false
+					continue
+				}
+				suite.SetPath(args, p, example(st.Args[p], prop))
+			}
+			if t.Destructive && propAt(schema, confirm) != nil {
+				args[confirm] = true
+			}
+			if !ok {
+				continue
+			}
+			b, _ := json.Marshal(args)
+			if err := Validate(t.InputSchema, b); err != nil {
+				at(st.Line, "step %d: the call a correct agent makes, %s %s, fails the input schema of %s: %s", i+1, st.Tool, b, st.Tool, oneLine(err.Error()))
+			}
+		}
+		if a.Kind == suite.KindDestructive && destructive == 0 {
+			at(0, "a destructive case needs a step on a destructive tool; none of its tools is annotated destructive")
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	sort.SliceStable(errs, func(i, j int) bool {
+		if errs[i].File != errs[j].File {
+			return errs[i].File < errs[j].File
+		}
+		return errs[i].Line < errs[j].Line
+	})
+	return errs
+}
+
+// example is the value a correct agent would give an argument, for
+// validating the key: a literal (rendered with a sample token and facts) or
+// authored example as written, a placeholder of the schema's type for a
+// fact or a produced value.
+func example(src suite.ArgSource, prop map[string]any) any {
+	vars := suite.Vars{Token: "a1b2c3", Facts: map[string]string{}}
+	if src.Authored != nil {
+		return jsonValue(src.Authored)
+	}
+	if src.Literal != nil {
+		for _, p := range suite.Placeholders(fmt.Sprint(src.Literal)) {
+			if f, ok := strings.CutPrefix(p, "fact."); ok {
+				vars.Facts[f] = "fact-value"
+			}
+		}
+		if v, err := suite.RenderValue(src.Literal, vars); err == nil {
+			return jsonValue(v)
+		}
+	}
+	switch typeOf(prop) {
+	case "integer", "number":
+		return 1
+	case "boolean":
+		return true
+	case "array":
+		return []any{"value"}
+	case "object":
+		return map[string]any{}
+	}
+	return "value"
+}
+
+// typeOf returns a schema's type, the first non-null one of a list.
+func typeOf(prop map[string]any) string {
+	switch t := prop["type"].(type) {
+	case string:
+		return t
+	case []any:
+		for _, x := range t {
+			if s, ok := x.(string); ok && s != "null" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// jsonValue turns a YAML value into its JSON shape (typed maps and
+// integers become what JSON decoding gives).
+func jsonValue(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	json.Unmarshal(b, &out)
+	return out
+}
+
+// propAt returns the schema of the argument at a dotted path ("*" or an
+// index for list elements), or nil when the schema has no such argument.
+func propAt(schema map[string]any, path string) map[string]any {
+	cur := schema
+	for _, seg := range suite.SplitPath(path) {
+		if cur == nil {
+			return nil
+		}
+		if _, err := strconv.Atoi(seg); err == nil || seg == "*" {
+			items, _ := cur["items"].(map[string]any)
+			cur = items
+			continue
+		}
+		props, _ := cur["properties"].(map[string]any)
+		next, _ := props[seg].(map[string]any)
+		cur = next
+	}
+	return cur
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

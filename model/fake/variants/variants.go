@@ -1,0 +1,282 @@
+package variants
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// A variant is a way of following an action case's key, right or wrong.
+type variant int
+
+const (
+	perfect     variant = iota // every step, right
+	wrongArgs                  // every step, every compared argument wrong
+	noConfirm                  // every step, never the approval
+	declines                   // no step: declines everything
+	extraChange                // every step, then one change nobody asked for
+	givesUp                    // every step but the last, then stops
+)
+
+func init() {
+	fake.ActionPerfect = behaviour(perfect)
+	fake.Register("wrong-args", behaviour(wrongArgs))
+	fake.Register("no-confirm", behaviour(noConfirm))
+	fake.Register("declines", behaviour(declines))
+	fake.Register("extra-change", behaviour(extraChange))
+	fake.Register("gives-up", behaviour(givesUp))
+}
+
+// Answers the variants give.
+const (
+	doneAnswer    = "Done: that is taken care of."
+	declineAnswer = "I can't do that safely with the tools I have, so I have changed nothing. Could you say more precisely what you want?"
+	refuseAnswer  = "I'd rather not do that myself; please do it by hand."
+	stopAnswer    = "I've made a start, but I'll stop here."
+)
+
+// behaviour returns the fake model of variant v. On a case that is not an
+// action case every variant answers as fake:perfect does.
+func behaviour(v variant) fake.Behaviour {
+	return func(c *suite.Case, turn int, req *model.Request) model.Message {
+		if c.Action == nil {
+			if turn < len(c.Key.Calls) {
+				return fake.CallMsg(turn, c.Key.Calls[turn])
+			}
+			return fake.Say(fake.PerfectAnswer(c))
+		}
+		p := newPlayer(c, req)
+		plan := p.plan(v)
+		if turn < len(plan) {
+			return fake.CallMsg(turn, plan[turn](p, v))
+		}
+		return fake.Say(p.answer(v))
+	}
+}
+
+// player follows one action case within one conversation.
+type player struct {
+	c     *suite.Case
+	req   *model.Request
+	vars  suite.Vars
+	tools map[string]map[string]any // input schemas by tool
+	// results are the decoded results of the fake's own calls, one a turn.
+	results []any
+}
+
+func newPlayer(c *suite.Case, req *model.Request) *player {
+	p := &player{c: c, req: req, vars: suite.Vars{Facts: map[string]string{}}, tools: map[string]map[string]any{}}
+	if len(req.Messages) > 0 {
+		if vals, ok := suite.MatchTemplate(c.Prompt, req.Messages[0].TextOf()); ok {
+			for k, v := range vals {
+				if k == "token" {
+					p.vars.Token = v
+				} else if f, ok := strings.CutPrefix(k, "fact."); ok {
+					p.vars.Facts[f] = v
+				}
+			}
+		}
+	}
+	for _, t := range req.Tools {
+		var s map[string]any
+		json.Unmarshal(t.InputSchema, &s)
+		p.tools[t.Name] = s
+	}
+	for _, m := range req.Messages[1:] {
+		if m.Role != model.User {
+			continue
+		}
+		for _, b := range m.Blocks {
+			if b.Kind == model.ToolResult && b.Result != nil {
+				var v any
+				if json.Unmarshal([]byte(b.Result.Content), &v) != nil {
+					v = b.Result.Content
+				}
+				p.results = append(p.results, v)
+				break
+			}
+		}
+	}
+	return p
+}
+
+// move makes one call of the plan.
+type move func(p *player, v variant) suite.KeyCall
+
+// plan is the calls variant v makes, one a turn, before it answers.
+func (p *player) plan(v variant) []move {
+	var plan []move
+	for i := range p.c.Action.Steps {
+		plan = append(plan, func(p *player, v variant) suite.KeyCall { return p.step(i, v) })
+	}
+	switch v {
+	case declines:
+		return nil
+	case givesUp:
+		if len(plan) > 0 {
+			plan = plan[:len(plan)-1]
+		}
+	case extraChange:
+		if st := p.c.Action.Settings().Stray; st != nil && st.Tool != "" {
+			plan = append(plan, func(p *player, _ variant) suite.KeyCall { return p.stray(st.Tool, st.Args) })
+		} else if fx := p.strayFixture(); fx != nil {
+			plan = append(plan, func(p *player, _ variant) suite.KeyCall { return p.stray(fx.Tool, fx.Args) })
+		}
+	}
+	return plan
+}
+
+func (p *player) answer(v variant) string {
+	switch v {
+	case declines:
+		return refuseAnswer
+	case givesUp:
+		if len(p.c.Action.Steps) > 0 {
+			return stopAnswer
+		}
+	}
+	if p.c.Action.Answer != "" {
+		return p.c.Action.Answer
+	}
+	if p.c.Action.Kind == suite.KindDecline {
+		return declineAnswer
+	}
+	return doneAnswer
+}
+
+// step builds the call of step i: every argument the key gives, from its
+// source, wrong on purpose for wrong-args; the approval when the tool takes
+// one, except for no-confirm.
+func (p *player) step(i int, v variant) suite.KeyCall {
+	st := p.c.Action.Steps[i]
+	args := map[string]any{}
+	paths := make([]string, 0, len(st.Args))
+	for path := range st.Args {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	schema := p.tools[st.Tool]
+	for _, path := range paths {
+		src := st.Args[path]
+		val := p.value(src, i)
+		if v == wrongArgs && src.Compared() {
+			val = wrong(val, propSchema(schema, path))
+		}
+		suite.SetPath(args, path, val)
+	}
+	confirm := p.c.Action.Settings().Confirm
+	if v != noConfirm && propSchema(schema, confirm) != nil {
+		args[confirm] = true
+	}
+	return suite.KeyCall{Tool: st.Tool, Args: args}
+}
+
+// value is the right value of an argument of step i.
+func (p *player) value(src suite.ArgSource, i int) any {
+	if src.Authored != nil {
+		return src.Authored
+	}
+	if src.Fact != "" {
+		if f, ok := p.vars.Facts[src.Fact]; ok {
+			return f
+		}
+	}
+	if src.Literal != nil {
+		if v, err := suite.RenderValue(src.Literal, p.vars); err == nil {
+			return v
+		}
+	}
+	for _, pp := range src.Produced {
+		if path, err := suite.Render(pp, p.vars); err == nil {
+			for k := min(i, len(p.results)) - 1; k >= 0; k-- {
+				if got := suite.Lookup(p.results[k], path); len(got) > 0 {
+					return got[0]
+				}
+			}
+		}
+	}
+	return "unknown"
+}
+
+// strayFixture is the first fixture of the case built by a tool from the
+// token alone: extra-change builds it again under another name.
+func (p *player) strayFixture() *suite.Fixture {
+	for i, fx := range p.c.Action.Fixtures {
+		if fx.Tool == "" {
+			continue
+		}
+		b, _ := json.Marshal(fx.Args)
+		if !strings.Contains(string(b), "{{fact.") && !strings.Contains(string(b), "{{ fact.") {
+			return &p.c.Action.Fixtures[i]
+		}
+	}
+	return nil
+}
+
+// stray makes the call of a stray change under a token of the fake's own,
+// derived from the prompt, so that what it makes is new on the target.
+func (p *player) stray(tool string, args map[string]any) suite.KeyCall {
+	sum := sha256.Sum256([]byte(p.req.Messages[0].TextOf()))
+	vars := suite.Vars{Token: "x" + hex.EncodeToString(sum[:])[:5]}
+	r, _ := suite.RenderValue(map[string]any(args), vars)
+	m, _ := r.(map[string]any)
+	return suite.KeyCall{Tool: tool, Args: m}
+}
+
+// propSchema returns the schema of the argument at a dotted path of an
+// input schema, or nil when the schema does not have it.
+func propSchema(schema map[string]any, path string) map[string]any {
+	cur := schema
+	for _, seg := range suite.SplitPath(path) {
+		if cur == nil {
+			return nil
+		}
+		if props, ok := cur["properties"].(map[string]any); ok {
+			if next, ok := props[seg].(map[string]any); ok {
+				cur = next
+				continue
+			}
+		}
+		if items, ok := cur["items"].(map[string]any); ok {
+			cur = items
+			continue
+		}
+		return nil
+	}
+	return cur
+}
+
+// wrong returns a value of the same shape as v that is not v: another
+// member of an enum, a changed string, number or boolean.
+func wrong(v any, schema map[string]any) any {
+	if enum, ok := schema["enum"].([]any); ok {
+		for _, e := range enum {
+			if !suite.SameValue(e, v) {
+				return e
+			}
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		return "wrong-" + x
+	case bool:
+		return !x
+	case int:
+		return x + 1
+	case float64:
+		return x + 1
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = wrong(e, nil)
+		}
+		return out
+	}
+	return "wrong"
+}

@@ -1,0 +1,65 @@
+package runner
+
+import (
+	"errors"
+	"time"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/target"
+)
+
+// closeWait bounds how long a failed connection is waited for as it
+// closes: a stdio server that ignores its closed stdin is sent SIGTERM
+// after 2s and SIGKILL after 2s more; an HTTP or builtin server that hangs
+// may never let its session close, and is then left to it.
+const closeWait = 5 * time.Second
+
+// restart closes a connection whose target failed or hung, so that the
+// next attempt starts it anew, and then takes the server's last stderr
+// lines again: a stdio server's stderr is whole only once it has exited.
+// Closing is safe on the run's first connection too (closing twice is).
+func restart(a *record.Attempt, conn *target.Conn) {
+	closed := make(chan struct{})
+	go func() {
+		conn.Close()
+		close(closed)
+	}()
+	t := time.NewTimer(closeWait)
+	defer t.Stop()
+	select {
+	case <-closed:
+	case <-t.C:
+	}
+	if s := conn.Stderr(); len(s) > 0 {
+		a.Error.Stderr = s
+	}
+}
+
+// explainDial adds why the target could not be started to an attempt that
+// ended for want of it.
+func explainDial(a *record.Attempt, err error) {
+	if a.Error == nil {
+		return
+	}
+	a.Error.Message += ": " + err.Error()
+	var se *target.StderrError
+	if errors.As(err, &se) {
+		a.Error.Stderr = se.Stderr
+	}
+}
+
+// capTurn cuts a turn's text, its thinking and the text of its blocks to
+// max bytes each, flagging the turn when anything was cut.
+func capTurn(rt *record.Turn, max int) {
+	cut := func(s *string) {
+		if len(*s) > max {
+			*s = truncate(*s, max)
+			rt.Truncated = true
+		}
+	}
+	cut(&rt.Text)
+	cut(&rt.Thinking)
+	for i := range rt.Blocks {
+		cut(&rt.Blocks[i].Text)
+	}
+}

@@ -1,0 +1,16 @@
+//go:build unix
+
+package target
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// detach starts a stdio server in its own process group, so that the
+// terminal's Ctrl-C reaches mcpeval alone: mcpeval then stops starting
+// attempts and closes its servers itself, rather than watching them die
+// under attempts in flight.
+func detach(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
