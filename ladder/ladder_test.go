@@ -1,0 +1,96 @@
+package ladder
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+func testSuite() *suite.Suite {
+	s := &suite.Suite{Name: "t", Attempts: 3, Hash: "h"}
+	for _, id := range []string{"a/easy", "a/hard", "b/broken"} {
+		g, _, _ := strings.Cut(id, "/")
+		s.Cases = append(s.Cases, &suite.Case{ID: id, Group: g, Prompt: "?", Mode: suite.ModeToolCall, ExpectTools: []string{"get_x"}})
+	}
+	return s
+}
+
+// testRun runs s on spec; fails lists the cases that fail every attempt.
+func testRun(s *suite.Suite, spec string, fails ...string) (*record.Run, *grade.Result) {
+	r := &record.Run{Dir: "runs/" + spec, End: &record.End{Complete: true}}
+	r.Header = record.Header{Format: record.Format, RunID: spec, Model: model.Info{Spec: spec}, Suite: record.SuiteInfo{Name: "t", Hash: s.Hash},
+		ToolsHash: "th", Tools: []record.Tool{{Name: "get_x", ReadOnly: true}, {Name: "get_y", ReadOnly: true}}, Preflight: record.Preflight{Valid: true}}
+	for _, c := range s.Cases {
+		tool := "get_x"
+		for _, f := range fails {
+			if f == c.ID {
+				tool = "get_y"
+			}
+		}
+		for n := 1; n <= 3; n++ {
+			r.Header.Planned = append(r.Header.Planned, record.Planned{Case: c.ID, N: n})
+			r.Attempts = append(r.Attempts, record.Attempt{Case: c.ID, N: n, End: record.EndToolCall,
+				Turns: []record.Turn{{Calls: []record.Call{{ID: "1", Name: tool, Args: json.RawMessage(`{}`), Shown: true, NotSent: true}}}}})
+		}
+	}
+	return r, grade.Run(s, r)
+}
+
+func TestReadings(t *testing.T) {
+	s := testSuite()
+	r1, g1 := testRun(s, "strong", "b/broken")
+	r2, g2 := testRun(s, "middle", "b/broken", "a/hard")
+	r3, g3 := testRun(s, "weak", "a/hard", "a/easy")
+	l := Build([]*record.Run{r1, r2, r3}, []*grade.Result{g1, g2, g3})
+	got := map[string]string{}
+	for _, c := range l.Cases {
+		got[c.ID] = c.Reading
+	}
+	want := map[string]string{"a/easy": Descriptions, "a/hard": Descriptions, "b/broken": Defect}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: reading %q, want %q", id, got[id], w)
+		}
+	}
+	if l.Calibrated {
+		t.Error("a ladder whose strongest model fails a case is calibrated")
+	}
+	var b bytes.Buffer
+	if err := Text(&b, l); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"not calibrated: 1 case fails on strong",
+		"b/broken: fails on strong, the strongest model (0/3): a case defect or a product gap",
+		"a/hard: passes on strong, fails on middle (0/3), weak (0/3): the descriptions",
+		"strong*",
+	} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("text lacks %q:\n%s", s, b.String())
+		}
+	}
+	b.Reset()
+	if err := Markdown(&b, l); err != nil || !strings.Contains(b.String(), "| a/easy | 100% n=3 | 100% n=3 | 0% n=3 | descriptions |") {
+		t.Errorf("markdown (%v):\n%s", err, b.String())
+	}
+}
+
+func TestCalibratedAndWarnings(t *testing.T) {
+	s := testSuite()
+	r1, g1 := testRun(s, "strong")
+	r2, g2 := testRun(s, "weak", "a/hard")
+	r2.Header.ToolsHash = "other"
+	l := Build([]*record.Run{r1, r2}, []*grade.Result{g1, g2})
+	if !l.Calibrated || l.Count(Descriptions) != 1 || l.Count(Defect) != 0 {
+		t.Errorf("calibrated %v, %d description readings, %d defects", l.Calibrated, l.Count(Descriptions), l.Count(Defect))
+	}
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "other tool definitions") {
+		t.Errorf("warnings %v", l.Warnings)
+	}
+}

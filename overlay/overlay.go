@@ -1,0 +1,399 @@
+package overlay
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpeval/mcpeval/record"
+	"go.yaml.in/yaml/v4"
+)
+
+// MaxSize is the largest overlay file read.
+const MaxSize = 1 << 20
+
+// Overlay is a parsed overlay file.
+type Overlay struct {
+	// Path is the file it was read from, as given.
+	Path string
+	// Tools are the tool edits, in file order.
+	Tools []Tool
+}
+
+// Tool is the edit of one tool.
+type Tool struct {
+	Name string
+	// Description replaces the tool's description when HasDescription.
+	Description    string
+	HasDescription bool
+	// Params replace parameter descriptions, in file order.
+	Params []Param
+	// Line is where the tool is named in the file.
+	Line int
+}
+
+// Param is the new description of one parameter.
+type Param struct {
+	Name        string
+	Description string
+	Line        int
+}
+
+// Error is one problem with an overlay, located in its file.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Errors are every problem found, in line order.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (es Errors) err() error {
+	if len(es) == 0 {
+		return nil
+	}
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Line < es[j].Line })
+	return es
+}
+
+// Load reads the overlay at path. Problems come back as Errors, each
+// located at a line of the file.
+func Load(path string) (*Overlay, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("loading overlay: %w", err)
+	}
+	if st.Size() > MaxSize {
+		return nil, Errors{{File: path, Msg: fmt.Sprintf("file is %d bytes, more than the %d an overlay may have", st.Size(), MaxSize)}}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("loading overlay: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse reads an overlay from data; name locates its errors.
+func Parse(data []byte, name string) (*Overlay, error) {
+	var es Errors
+	errorf := func(line int, format string, args ...any) {
+		msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", `\n`)
+		es = append(es, &Error{File: name, Line: line, Msg: msg})
+	}
+	if len(data) > MaxSize {
+		errorf(0, "%d bytes, more than the %d an overlay may have", len(data), MaxSize)
+		return nil, es.err()
+	}
+	if !utf8.Valid(data) {
+		errorf(1+bytes.Count(data[:invalidAt(data)], []byte("\n")), "not valid UTF-8: an overlay is UTF-8 text")
+		return nil, es.err()
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		errorf(0, "the file is empty: want tools: {TOOL: {description: ..., params: {PARAM: ...}}}")
+		return nil, es.err()
+	}
+	var doc yaml.Node
+	if err := yaml.Load(data, &doc); err != nil {
+		errorf(yamlLine(err), "%s", strings.TrimPrefix(yamlMsg(err), "yaml: "))
+		return nil, es.err()
+	}
+	o := &Overlay{Path: name}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		errorf(root.Line, "want a mapping with tools: at the top")
+		return nil, es.err()
+	}
+	var tools *yaml.Node
+	for k, v := range pairs(root) {
+		switch k.Value {
+		case "tools":
+			tools = v
+		default:
+			errorf(k.Line, "unknown field %q: an overlay has tools only", k.Value)
+		}
+	}
+	if tools == nil {
+		errorf(root.Line, "no tools: want tools: {TOOL: {description: ..., params: {PARAM: ...}}}")
+		return nil, es.err()
+	}
+	if tools.Kind != yaml.MappingNode || len(tools.Content) == 0 {
+		errorf(tools.Line, "tools: want a mapping from tool names to their edits")
+		return nil, es.err()
+	}
+	seen := map[string]int{}
+	for k, v := range pairs(tools) {
+		t := Tool{Name: k.Value, Line: k.Line}
+		if k.Kind != yaml.ScalarNode || k.Value == "" {
+			errorf(k.Line, "a tool name must be a string")
+			continue
+		}
+		if first, dup := seen[t.Name]; dup {
+			errorf(k.Line, "tool %s is already edited at line %d", t.Name, first)
+			continue
+		}
+		seen[t.Name] = k.Line
+		if v.Kind != yaml.MappingNode {
+			errorf(v.Line, "tool %s: want a mapping with description and/or params", t.Name)
+			continue
+		}
+		seenParam := map[string]int{}
+		errsBefore := len(es)
+		for fk, fv := range pairs(v) {
+			switch fk.Value {
+			case "description":
+				d, ok := text(fv)
+				if !ok {
+					errorf(fv.Line, "tool %s: description: want text", t.Name)
+					continue
+				}
+				if strings.TrimSpace(d) == "" {
+					errorf(fv.Line, "tool %s: description is empty", t.Name)
+					continue
+				}
+				t.Description, t.HasDescription = d, true
+			case "params":
+				if fv.Kind != yaml.MappingNode {
+					errorf(fv.Line, "tool %s: params: want a mapping from parameter names to descriptions", t.Name)
+					continue
+				}
+				for pk, pv := range pairs(fv) {
+					if pk.Kind != yaml.ScalarNode || pk.Value == "" {
+						errorf(pk.Line, "tool %s: a parameter name must be a string", t.Name)
+						continue
+					}
+					if first, dup := seenParam[pk.Value]; dup {
+						errorf(pk.Line, "tool %s: parameter %s is already edited at line %d", t.Name, pk.Value, first)
+						continue
+					}
+					seenParam[pk.Value] = pk.Line
+					d, ok := text(pv)
+					if !ok || strings.TrimSpace(d) == "" {
+						errorf(pv.Line, "tool %s: parameter %s: want its new description as text", t.Name, pk.Value)
+						continue
+					}
+					t.Params = append(t.Params, Param{Name: pk.Value, Description: d, Line: pk.Line})
+				}
+			default:
+				errorf(fk.Line, "tool %s: unknown field %q: want description or params", t.Name, fk.Value)
+			}
+		}
+		if len(es) > errsBefore {
+			continue
+		}
+		if !t.HasDescription && len(t.Params) == 0 {
+			errorf(k.Line, "tool %s changes nothing: want description or params", t.Name)
+			continue
+		}
+		o.Tools = append(o.Tools, t)
+	}
+	if err := es.err(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// pairs yields the key and value nodes of a mapping.
+func pairs(n *yaml.Node) func(func(k, v *yaml.Node) bool) {
+	return func(yield func(k, v *yaml.Node) bool) {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if !yield(n.Content[i], n.Content[i+1]) {
+				return
+			}
+		}
+	}
+}
+
+// text returns a scalar's text; null and collections are not text.
+func text(n *yaml.Node) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", false
+	}
+	return n.Value, true
+}
+
+func yamlLine(err error) int {
+	var les *yaml.LoadErrors
+	if errors.As(err, &les) && len(les.Errors) > 0 {
+		return les.Errors[0].Mark.Line
+	}
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		return le.Mark.Line
+	}
+	return 0
+}
+
+func yamlMsg(err error) string {
+	var les *yaml.LoadErrors
+	if errors.As(err, &les) && len(les.Errors) > 0 {
+		return les.Errors[0].Message
+	}
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		return le.Message
+	}
+	return err.Error()
+}
+
+func invalidAt(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// Apply returns tools with the overlay's descriptions in place; tools
+// itself is not changed. Every tool and parameter the overlay names must
+// be among tools (and in the tool's input schema properties): each one
+// that is not is reported as a located Error, and nothing is applied.
+func (o *Overlay) Apply(tools []record.Tool) ([]record.Tool, error) {
+	var es Errors
+	errorf := func(line int, format string, args ...any) {
+		es = append(es, &Error{File: o.Path, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	index := map[string]int{}
+	var names []string
+	for i, t := range tools {
+		index[t.Name] = i
+		names = append(names, t.Name)
+	}
+	out := make([]record.Tool, len(tools))
+	copy(out, tools)
+	for _, e := range o.Tools {
+		i, ok := index[e.Name]
+		if !ok {
+			errorf(e.Line, "tool %s: the target lists no such tool (it lists %s)", e.Name, strings.Join(names, ", "))
+			continue
+		}
+		t := &out[i]
+		if e.HasDescription {
+			t.Description = e.Description
+		}
+		if len(e.Params) == 0 {
+			continue
+		}
+		schema, props, err := properties(t.InputSchema)
+		if err != nil {
+			errorf(e.Line, "tool %s: reading its input schema: %v", e.Name, err)
+			continue
+		}
+		ok = true
+		for _, p := range e.Params {
+			prop, found := props[p.Name].(map[string]any)
+			if !found {
+				have := "it takes no parameters"
+				if len(props) > 0 {
+					have = "it has " + strings.Join(sortedKeys(props), ", ")
+				}
+				errorf(p.Line, "tool %s: parameter %s: the tool's input schema has no such property (%s)", e.Name, p.Name, have)
+				ok = false
+				continue
+			}
+			prop["description"] = p.Description
+		}
+		if !ok {
+			continue
+		}
+		b, err := json.Marshal(schema)
+		if err != nil {
+			errorf(e.Line, "tool %s: encoding its input schema: %v", e.Name, err)
+			continue
+		}
+		t.InputSchema = b
+	}
+	if err := es.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// properties decodes a JSON schema and returns it with its properties.
+func properties(raw json.RawMessage) (map[string]any, map[string]any, error) {
+	if len(raw) == 0 {
+		return map[string]any{}, nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var schema map[string]any
+	if err := dec.Decode(&schema); err != nil {
+		return nil, nil, err
+	}
+	props, _ := schema["properties"].(map[string]any)
+	return schema, props, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Hash returns the SHA-256, hex-encoded, of the overlay's content in a
+// canonical form: two files that make the same edits hash the same,
+// whatever their layout and comments.
+func (o *Overlay) Hash() string {
+	type param struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}
+	type tool struct {
+		Name        string  `json:"name"`
+		Description *string `json:"description,omitempty"`
+		Params      []param `json:"params,omitempty"`
+	}
+	var ts []tool
+	for _, t := range o.Tools {
+		c := tool{Name: t.Name}
+		if t.HasDescription {
+			d := t.Description
+			c.Description = &d
+		}
+		for _, p := range t.Params {
+			c.Params = append(c.Params, param{p.Name, p.Description})
+		}
+		sort.Slice(c.Params, func(i, j int) bool { return c.Params[i].Name < c.Params[j].Name })
+		ts = append(ts, c)
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	b, _ := json.Marshal(ts)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Info names the overlay for a record.
+func (o *Overlay) Info() *record.Overlay {
+	return &record.Overlay{Path: o.Path, Hash: o.Hash()}
+}
