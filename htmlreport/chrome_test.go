@@ -1,0 +1,214 @@
+package htmlreport
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+var screenshot = flag.String("screenshot", "", "save a screenshot of the run page to `FILE` (the docs use ../docs/report.png)")
+
+// chromium returns the headless Chromium to test in. Without one the test
+// is skipped, except on CI (CI=true), where it fails.
+func chromium(t *testing.T) string {
+	for _, p := range []string{"/usr/bin/chromium", "chromium"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed, and CI=true: install Debian's chromium package (.ci/run does)")
+	}
+	t.Skip("chromium is not installed (apt-get install chromium); CI=true makes this a failure")
+	return ""
+}
+
+// TestInChromium opens a run page in a real headless Chromium from disk
+// and checks that it shows the run: the figures read off the page, the
+// verdict and group filters hide and show attempts, a model-written
+// <script> is shown as text and never runs, and the page asks for nothing
+// over the network.
+func TestInChromium(t *testing.T) {
+	bin := chromium(t)
+	p := fixture(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(file, []byte(render(t, p)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(bin),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+		chromedp.WindowSize(1280, 1000),
+	)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	var (
+		mu       sync.Mutex
+		requests []string
+		problems []string
+	)
+	err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			requests = append(requests, e.Request.URL)
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+e.ExceptionDetails.Text)
+		case *log.EventEntryAdded:
+			if e.Entry.Level == log.EntryLevelError {
+				problems = append(problems, "console: "+e.Entry.Text)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + file
+	if err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(1280, 1000),
+		chromedp.Navigate(url),
+		chromedp.WaitReady(chromedp.CSS("#filters")),
+	); err != nil {
+		t.Fatal(err)
+	}
+
+	// The figures, read off the page as a person sees them.
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("reading %s: %v", sel, err)
+		}
+		return strings.TrimSpace(s)
+	}
+	for sel, want := range map[string]string{
+		`[data-check="as-graded-count"]`:    "5/10",
+		`[data-check="as-graded-rate"]`:     "50%",
+		`[data-check="as-graded-ci"]`:       "[24%, 76%]",
+		`[data-check="after-review-count"]`: "6/10",
+		`[data-check="after-review-rate"]`:  "60%",
+		`[data-check="after-review-ci"]`:    "[31%, 83%]",
+		`[data-check="unreviewed"]`:         "2",
+		`[data-check="grader-false-fail"]`:  "1",
+	} {
+		if got := text(sel); got != want {
+			t.Errorf("%s reads %q, want %q", sel, got, want)
+		}
+	}
+
+	eval := func(js string) int {
+		t.Helper()
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return n
+	}
+	visible := func() int {
+		return eval(`Array.from(document.querySelectorAll("details.attempt")).filter(e => e.offsetParent !== null).length`)
+	}
+	click := func(filter, value string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-filter="`+filter+`"][data-value="`+value+`"]`))); err != nil {
+			t.Fatalf("clicking %s=%s: %v", filter, value, err)
+		}
+	}
+	if n := visible(); n != 12 {
+		t.Errorf("%d attempts shown before filtering, want 12", n)
+	}
+	for _, step := range []struct {
+		filter, value string
+		want          int
+	}{
+		{"verdict", "fail", 5},
+		{"verdict", "grader-false-fail", 1},
+		{"verdict", "unreviewed", 2},
+		{"verdict", "error", 2},
+		{"verdict", "all", 12},
+		{"group", "dates", 3},
+		{"verdict", "model-failure", 1},
+		{"verdict", "pass", 0},
+	} {
+		click(step.filter, step.value)
+		if n := visible(); n != step.want {
+			t.Errorf("after %s=%s, %d attempts shown, want %d", step.filter, step.value, n, step.want)
+		}
+	}
+	if n := eval(`document.querySelectorAll("table.cases tr[data-filter-item]:not([hidden])").length`); n != 2 {
+		t.Errorf("group dates shows %d table rows, want 2 (the group and its case)", n)
+	}
+	if got := text("#shown"); got != "0" {
+		t.Errorf("the shown count reads %q, want 0", got)
+	}
+	click("group", "all")
+	click("verdict", "all")
+
+	// The model's <script> is text, and never ran.
+	if n := eval(`(window.__pwned === undefined) ? 0 : 1`); n != 0 {
+		t.Error("a script from a tool result or an answer ran")
+	}
+	if n := eval(`Array.from(document.querySelectorAll("pre.result")).filter(e => e.textContent.includes("<script>window.__pwned=1</script>")).length`); n != 1 {
+		t.Errorf("the tool result's <script> is shown as text %d times, want 1", n)
+	}
+	if n := eval(`Array.from(document.querySelectorAll("pre.answer")).filter(e => e.textContent.startsWith("<script>window.__pwned=2</script>")).length`); n != 1 {
+		t.Errorf("the answer's <script> is shown as text %d times, want 1", n)
+	}
+	if n := eval(`document.scripts.length`); n != 1 {
+		t.Errorf("the page has %d script elements, want its own one", n)
+	}
+
+	mu.Lock()
+	for _, r := range requests {
+		if r != url {
+			t.Errorf("the page asked for %s", r)
+		}
+	}
+	for _, p := range problems {
+		t.Errorf("the browser reported %s", p)
+	}
+	mu.Unlock()
+
+	if *screenshot != "" {
+		click("verdict", "fail")
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 2000)); err != nil {
+			t.Fatal(err)
+		}
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(png, []byte("\x89PNG")) {
+			t.Fatal("the screenshot is not a PNG")
+		}
+		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

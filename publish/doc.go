@@ -1,0 +1,26 @@
+// Package publish folds a graded run into the results ledger, a committed
+// JSON file with one row per model, target and suite, and renders the
+// ledger's page and the run's page beside it.
+//
+// A run is folded only when no rule refuses it. The rules say what may be
+// published, and none of them is about how well the model did:
+//
+//   - fake-provider: a fake's figures prove the pipe, not a model.
+//   - filtered-run: part of the corpus would read as all of it.
+//   - incomplete-provenance: every row names the commit, the tool version,
+//     the target and its tool-definition hash, the model and its request
+//     options, and the suite's hash.
+//   - stale-corpus: a run made against another suite than the one at HEAD
+//     is not scored against a key it was not asked.
+//   - incomplete-run: a run that stopped early would publish the cases it
+//     happened to reach.
+//   - dirty-tree: a published figure must point at a commit that exists.
+//   - invalid-run: the target's data drifted; nothing was graded.
+//   - duplicate-row: a published row is replaced only when asked to.
+//   - unredacted-identifier: the copy about to be written still holds a
+//     secret or a listed identifier.
+//
+// A dry run sets aside only fake-provider and dirty-tree, and writes into
+// a scratch folder with a banner on every page. Check verifies offline
+// that a ledger and its pages agree.
+package publish

@@ -1,0 +1,184 @@
+package publish
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/grade"
+)
+
+// Format names the ledger format.
+const Format = "mcpeval-results/1"
+
+// Ledger is the results ledger: every published row.
+type Ledger struct {
+	Format string `json:"format"`
+	// DryRun marks a scratch ledger a dry run wrote: nothing in it is
+	// published.
+	DryRun bool  `json:"dry_run,omitempty"`
+	Rows   []Row `json:"rows"`
+}
+
+// Row is one published measurement: a model on a target with a suite.
+type Row struct {
+	Model  Model  `json:"model"`
+	Target Target `json:"target"`
+	Suite  Suite  `json:"suite"`
+	// Tool is the mcpeval that made the run.
+	Tool Tool `json:"tool"`
+	// RunID is the run the row was folded from.
+	RunID string `json:"run_id"`
+	// Date is the day the run started, UTC (2006-01-02).
+	Date string `json:"date"`
+	// Attempts counts the attempts recorded.
+	Attempts int `json:"attempts"`
+	// AsGraded and AfterReview are the two rates, each with its counts and
+	// 95% Wilson interval. After review only grader false fails count as
+	// passes.
+	AsGraded    grade.Counts `json:"as_graded"`
+	AfterReview grade.Counts `json:"after_review"`
+	Reviews     Reviews      `json:"reviews"`
+	// Page is the run's page, relative to the ledger page.
+	Page string `json:"page,omitempty"`
+}
+
+// Model is the model under test.
+type Model struct {
+	Spec     string `json:"spec"`
+	Provider string `json:"provider"`
+	Name     string `json:"name"`
+	// Options are the request options set in the spec; none means the
+	// provider's defaults of the recorded tool version.
+	Options map[string]string `json:"options"`
+}
+
+// Target is the MCP server measured.
+type Target struct {
+	Spec          string `json:"spec"`
+	Server        string `json:"server,omitempty"`
+	ServerVersion string `json:"server_version,omitempty"`
+	// ToolsHash is the hash of the tool definitions the model was shown.
+	ToolsHash string `json:"tools_hash"`
+	Tools     int    `json:"tools"`
+	ReadOnly  bool   `json:"read_only"`
+}
+
+// Suite is the corpus.
+type Suite struct {
+	Name  string `json:"name"`
+	Hash  string `json:"hash"`
+	Cases int    `json:"cases"`
+}
+
+// Tool is the harness build.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Commit  string `json:"commit"`
+}
+
+// Reviews counts the failures by verdict, and those not reviewed.
+type Reviews struct {
+	ModelFailure          int `json:"model_failure"`
+	GraderFalseFail       int `json:"grader_false_fail"`
+	ExpectationInQuestion int `json:"expectation_in_question"`
+	Unreviewed            int `json:"unreviewed"`
+}
+
+// Key identifies a row: model (with its options) x target x suite. The
+// target is its recorded spec and the name its server gives itself, since
+// records hide an HTTP target's endpoint.
+func (r *Row) Key() string {
+	target := r.Target.Spec
+	if r.Target.Server != "" {
+		target += " (" + r.Target.Server + ")"
+	}
+	return r.Model.Spec + " | " + target + " | " + r.Suite.Name
+}
+
+// Find returns the index of the row with key k, or -1.
+func (l *Ledger) Find(k string) int {
+	for i := range l.Rows {
+		if l.Rows[i].Key() == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// ReadLedger reads a ledger; a missing file is an empty ledger.
+func ReadLedger(path string) (*Ledger, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Ledger{Format: Format, Rows: []Row{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading ledger: %w", err)
+	}
+	var l Ledger
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return nil, fmt.Errorf("%s: not a results ledger: %v", path, err)
+	}
+	if l.Format != Format {
+		return nil, fmt.Errorf("%s: ledger format %q: this mcpeval reads %q", path, l.Format, Format)
+	}
+	if l.Rows == nil {
+		l.Rows = []Row{}
+	}
+	return &l, nil
+}
+
+// Encode writes the ledger as indented JSON, rows sorted by key.
+func (l *Ledger) Encode() ([]byte, error) {
+	c := *l
+	c.Format = Format
+	c.Rows = append([]Row{}, l.Rows...)
+	sort.SliceStable(c.Rows, func(i, j int) bool { return c.Rows[i].Key() < c.Rows[j].Key() })
+	b, err := json.MarshalIndent(&c, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding ledger: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// writeFile writes data through a temporary file in the same directory.
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// pageName is the run page's file name: the run id made safe for a path.
+func pageName(runID string) string {
+	var b strings.Builder
+	for _, r := range runID {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), ".")
+	if s == "" {
+		s = "run"
+	}
+	return "runs/" + s + ".html"
+}

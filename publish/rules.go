@@ -1,0 +1,268 @@
+package publish
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// Rule is one reason a run may not be published.
+type Rule struct {
+	// Name is the rule's name, printed with every refusal.
+	Name string
+	// Why says what the rule protects.
+	Why string
+	// DryRun is true for the rules a dry run sets aside.
+	DryRun bool
+	check  func(*input) string
+}
+
+// Refusal is a rule refusing a run.
+type Refusal struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+func (r Refusal) String() string { return r.Rule + ": " + r.Message }
+
+// input is what the rules look at.
+type input struct {
+	rec      *record.Run
+	suite    *suite.Suite // the suite the header names, as it is now; nil if it failed to load
+	suiteErr error
+	res      *grade.Result
+	row      *Row
+	ledger   *Ledger
+	replace  bool
+	repo     Repo
+	// outputs are the files publishing writes (the ledger, the site):
+	// their own uncommitted changes do not make the tree dirty.
+	outputs []string
+}
+
+// Rules are the publication rules, in the order they are checked. The
+// last one, unredacted-identifier, is checked on the copy about to be
+// written, after the others pass.
+var Rules = []Rule{
+	{Name: "fake-provider", DryRun: true, Why: "a fake's figures prove the pipe, not a model", check: fakeProvider},
+	{Name: "filtered-run", Why: "a run over part of the corpus would read as a run over all of it", check: filteredRun},
+	{Name: "incomplete-provenance", Why: "every row names the commit, tool version, target and its tool-definition hash, model, request options and suite hash", check: incompleteProvenance},
+	{Name: "stale-corpus", Why: "a run made against another suite than the one at HEAD is not scored against a key it was not asked", check: staleCorpus},
+	{Name: "incomplete-run", Why: "a run that stopped early would publish the cases it happened to reach", check: incompleteRun},
+	{Name: "dirty-tree", DryRun: true, Why: "a published figure must point at a commit that exists", check: dirtyTree},
+	{Name: "invalid-run", Why: "the target's data drifted: nothing was graded", check: invalidRun},
+	{Name: "duplicate-row", Why: "a row already published is replaced only when asked to (--replace)", check: duplicateRow},
+	{Name: RuleRedaction, Why: "a published copy never holds a token, a password, an endpoint or a listed identifier"},
+}
+
+// RuleRedaction is the rule checked on the rendered copy.
+const RuleRedaction = "unredacted-identifier"
+
+func fakeProvider(in *input) string {
+	m := in.rec.Header.Model
+	if m.Fake || m.Provider == "fake" || m.Provider == "script" || strings.HasPrefix(m.Spec, "fake:") || strings.HasPrefix(m.Spec, "script:") {
+		return fmt.Sprintf("%s is not a model: a fake or scripted model answers from the corpus's key or a script, so its figures prove the pipe works and say nothing about a model", m.Spec)
+	}
+	return ""
+}
+
+func filteredRun(in *input) string {
+	h := &in.rec.Header
+	var why []string
+	if h.Filter != "" {
+		why = append(why, "it was filtered ("+h.Filter+")")
+	}
+	if h.Shard != nil {
+		why = append(why, fmt.Sprintf("it is shard %d of %d", h.Shard.K, h.Shard.N))
+	}
+	if h.Dataset != "" {
+		why = append(why, "it was limited to dataset "+h.Dataset)
+	}
+	if len(why) == 0 && in.suite != nil {
+		planned := map[string]bool{}
+		for _, p := range h.Planned {
+			planned[p.Case] = true
+		}
+		var missing []string
+		for _, c := range in.suite.Cases {
+			if !planned[c.ID] {
+				missing = append(missing, c.ID)
+			}
+		}
+		if len(missing) > 0 {
+			why = append(why, fmt.Sprintf("it planned %d of the suite's %d cases (not %s)", len(in.suite.Cases)-len(missing), len(in.suite.Cases), list(missing, 3)))
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return strings.Join(why, "; ") + ": a run over part of the corpus would read as a run over all of it"
+}
+
+func incompleteProvenance(in *input) string {
+	h := &in.rec.Header
+	var missing []string
+	need := func(ok bool, what string) {
+		if !ok {
+			missing = append(missing, what)
+		}
+	}
+	need(h.RunID != "", "run id")
+	need(!h.Start.IsZero(), "start date")
+	need(h.Tool.Commit != "", "commit")
+	need(h.Tool.Version != "", "tool version")
+	need(h.Target.Spec != "", "target")
+	need(h.ToolsHash != "" && len(h.Tools) > 0, "the target's tool-definition hash")
+	need(h.Model.Spec != "" && h.Model.Provider != "" && h.Model.Name != "", "model")
+	if h.Model.Spec != "" {
+		info, err := model.ParseSpec(h.Model.Spec)
+		need(err == nil && (h.Model.Provider == "script" || maps.Equal(info.Options, h.Model.Options)), "request options (the model spec and the recorded options disagree)")
+	}
+	need(h.Suite.Name != "" && h.Suite.Hash != "", "suite hash")
+	if len(missing) == 0 {
+		return ""
+	}
+	return "the record does not name its " + strings.Join(missing, ", ")
+}
+
+func staleCorpus(in *input) string {
+	h := &in.rec.Header
+	switch {
+	case in.suiteErr != nil:
+		return fmt.Sprintf("the suite the run names (%s) cannot be loaded as it is now: %v", h.Suite.Path, in.suiteErr)
+	case in.suite == nil || h.Suite.Hash == "":
+		return "" // incomplete-provenance says so
+	case in.suite.Hash != h.Suite.Hash:
+		return fmt.Sprintf("the run was made against suite %s at hash %s; at HEAD it is %s: it would be scored against a key it was not asked", h.Suite.Name, short(h.Suite.Hash), short(in.suite.Hash))
+	}
+	return ""
+}
+
+func incompleteRun(in *input) string {
+	r := in.rec
+	switch {
+	case r.End == nil:
+		return fmt.Sprintf("the run did not finish (killed, or still running): %d of %d planned attempts recorded", len(r.Attempts), len(r.Header.Planned))
+	case !r.End.Complete:
+		why := r.End.Reason
+		if why == "" {
+			why = "incomplete"
+		}
+		return fmt.Sprintf("the run stopped early (%s): %d of %d planned attempts recorded", why, len(r.Attempts), len(r.Header.Planned))
+	case len(r.Attempts) < len(r.Header.Planned):
+		return fmt.Sprintf("%d of %d planned attempts recorded", len(r.Attempts), len(r.Header.Planned))
+	}
+	return ""
+}
+
+func dirtyTree(in *input) string {
+	t := in.rec.Header.Tool
+	if t.Dirty {
+		return fmt.Sprintf("the run was made with uncommitted changes to tracked files (on top of %s): commit before a run you mean to publish", short(t.Commit))
+	}
+	if in.repo == nil {
+		return "no repository to check the commit in"
+	}
+	if t.Commit != "" {
+		ok, err := in.repo.HasCommit(t.Commit)
+		if err != nil {
+			return fmt.Sprintf("%v: a published figure must point at a commit that exists", err)
+		}
+		if !ok {
+			return fmt.Sprintf("commit %s, which the run names, is not in the repository: a published figure must point at a commit that exists", short(t.Commit))
+		}
+	}
+	changed, err := in.repo.Changes()
+	if err != nil {
+		return fmt.Sprintf("%v: a published figure must point at a commit that exists", err)
+	}
+	var dirty []string
+	for _, f := range changed {
+		if !under(f, in.outputs) {
+			dirty = append(dirty, f)
+		}
+	}
+	if len(dirty) > 0 {
+		return fmt.Sprintf("the working tree has uncommitted changes to tracked files (%s): the suite and publisher checked are not the ones at HEAD; commit first", list(dirty, 3))
+	}
+	return ""
+}
+
+// under reports whether path is one of outputs or inside one of them,
+// symbolic links resolved.
+func under(path string, outputs []string) bool {
+	path = realPath(path)
+	for _, o := range outputs {
+		if o == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(realPath(o), path); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+			return true
+		}
+	}
+	return false
+}
+
+// realPath resolves the symbolic links of p, or of its directory when p
+// does not exist yet.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(r, filepath.Base(p))
+	}
+	return p
+}
+
+func invalidRun(in *input) string {
+	if in.rec.Header.Preflight.Valid {
+		return ""
+	}
+	var probs []string
+	for _, c := range in.rec.Header.Preflight.Checks {
+		for _, p := range c.Problems {
+			probs = append(probs, c.Tool+": "+p)
+		}
+	}
+	s := "the preflight found the target's data drifted, so nothing was graded"
+	if len(probs) > 0 {
+		s += " (" + list(probs, 2) + ")"
+	}
+	return s
+}
+
+func duplicateRow(in *input) string {
+	if in.replace || in.row == nil {
+		return ""
+	}
+	i := in.ledger.Find(in.row.Key())
+	if i < 0 {
+		return ""
+	}
+	old := in.ledger.Rows[i]
+	return fmt.Sprintf("a row for %s is already published (run %s, %s): replace it with --replace", in.row.Key(), old.RunID, old.Date)
+}
+
+func list(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(xs[:n], ", "), len(xs)-n)
+}
+
+func short(h string) string {
+	if h == "" {
+		return "-"
+	}
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}

@@ -1,0 +1,156 @@
+package review
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// Log is a run's reviews together with the answers of its attempts, which
+// fingerprints are computed from.
+type Log struct {
+	// Dir is the run directory; Add appends to Dir/reviews.jsonl. Empty for
+	// a log kept in memory only.
+	Dir string
+	// RunID is the run's id.
+	RunID string
+	// Reviews are every review in the order written, replaced ones
+	// included.
+	Reviews []Review
+	// Warnings are problems that were safe to pass over (a torn last
+	// line), as file:line messages.
+	Warnings []string
+	answers  map[Key]string
+}
+
+// Load reads the reviews of the run rec (RUN/reviews.jsonl); a run with no
+// reviews file has no reviews.
+func Load(rec *record.Run) (*Log, error) {
+	l := New(rec, nil)
+	l.Dir = rec.Dir
+	p := filepath.Join(rec.Dir, FileName)
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return l, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading reviews: %w", err)
+	}
+	defer f.Close()
+	l.Reviews, l.Warnings, err = Parse(f, p)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// New returns a log of reviews of rec kept in memory.
+func New(rec *record.Run, reviews []Review) *Log {
+	l := &Log{RunID: rec.Header.RunID, Reviews: reviews, answers: map[Key]string{}}
+	for _, a := range rec.Attempts {
+		l.answers[Key{a.Case, a.N}] = a.Answer
+	}
+	return l
+}
+
+// Fingerprint returns the fingerprint of a graded attempt of the log's run.
+func (l *Log) Fingerprint(a *grade.AttemptGrade) string {
+	return Fingerprint(l.answers[Key{a.Case, a.N}], a.Reasons)
+}
+
+// Add checks r and appends it to the log and, when the log has a Dir, to
+// its reviews file, synced to disk before Add returns. Reviews are never
+// rewritten: a later review of the same attempt replaces an earlier one.
+func (l *Log) Add(r Review) error {
+	if r.RunID == "" {
+		r.RunID = l.RunID
+	}
+	if err := r.Check(); err != nil {
+		return err
+	}
+	if l.Dir != "" {
+		if err := appendLine(filepath.Join(l.Dir, FileName), &r); err != nil {
+			return err
+		}
+	}
+	l.Reviews = append(l.Reviews, r)
+	return nil
+}
+
+func appendLine(p string, r *Review) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encoding review: %w", err)
+	}
+	// A line torn by a crash (no newline) is cut off first, as a record's
+	// is on resume, so that this review stays readable.
+	if data, err := os.ReadFile(p); err == nil && len(data) > 0 && data[len(data)-1] != '\n' {
+		if err := os.Truncate(p, int64(bytes.LastIndexByte(data, '\n')+1)); err != nil {
+			return fmt.Errorf("cutting torn line from reviews: %w", err)
+		}
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing review: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("writing review: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("syncing review: %w", err)
+	}
+	return f.Close()
+}
+
+// Parse reads a reviews file from rd; name is used in messages. A line
+// that is not a review is an error, except a torn last line, which is
+// passed over with a warning.
+func Parse(rd io.Reader, name string) ([]Review, []string, error) {
+	var (
+		out      []Review
+		warnings []string
+	)
+	br := bufio.NewReader(rd)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && err == io.EOF {
+			break
+		}
+		if err != nil && err != io.EOF {
+			return nil, nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		torn := err == io.EOF
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var r Review
+		perr := json.Unmarshal(line, &r)
+		if perr == nil {
+			perr = r.Check()
+		}
+		if perr != nil {
+			if torn {
+				warnings = append(warnings, fmt.Sprintf("%s:%d: torn last line; ignored", name, n))
+				break
+			}
+			return nil, nil, fmt.Errorf("%s:%d: not a review: %v", name, n, perr)
+		}
+		out = append(out, r)
+		if torn {
+			break
+		}
+	}
+	return out, warnings, nil
+}
