@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -25,18 +26,15 @@ const (
 	exitGate       = 5 // a gate failed: a significant regression or a pass rate below the threshold
 )
 
-const usageText = `mcpeval measures how well AI models use the tools of an MCP server.
+// usage is the top-level help; the command list comes from the commands
+// themselves, so it cannot go stale.
+func usageText() string {
+	return `mcpeval measures how well AI models use the tools of an MCP server.
 
 Usage:
   mcpeval <command> [flags] [arguments]
 
-Commands:
-  run            put a suite to a model over a target, record and grade it
-  score RUN      grade (or re-grade) a recorded run against the suite as it is now
-  report RUN     show a graded run again (text, --json or --markdown)
-  validate       check a suite, and check it against its target's live tools
-  serve-target   serve an embedded target over stdio or streamable HTTP
-  help           show this text, or "mcpeval help COMMAND" for one command
+` + commandList() + `  help           show this text, or "mcpeval help COMMAND" for one command
 
 With no flags, "mcpeval run" runs the embedded household suite against the
 embedded household target with fake:perfect, a model that follows each
@@ -52,6 +50,7 @@ Exit status:
   4  incomplete run: stopped early (interrupted, budget); the record says why
   5  a gate failed
 `
+}
 
 type command struct {
 	name    string
@@ -77,7 +76,7 @@ func register(c *command) { commands[c.name] = c }
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, isTerminal: isTerminal(stderr)}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-		fmt.Fprint(stdout, usageText)
+		fmt.Fprint(stdout, usageText())
 		if len(args) == 0 {
 			return exitUsage
 		}
@@ -91,7 +90,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 				return exitOK
 			}
 		}
-		fmt.Fprint(stdout, usageText)
+		fmt.Fprint(stdout, usageText())
 		return exitOK
 	}
 	c, ok := commands[name]
@@ -225,7 +224,7 @@ func loadSuite(p string) (*suite.Suite, error) {
 		}
 		return s, nil
 	}
-	if _, err := os.Stat(p); err != nil {
+	if _, err := os.Stat(p); err != nil || isCodeDir(p) {
 		for _, n := range corpus.Names() {
 			if n == p {
 				return loadSuite("embedded:" + p)
@@ -238,4 +237,16 @@ func loadSuite(p string) (*suite.Suite, error) {
 		return nil, badInput(err)
 	}
 	return s, nil
+}
+
+// isCodeDir reports whether p is a directory that holds no suite.yaml (a
+// Go package named like an embedded suite, say): then a bare name means
+// the embedded suite.
+func isCodeDir(p string) bool {
+	st, err := os.Stat(p)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(p, "suite.yaml"))
+	return err != nil
 }

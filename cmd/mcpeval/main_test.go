@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/internal/faultserver"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -19,6 +20,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"mcpeval": func() {
 			os.Exit(Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+		"faultserver": func() {
+			os.Exit(faultserver.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 	})
 }

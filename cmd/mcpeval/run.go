@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/buildinfo"
+	"github.com/mcpeval/mcpeval/fixture"
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/model/judge"
 	"github.com/mcpeval/mcpeval/model/price"
@@ -57,14 +58,19 @@ type runFlags struct {
 	budgetTokens                 int64
 	budgetUSD                    float64
 	judge                        string
+	// models, ci and graded are run's model ladder and CI features (ci.go).
+	models modelList
+	ci     ciFlags
+	graded func(*suite.Suite, *record.Run, *grade.Result)
 }
 
 func runCmd(ctx context.Context, e *env, args []string) error {
 	var f runFlags
-	fs := newFlags(e, "run", runHelp)
+	fs := newFlags(e, "run", runHelp+ciHelp)
 	fs.StringVar(&f.suite, "suite", "", "suite `PATH` or embedded suite name")
 	fs.StringVar(&f.target, "target", "", "target `SPEC` (default: the suite's)")
-	fs.StringVar(&f.model, "model", "fake:perfect", "model `SPEC`")
+	fs.Var(&f.models, "model", "model `SPEC` (default fake:perfect); repeat for a model ladder, strongest first")
+	f.ci.register(fs.FlagSet)
 	fs.StringVar(&f.out, "out", "", "run `DIR` (default runs/RUN_ID)")
 	fs.IntVar(&f.attempts, "attempts", 0, "attempts per case (default: the suite's, else 3)")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "attempts run at once")
@@ -85,6 +91,13 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q (flags only; see mcpeval help run)", pos[0])
 	}
+	return runEach(ctx, e, f, fs)
+}
+
+// runOne runs the suite on one model, f.model; runEach calls it for each
+// --model given.
+func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
+	var err error
 	if f.attempts < 0 || f.concurrency < 1 || f.turns < 0 {
 		return usagef("--attempts and --turn-cap must not be negative, --concurrency must be at least 1")
 	}
@@ -165,6 +178,11 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 		Cases: f.cases, OutDir: f.out, Build: build, CallTimeout: f.callTimeout,
 		Resume: resume,
 	}
+	if fx, ok := fixture.For(s); ok {
+		cfg.Fixtures = fx
+	}
+	cfg.FreshTarget = s.FreshTarget
+	f.ci.configure(&cfg)
 	if budget != nil {
 		cfg.BeforeAttempt = budget.Exceeded
 		cfg.AfterAttempt = budget.Spend
@@ -181,11 +199,17 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	}
 	res := grade.Run(s, rec)
 	judgeRun(ctx, e, jdg, s, rec, res)
+	if f.graded != nil {
+		f.graded(s, rec, res)
+	}
 	if werr := writeSummary(rec.Dir, res, &rec.Header); werr != nil {
 		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", werr)
 	}
 	if perr := printResult(e, f.json, res, rec); perr != nil {
 		return perr
+	}
+	if werr := actionReport(e, f.json, s, rec); werr != nil {
+		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", werr)
 	}
 	if provider.Real(f.model) {
 		u := usage.Summarize(rec, nil)

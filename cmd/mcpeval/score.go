@@ -24,9 +24,12 @@ the suite. Writes RUN/summary.json and prints the result.
 `
 
 const reportHelp = `
-Usage: mcpeval report RUN [--json | --markdown]
+Usage: mcpeval report RUN [--json | --markdown] [--html FILE] [--junit FILE]
 
-Shows a run's grades again, as the last run or score wrote them.
+Shows a run's grades again, as the last run or score wrote them. When the
+run has reviews (mcpeval review), the text report ends with both rates: as
+graded and after review. --html also writes the run as one self-contained
+HTML page: provenance, both rates, every attempt's transcript and review.
 `
 
 func init() {
@@ -78,6 +81,8 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "report", reportHelp)
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
+	htmlPath := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE`")
+	junitPath := fs.String("junit", "", "also write the run as JUnit XML to `FILE`")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -97,7 +102,15 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return badInput(fmt.Errorf("%s: %v (re-create it with mcpeval score)", filepath.Join(rec.Dir, summaryFile), err))
 	}
-	return printAs(e, *asJSON, *asMD, &res, rec)
+	if err := printAs(e, *asJSON, *asMD, &res, rec); err != nil {
+		return err
+	}
+	if *junitPath != "" {
+		if err := writeJUnit(*junitPath, rec, &res); err != nil {
+			return err
+		}
+	}
+	return reportReviews(e, rec, &res, *htmlPath, !*asJSON && !*asMD)
 }
 
 // readRun reads a record. Its warnings (a torn last line, say) reach the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/target"
+	"github.com/mcpeval/mcpeval/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -66,11 +67,11 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return badInput(err)
 	}
-	fmt.Fprintf(e.stdout, "target %s (%s %s): %d tools, every tool the suite names is listed\n", tcfg.Describe(), ins.Server.Name, ins.Server.Version, len(ins.Tools))
+	fmt.Fprintf(e.stdout, "target %s (%s %s): %d tools, every tool the suite names is listed\n", tcfg.Describe(), termsafe.Line(ins.Server.Name), termsafe.Line(ins.Server.Version), len(ins.Tools))
 	bad := 0
 	for _, c := range ins.Preflight.Checks {
 		for _, pr := range c.Problems {
-			fmt.Fprintf(e.stdout, "preflight %s: %s\n", c.Tool, pr)
+			fmt.Fprintf(e.stdout, "preflight %s: %s\n", c.Tool, termsafe.Line(pr)) // it quotes the server
 			bad++
 		}
 	}

@@ -1,0 +1,435 @@
+package main
+
+// The run command's CI features: gates against a baseline record and a
+// pass-rate threshold, datasets, JUnit XML, a Markdown summary for a pull
+// request, description overlays, model ladders and shards. run.go parses
+// its own flags and runs one model (runOne); runEach here runs each model
+// given and does what comes after.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/compare"
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/junit"
+	"github.com/mcpeval/mcpeval/ladder"
+	"github.com/mcpeval/mcpeval/overlay"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/report"
+	"github.com/mcpeval/mcpeval/runner"
+	"github.com/mcpeval/mcpeval/shard"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/termsafe"
+)
+
+const ciHelp = `
+Model ladders: give --model several times, the strongest model first. Each
+model gets its own run (under --out DIR/MODEL, or runs/RUN_ID), and a
+ladder sets them side by side: a case failing on the strongest model is a
+case defect or a product gap; one passing there and failing lower down
+points at the tool descriptions.
+
+CI:
+  --dataset NAME   run only the cases of that dataset (e.g. pr, merge)
+  --shard K/N      run slice K of N of the attempt matrix; combine the
+                   shards' records with mcpeval merge
+  --overlay FILE   replace tool and parameter descriptions the model sees
+                   (the record keeps both versions and their hashes)
+  --gate BASE      after the run, compare it with the baseline record BASE
+                   and exit 5 on a significant regression (Fisher's exact
+                   test, --alpha, default 0.05)
+  --min-pass F     exit 5 when the pass rate is below F (0.9 for 90%)
+  --junit FILE     write JUnit XML (one test per case)
+  --summary FILE   append a Markdown summary (e.g. "$GITHUB_STEP_SUMMARY")
+`
+
+// ciFlags are run's CI flags.
+type ciFlags struct {
+	gate, dataset, junit, summary, overlay, shard string
+	alpha, minPass                                float64
+
+	ov       *overlay.Overlay
+	sh       *record.Shard
+	baseline *record.Run
+}
+
+func (c *ciFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.dataset, "dataset", "", "run only the cases of dataset `NAME`")
+	fs.StringVar(&c.shard, "shard", "", "run slice `K/N` of the attempt matrix")
+	fs.StringVar(&c.overlay, "overlay", "", "description overlay `FILE`")
+	fs.StringVar(&c.gate, "gate", "", "exit 5 on a significant regression against the baseline run `DIR`")
+	fs.Float64Var(&c.alpha, "alpha", compare.DefaultAlpha, "significance level of --gate")
+	fs.Float64Var(&c.minPass, "min-pass", 0, "exit 5 when the pass rate is below this `FRACTION` (0.9 for 90%)")
+	fs.StringVar(&c.junit, "junit", "", "write JUnit XML to `FILE`")
+	fs.StringVar(&c.summary, "summary", "", "append a Markdown summary to `FILE`")
+}
+
+// configure sets the runner's dataset, shard and overlay.
+func (c *ciFlags) configure(cfg *runner.Config) {
+	cfg.Dataset = c.dataset
+	cfg.Shard = c.sh
+	if c.ov != nil {
+		cfg.Overlay = c.ov.Apply
+		cfg.OverlayInfo = c.ov.Info()
+	}
+}
+
+// modelList is the repeatable --model flag; a spec may hold commas.
+type modelList []string
+
+func (m *modelList) String() string { return strings.Join(*m, " ") }
+
+func (m *modelList) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("empty model spec")
+	}
+	*m = append(*m, v)
+	return nil
+}
+
+// check checks the CI flags before any work starts, and loads the
+// overlay, the shard and the baseline.
+func (c *ciFlags) check(e *env, f runFlags, models int) error {
+	if f.resume != "" && (c.dataset != "" || c.shard != "") {
+		return usagef("--resume continues a run as it was planned: --dataset and --shard do not go with it")
+	}
+	if models > 1 && f.resume != "" {
+		return usagef("--resume continues one run: give at most one --model")
+	}
+	if models > 1 && c.gate != "" {
+		return usagef("--gate compares one model's run with its baseline: give one --model (compare ladder runs with mcpeval compare)")
+	}
+	if c.alpha <= 0 || c.alpha >= 1 {
+		return usagef("--alpha %g: want a significance level between 0 and 1, such as 0.05", c.alpha)
+	}
+	if c.minPass < 0 || c.minPass > 1 {
+		return usagef("--min-pass %g: want a fraction between 0 and 1 (0.9 for 90%%)", c.minPass)
+	}
+	if c.shard != "" {
+		sh, err := shard.Parse(c.shard)
+		if err != nil {
+			return usagef("--shard: %v", err)
+		}
+		c.sh = &sh
+	}
+	var resumed *record.Overlay
+	if c.overlay == "" && f.resume != "" {
+		// A resumed run must see the tools it saw: reuse its overlay.
+		if old, err := readRun(e, f.resume); err == nil && old.Header.Overlay != nil {
+			resumed = old.Header.Overlay
+			c.overlay = resumed.Path
+		}
+	}
+	if c.overlay != "" {
+		ov, err := overlay.Load(c.overlay)
+		if err != nil {
+			return badInput(err)
+		}
+		if resumed != nil && ov.Hash() != resumed.Hash {
+			return usagef("cannot resume %s: its overlay %s has changed since (hash %.12s, the run used %.12s); start a new run instead", f.resume, c.overlay, ov.Hash(), resumed.Hash)
+		}
+		c.ov = ov
+	}
+	if c.gate != "" {
+		base, err := readRun(e, c.gate)
+		if err != nil {
+			return err
+		}
+		c.baseline = base
+	}
+	if c.dataset != "" {
+		s, err := loadSuite(f.suite)
+		if err != nil {
+			return err
+		}
+		var names []string
+		seen := map[string]bool{}
+		for _, cs := range s.Cases {
+			d := s.DatasetOf(cs)
+			if d == c.dataset {
+				return nil
+			}
+			if d != "" && !seen[d] {
+				seen[d] = true
+				names = append(names, d)
+			}
+		}
+		if len(names) == 0 {
+			return usagef("--dataset %s: suite %s has no datasets (set dataset: on the suite or its cases)", c.dataset, s.Name)
+		}
+		return usagef("--dataset %s: no case of suite %s is in that dataset (it has %s)", c.dataset, s.Name, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// gradedRun is one finished run.
+type gradedRun struct {
+	s   *suite.Suite
+	rec *record.Run
+	res *grade.Result
+}
+
+// runEach runs the suite on each model given (one run each), then writes
+// the JUnit XML and the summary, prints the ladder, and applies the gates.
+func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
+	models := []string(f.models)
+	if len(models) == 0 {
+		models = []string{"fake:perfect"}
+	}
+	if err := f.ci.check(e, f, len(models)); err != nil {
+		return err
+	}
+	for _, m := range models {
+		if err := spendAllowed(e, m, f.spend); err != nil {
+			return err
+		}
+	}
+	isLadder := len(models) > 1
+	sub := e
+	if isLadder && f.json {
+		quiet := *e
+		quiet.stdout = io.Discard // --json prints the ladder alone
+		sub = &quiet
+	}
+	var runs []gradedRun
+	var firstErr error
+	used := map[string]bool{}
+	for i, m := range models {
+		g := f
+		g.model = m
+		g.graded = func(s *suite.Suite, rec *record.Run, res *grade.Result) { runs = append(runs, gradedRun{s, rec, res}) }
+		if isLadder {
+			if f.out != "" {
+				g.out = filepath.Join(f.out, modelDir(m, used))
+			}
+			if !f.json {
+				if i > 0 {
+					fmt.Fprintln(e.stdout)
+				}
+				fmt.Fprintf(e.stdout, "== %s ==\n", termsafe.Line(m))
+			}
+		}
+		err := runOne(ctx, sub, g, fs)
+		var oes overlay.Errors
+		if errors.As(err, &oes) {
+			err = badInput(oes)
+		}
+		if err == nil {
+			continue
+		}
+		if !isLadder {
+			firstErr = err
+			break
+		}
+		// In a ladder, say what went wrong with this model and go on.
+		var ex *exitError
+		if errors.As(err, &ex) {
+			if ex.msg != "" {
+				fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", termsafe.Line(m), termsafe.String(ex.msg))
+			}
+			err = &exitError{code: ex.code}
+		} else if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", termsafe.Line(m), termsafe.String(err.Error()))
+			err = &exitError{code: exitFailure}
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if len(runs) == 0 {
+		return firstErr
+	}
+
+	var cmp *compare.Comparison
+	if f.ci.baseline != nil && firstErr == nil {
+		last := runs[len(runs)-1]
+		cmp = compare.Compare(f.ci.baseline, last.rec, grade.Run(last.s, f.ci.baseline), last.res)
+		cmp.SetAlpha(f.ci.alpha)
+		if !f.json {
+			fmt.Fprintf(e.stdout, "\ncompared with the baseline %s\n\n", f.ci.baseline.Dir)
+			compare.Text(e.stdout, cmp)
+		}
+	}
+	var lad *ladder.Ladder
+	if isLadder {
+		var recs []*record.Run
+		var ress []*grade.Result
+		for _, r := range runs {
+			recs = append(recs, r.rec)
+			ress = append(ress, r.res)
+		}
+		lad = ladder.Build(recs, ress)
+		if f.json {
+			ladder.JSON(e.stdout, lad)
+		} else {
+			fmt.Fprintln(e.stdout, "\nmodel ladder")
+			ladder.Text(e.stdout, lad)
+		}
+		if f.out != "" {
+			if err := writeJSON(filepath.Join(f.out, "ladder.json"), lad); err != nil {
+				fmt.Fprintf(e.stderr, "mcpeval run: %v\n", err)
+			}
+		}
+	}
+	var why []string
+	if firstErr == nil {
+		why = gateReasons(f.ci, runs, cmp)
+	}
+	if f.ci.junit != "" {
+		var jr []junit.Run
+		for _, r := range runs {
+			jr = append(jr, junit.Run{Record: r.rec, Result: r.res})
+		}
+		if err := writeFileAtomic(f.ci.junit, func(w io.Writer) error { return junit.Write(w, jr...) }); err != nil {
+			return err
+		}
+	}
+	if f.ci.summary != "" {
+		err := appendFile(f.ci.summary, func(w io.Writer) error {
+			for _, r := range runs {
+				if err := report.Markdown(w, r.res, &r.rec.Header); err != nil {
+					return err
+				}
+				fmt.Fprintln(w)
+			}
+			if cmp != nil {
+				if err := compare.Markdown(w, cmp); err != nil {
+					return err
+				}
+				fmt.Fprintln(w)
+			}
+			if lad != nil {
+				if err := ladder.Markdown(w, lad); err != nil {
+					return err
+				}
+				fmt.Fprintln(w)
+			}
+			gateMarkdown(w, f.ci, why)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if len(why) > 0 {
+		return exitf(exitGate, "gate failed:\n  %s", strings.Join(why, "\n  "))
+	}
+	if f.ci.gate != "" || f.ci.minPass > 0 {
+		fmt.Fprintln(e.stderr, "mcpeval run: gate passed")
+	}
+	return nil
+}
+
+// gateReasons says why the gates fail, or nothing when they pass.
+func gateReasons(c ciFlags, runs []gradedRun, cmp *compare.Comparison) []string {
+	var why []string
+	if c.minPass > 0 {
+		for _, r := range runs {
+			t := r.res.Totals
+			switch {
+			case !r.res.Valid:
+				why = append(why, fmt.Sprintf("%s: the run is invalid, so it has no pass rate (--min-pass %g)", r.res.Model, c.minPass))
+			case t.Graded == 0:
+				why = append(why, fmt.Sprintf("%s: no attempt was graded, so there is no pass rate (--min-pass %g)", r.res.Model, c.minPass))
+			case t.Rate < c.minPass:
+				why = append(why, fmt.Sprintf("%s: pass rate %.1f%% (%d/%d, 95%% CI %.0f%%–%.0f%%) is below --min-pass %g%%",
+					r.res.Model, t.Rate*100, t.Passed, t.Graded, t.WilsonLow*100, t.WilsonHigh*100, c.minPass*100))
+			}
+		}
+	}
+	if cmp != nil {
+		why = append(why, compareReasons(cmp, c.gate)...)
+	}
+	return why
+}
+
+// compareReasons says why a comparison fails a gate.
+func compareReasons(cmp *compare.Comparison, base string) []string {
+	if !cmp.Comparable {
+		return []string{fmt.Sprintf("cannot compare with the baseline %s: %s", base, strings.Join(cmp.Warnings, "; "))}
+	}
+	regs := cmp.Regressions()
+	if len(regs) == 0 {
+		return nil
+	}
+	why := []string{fmt.Sprintf("significant regression against the baseline %s (%s, alpha %g):", base, cmp.Test, cmp.Alpha)}
+	for _, r := range regs {
+		why = append(why, "  "+r.Describe())
+	}
+	if len(cmp.Changes) == 0 {
+		return append(why, "between the runs nothing changed but the runs themselves: the model is not deterministic, or the target's behaviour moved")
+	}
+	var changed []string
+	for _, ch := range cmp.Changes {
+		changed = append(changed, ch.What)
+	}
+	return append(why, "what changed between the runs: "+strings.Join(changed, ", ")+" (mcpeval compare shows how)")
+}
+
+func gateMarkdown(w io.Writer, c ciFlags, why []string) {
+	if c.gate == "" && c.minPass == 0 {
+		return
+	}
+	if len(why) == 0 {
+		fmt.Fprint(w, "**Gate passed.**\n\n")
+		return
+	}
+	fmt.Fprint(w, "**Gate failed:**\n\n")
+	for _, s := range why {
+		fmt.Fprintf(w, "- %s\n", strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(strings.TrimSpace(s)))
+	}
+	fmt.Fprintln(w)
+}
+
+// appendFile appends what write writes to path, creating it if needed
+// (as GitHub's $GITHUB_STEP_SUMMARY expects).
+func appendFile(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing summary: %w", err)
+	}
+	werr := write(f)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("writing summary %s: %w", path, werr)
+	}
+	return nil
+}
+
+var unsafeDir = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// modelDir returns a directory name for model spec m, unique among used.
+func modelDir(m string, used map[string]bool) string {
+	name := strings.Trim(unsafeDir.ReplaceAllString(m, "-"), "-.")
+	if name == "" {
+		name = "model"
+	}
+	base := name
+	for i := 2; used[name]; i++ {
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+	used[name] = true
+	return name
+}
+
+func reportMarkdown(w io.Writer, res *grade.Result, rec *record.Run) error {
+	return report.Markdown(w, res, &rec.Header)
+}
+
+// writeJUnit writes one graded run as JUnit XML to path.
+func writeJUnit(path string, rec *record.Run, res *grade.Result) error {
+	return writeFileAtomic(path, func(w io.Writer) error { return junit.Write(w, junit.Run{Record: rec, Result: res}) })
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/compare"
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+const compareHelp = `
+Usage: mcpeval compare BASE NEW [--gate] [--alpha 0.05] [--json | --markdown]
+                                [--suite PATH] [--summary FILE]
+
+Compares two runs: first what changed between them (model, options,
+system prompt, the tool definitions the model saw with a per-tool diff of
+descriptions and input schemas, the overlay, the suite, cases added or
+removed, attempts), then what moved: the total, each group and each case,
+with both pass rates, their 95% intervals, n, and the p-value of Fisher's
+exact test (two-sided) on passed vs failed attempts. A difference that is
+not significant at --alpha is shown as ~. Errors are left out of the rates.
+
+With a few dozen attempts only large movements are real: a case of 3
+attempts against 3 can never move significantly; its group and the total
+can.
+
+Both runs are graded against the suite each names, as it is now (or
+--suite), so that the same grader judges both; a run whose suite cannot be
+loaded is read from its grades.json.
+
+--gate exits 5 when anything regressed significantly and says which
+groups and cases, with their rates and p. BASE is typically a baseline
+record a person approved and keeps in the repository.
+`
+
+func init() {
+	register(&command{name: "compare", summary: "compare two runs: what changed, then what moved (--gate for CI)", run: compareCmd})
+}
+
+func compareCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "compare", compareHelp)
+	gate := fs.Bool("gate", false, "exit 5 on a significant regression")
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level")
+	asJSON := fs.Bool("json", false, "print the comparison as JSON")
+	asMD := fs.Bool("markdown", false, "print the comparison as Markdown")
+	suitePath := fs.String("suite", "", "grade both runs against the suite at `PATH`")
+	summary := fs.String("summary", "", "append the Markdown comparison to `FILE` (e.g. \"$GITHUB_STEP_SUMMARY\")")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("want two run directories, BASE and NEW (see mcpeval help compare)")
+	}
+	if *asJSON && *asMD {
+		return usagef("--json and --markdown: choose one")
+	}
+	if *alpha <= 0 || *alpha >= 1 {
+		return usagef("--alpha %g: want a significance level between 0 and 1, such as 0.05", *alpha)
+	}
+	base, gb, err := loadGraded(e, pos[0], *suitePath)
+	if err != nil {
+		return err
+	}
+	nw, gn, err := loadGraded(e, pos[1], *suitePath)
+	if err != nil {
+		return err
+	}
+	c := compare.Compare(base, nw, gb, gn)
+	c.SetAlpha(*alpha)
+	switch {
+	case *asJSON:
+		err = compare.JSON(e.stdout, c)
+	case *asMD:
+		err = compare.Markdown(e.stdout, c)
+	default:
+		err = compare.Text(e.stdout, c)
+	}
+	if err != nil {
+		return err
+	}
+	if *summary != "" {
+		if err := appendFile(*summary, func(w io.Writer) error { return compare.Markdown(w, c) }); err != nil {
+			return err
+		}
+	}
+	if *gate {
+		if why := compareReasons(c, pos[0]); len(why) > 0 {
+			return exitf(exitGate, "gate failed: %s", strings.Join(why, "\n  "))
+		}
+	}
+	return nil
+}
+
+// loadGraded reads the run in dir and grades it against the suite at
+// suitePath, else the suite the run names; when that cannot be loaded, it
+// reads the run's grades.json.
+func loadGraded(e *env, dir, suitePath string) (*record.Run, *grade.Result, error) {
+	rec, err := readRun(e, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := suitePath
+	if p == "" {
+		p = rec.Header.Suite.Path
+	}
+	s, serr := loadSuite(p)
+	if serr == nil {
+		return rec, grade.Run(s, rec), nil
+	}
+	if suitePath != "" {
+		return nil, nil, serr
+	}
+	data, err := os.ReadFile(filepath.Join(rec.Dir, summaryFile))
+	if err != nil {
+		return nil, nil, usagef("%s: cannot grade it (its suite %s: %v) and it has no %s; give the suite with --suite", dir, p, serr, summaryFile)
+	}
+	var res grade.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		return nil, nil, badInput(fmt.Errorf("%s: %v", filepath.Join(rec.Dir, summaryFile), err))
+	}
+	res.Warnings = append(res.Warnings, fmt.Sprintf("its suite %s could not be loaded, so its grades are read from %s as they were written", p, summaryFile))
+	return rec, &res, nil
+}

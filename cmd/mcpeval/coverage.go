@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/audit"
+	"github.com/mcpeval/mcpeval/runner"
+	"github.com/mcpeval/mcpeval/target"
+)
+
+const coverageHelp = `
+Usage: mcpeval coverage [SUITE] [--target SPEC]
+
+Prints which action cases of a suite exercise each tool of its target, and
+each argument of each tool (a leaf of its input schema, "*" for list
+elements), against the target's live tool list. A tool or argument no case
+covers must be listed under actions.uncovered in the suite, with the
+reason; otherwise it is a gap, and the exit status is 5.
+SUITE is a path or an embedded suite name (default: household).
+`
+
+func init() {
+	register(&command{name: "coverage", summary: "show which cases cover each tool and argument of the target", run: coverageCmd})
+}
+
+func coverageCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "coverage", coverageHelp)
+	tgt := fs.String("target", "", "target `SPEC` (default: the suite's)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("want at most one SUITE (see mcpeval help coverage)")
+	}
+	p := ""
+	if len(pos) == 1 {
+		p = pos[0]
+	}
+	s, err := loadSuite(p)
+	if err != nil {
+		return err
+	}
+	tcfg := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
+	if *tgt != "" {
+		tcfg = target.Config{Spec: *tgt}
+	}
+	ins, err := runner.Validate(ctx, s, tcfg)
+	if err != nil {
+		return badInput(err)
+	}
+	cov := audit.CoverageOf(s, ins.Tools)
+	fmt.Fprintf(e.stdout, "suite %s over %s: %d tools\n\n", s.Name, tcfg.Describe(), len(ins.Tools))
+	if err := cov.Write(e.stdout); err != nil {
+		return err
+	}
+	if gaps := cov.Gaps(); len(gaps) > 0 {
+		return exitf(exitGate, "%d coverage gaps:\n  %s", len(gaps), strings.Join(gaps, "\n  "))
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/runner"
+	"github.com/mcpeval/mcpeval/shard"
+)
+
+const mergeHelp = `
+Usage: mcpeval merge --out DIR SHARD... [--json | --markdown] [--junit FILE] [--summary FILE]
+
+Combines the records of a sharded run ("mcpeval run --shard K/N", one per
+machine: a CI matrix, a Kubernetes indexed job) into one run record in DIR,
+holding every attempt in plan order, then grades it as run does.
+
+It refuses shards of different runs (another suite, other tool
+definitions or overlay, another model or options, target, attempts, turn
+cap, system prompt, dataset, case filter or mcpeval build), shards given
+twice, and missing shards, and says why. The merged run is incomplete when
+a shard is, and invalid when a shard's preflight failed.
+`
+
+func init() {
+	register(&command{name: "merge", summary: "combine the records of a sharded run into one run", run: mergeCmd})
+}
+
+func mergeCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "merge", mergeHelp)
+	out := fs.String("out", "", "the merged run's `DIR` (required)")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
+	junitFile := fs.String("junit", "", "write JUnit XML to `FILE`")
+	summary := fs.String("summary", "", "append a Markdown summary to `FILE`")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("--out DIR is required: where the merged run goes")
+	}
+	if len(pos) == 0 {
+		return usagef("want the shards' run directories (see mcpeval help merge)")
+	}
+	var shards []*record.Run
+	for _, dir := range pos {
+		rec, err := readRun(e, dir)
+		if err != nil {
+			return err
+		}
+		shards = append(shards, rec)
+	}
+	if _, _, err := shard.Check(shards); err != nil {
+		return usagef("cannot merge: %v", err)
+	}
+	h := shards[0].Header
+	id := runner.NewRunID(time.Now(), h.Model.Spec)
+	rec, err := shard.Merge(*out, shards, shard.Options{RunID: id})
+	if err != nil {
+		return err
+	}
+	s, err := loadSuite(h.Suite.Path)
+	if err != nil {
+		return fmt.Errorf("the merged record is in %s, but its suite could not be loaded to grade it (mcpeval score %s --suite PATH): %w", rec.Dir, rec.Dir, err)
+	}
+	res := grade.Run(s, rec)
+	if err := writeSummary(rec.Dir, res, &rec.Header); err != nil {
+		fmt.Fprintf(e.stderr, "mcpeval merge: %v\n", err)
+	}
+	if err := printAs(e, *asJSON, *asMD, res, rec); err != nil {
+		return err
+	}
+	if *junitFile != "" {
+		if err := writeJUnit(*junitFile, rec, res); err != nil {
+			return err
+		}
+	}
+	if *summary != "" {
+		if err := appendFile(*summary, func(w io.Writer) error { return reportMarkdown(w, res, rec) }); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !res.Valid:
+		return exitf(exitInvalid, "the merged run is invalid: %s", res.Invalid)
+	case !rec.Complete():
+		return exitf(exitIncomplete, "the merged run is incomplete (%s): resume the unfinished shards (mcpeval run --resume SHARD) and merge again", rec.End.Reason)
+	}
+	return nil
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/buildinfo"
+	"github.com/mcpeval/mcpeval/htmlreport"
+	"github.com/mcpeval/mcpeval/publish"
+	"github.com/mcpeval/mcpeval/redact"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/termsafe"
+)
+
+const publishHelp = `
+Usage: mcpeval publish RUN [--ledger results.json] [--site DIR] [--replace] [--dry-run]
+                           [--redact FILE] [--redact-value VALUE]...
+       mcpeval publish --check [--ledger results.json] [--site DIR]
+
+Folds a graded run into the results ledger (a committed JSON file, one row
+per model x target x suite, with the run's provenance, both rates with
+their intervals and the review counts) and writes the ledger's page and
+the run's page, each one self-contained HTML file. The run is graded anew
+against the suite its header names, as it is at HEAD, and its reviews
+applied.
+
+A rule may refuse the run; each refusal is printed with its rule's name and
+nothing is written. None of the rules is about how well the model did:
+
+  fake-provider          a fake's figures prove the pipe, not a model
+  filtered-run           part of the corpus would read as all of it
+  incomplete-provenance  every row names commit, tool version, target and its
+                         tool-definition hash, model, request options, suite hash
+  stale-corpus           the run was made against another suite than HEAD's
+  incomplete-run         the run stopped early
+  dirty-tree             a published figure must point at a commit that exists
+  invalid-run            the target's data drifted: nothing was graded
+  duplicate-row          a published row is replaced only with --replace
+  unredacted-identifier  the copy still holds a secret or a listed identifier
+
+Everything published is redacted first: credentials (tokens, keys,
+passwords, a URL's user info, the target's endpoint and its ${VAR} header
+values) and the identifiers the operator lists in --redact FILE (default:
+redact.yaml beside the ledger, when there is one) or --redact-value.
+
+--dry-run sets aside only fake-provider and dirty-tree and writes the
+ledger and pages into --site (default dist/), with a banner on every page;
+the ledger itself is not touched. --check verifies offline that the ledger
+and its pages agree.
+
+Exit status 5 when a rule refuses the run or the check finds disagreement.
+`
+
+func init() {
+	register(&command{name: "publish", summary: "fold a graded run into the results ledger, unless a rule refuses it", run: publishCmd})
+}
+
+func publishCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "publish", publishHelp)
+	ledger := fs.String("ledger", "results.json", "the ledger `FILE`")
+	site := fs.String("site", "", "where the pages go (default: results/ beside the ledger; dist/ for a dry run)")
+	replace := fs.Bool("replace", false, "replace a published row with the same model, target and suite")
+	dry := fs.Bool("dry-run", false, "rehearse: set aside fake-provider and dirty-tree, write into --site only, with a banner")
+	check := fs.Bool("check", false, "verify offline that the ledger and its pages agree")
+	redactFile := fs.String("redact", "", "the operator's redaction list `FILE` (default: redact.yaml beside the ledger)")
+	var values stringList
+	fs.Var(&values, "redact-value", "an identifier to redact wherever it appears (`VALUE`); repeatable")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *check {
+		if len(pos) > 0 || *replace || *dry || *redactFile != "" || len(values) > 0 {
+			return usagef("--check takes only --ledger and --site (see mcpeval help publish)")
+		}
+		return publishCheck(e, *ledger, *site)
+	}
+	if len(pos) != 1 {
+		return usagef("want one RUN directory (see mcpeval help publish)")
+	}
+	cfg, err := redactConfig(*redactFile, *ledger)
+	if err != nil {
+		return err
+	}
+	cfg.Identifiers = append(cfg.Identifiers, values...)
+	rec, err := readRun(e, pos[0])
+	if err != nil {
+		return err
+	}
+	htmlreport.Version = buildinfo.Version
+	out, err := publish.Publish(rec, publish.Options{
+		Ledger: *ledger, Site: *site, Replace: *replace, DryRun: *dry, Redact: cfg, Getenv: e.getenv,
+		LoadSuite: func(p string) (*suite.Suite, error) {
+			s, err := loadSuite(p)
+			var ex *exitError
+			if errors.As(err, &ex) {
+				return nil, errors.New(ex.msg)
+			}
+			return s, err
+		},
+	})
+	if err != nil {
+		return err
+	}
+	h := &rec.Header
+	fmt.Fprintf(e.stdout, "run %s: %s on %s with suite %s\n", termsafe.Line(h.RunID), termsafe.Line(h.Model.Spec), termsafe.Line(h.Target.Spec), termsafe.Line(h.Suite.Name))
+	for _, r := range out.SetAside {
+		fmt.Fprintf(e.stdout, "set aside by --dry-run: %s: %s\n", r.Rule, termsafe.Line(r.Message))
+	}
+	for _, r := range out.Refusals {
+		fmt.Fprintf(e.stdout, "refused by %s: %s\n", r.Rule, termsafe.Line(r.Message))
+	}
+	if len(out.Refusals) > 0 {
+		return exitf(exitGate, "nothing published: %d refusal%s (see mcpeval help publish)", len(out.Refusals), plural(len(out.Refusals)))
+	}
+	r := out.Row
+	fmt.Fprintf(e.stdout, "row %s\n  as graded     %s  %s  %s\n  after review  %s  %s  %s\n  reviews       %d grader false fail, %d model failure, %d expectation in question, %d not reviewed\n",
+		termsafe.Line(r.Key()),
+		htmlreport.CountText(r.AsGraded), htmlreport.RateText(r.AsGraded), htmlreport.CIText(r.AsGraded),
+		htmlreport.CountText(r.AfterReview), htmlreport.RateText(r.AfterReview), htmlreport.CIText(r.AfterReview),
+		r.Reviews.GraderFalseFail, r.Reviews.ModelFailure, r.Reviews.ExpectationInQuestion, r.Reviews.Unreviewed)
+	verb := "published"
+	switch {
+	case out.DryRun:
+		verb = "dry run, not published"
+	case out.Replaced:
+		verb = "published, replacing the earlier row"
+	}
+	fmt.Fprintf(e.stdout, "%s: wrote %s\n", verb, strings.Join(out.Files, ", "))
+	return nil
+}
+
+// redactConfig reads the operator's redaction list: the file named, or
+// redact.yaml beside the ledger when there is one.
+func redactConfig(file, ledger string) (*redact.Config, error) {
+	if file == "" {
+		def := filepath.Join(filepath.Dir(ledger), redact.FileName)
+		if _, err := os.Stat(def); errors.Is(err, fs.ErrNotExist) {
+			return &redact.Config{}, nil
+		}
+		file = def
+	}
+	cfg, err := redact.LoadConfig(file)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return cfg, nil
+}
+
+func publishCheck(e *env, ledger, site string) error {
+	if site == "" {
+		site = filepath.Join(filepath.Dir(ledger), "results")
+	}
+	probs, err := publish.Check(ledger, site)
+	if err != nil {
+		return badInput(err)
+	}
+	for _, p := range probs {
+		fmt.Fprintf(e.stdout, "%s\n", termsafe.Line(p))
+	}
+	if len(probs) > 0 {
+		return exitf(exitGate, "%s and %s disagree: %d problem%s", ledger, site, len(probs), plural(len(probs)))
+	}
+	fmt.Fprintf(e.stdout, "%s and the pages in %s agree\n", ledger, site)
+	return nil
+}

@@ -1,0 +1,339 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpeval/mcpeval/buildinfo"
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/htmlreport"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/review"
+	"github.com/mcpeval/mcpeval/termsafe"
+)
+
+const reviewHelp = `
+Usage: mcpeval review RUN [--reviewer NAME] [--full]
+       mcpeval review RUN --case ID --attempt N --verdict VERDICT --note TEXT [--reviewer NAME]
+       mcpeval review RUN --list
+
+A person reads every failed attempt and records one verdict:
+
+  model-failure            (m) the grade is right: the model did the wrong thing
+  grader-false-fail        (g) the answer was right and the grader marked it wrong
+  expectation-in-question  (e) the model did something defensible the case forbids
+
+With no --case, walks the failures not yet reviewed: for each it shows the
+case, the prompt, the transcript (tool calls with arguments and results),
+the answer and the failed checks, and reads a verdict (m, g, e; s skips,
+q quits) and a note from stdin. --case, --attempt, --verdict and --note
+record one verdict without asking, for scripts.
+
+Reviews are appended to RUN/reviews.jsonl; the record is never edited.
+A review applies while the attempt fails the same way (same answer, same
+failing reasons); when grading changes and the attempt passes or fails for
+other reasons, it is stale and the failure is to be reviewed again.
+--list shows every review with its status.
+
+The run is graded against its suite as it is now (--suite to choose
+another). The reviewer's name comes from --reviewer or MCPEVAL_REVIEWER,
+or is asked for.
+`
+
+func init() {
+	register(&command{name: "review", summary: "record a person's verdict on each failed attempt", run: reviewCmd})
+}
+
+type reviewFlags struct {
+	suite, reviewer, caseID, verdict, note string
+	attempt                                int
+	list, full                             bool
+}
+
+func reviewCmd(ctx context.Context, e *env, args []string) error {
+	var f reviewFlags
+	fs := newFlags(e, "review", reviewHelp)
+	fs.StringVar(&f.suite, "suite", "", "suite `PATH` to grade against (default: the run's)")
+	fs.StringVar(&f.reviewer, "reviewer", "", "the reviewer's `NAME` (default $MCPEVAL_REVIEWER)")
+	fs.StringVar(&f.caseID, "case", "", "the failed attempt's case `ID`")
+	fs.IntVar(&f.attempt, "attempt", 0, "the failed attempt's number `N`, from 1")
+	fs.StringVar(&f.verdict, "verdict", "", "model-failure, grader-false-fail or expectation-in-question")
+	fs.StringVar(&f.note, "note", "", "why, for the next reader")
+	fs.BoolVar(&f.list, "list", false, "list every review with its status, stale ones included")
+	fs.BoolVar(&f.full, "full", false, "show tool results in full, however long")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one RUN directory (see mcpeval help review)")
+	}
+	one := f.caseID != "" || f.attempt != 0 || f.verdict != "" || f.note != ""
+	switch {
+	case f.list && one:
+		return usagef("--list does not go with --case, --attempt, --verdict or --note")
+	case one && (f.caseID == "" || f.attempt < 1 || f.verdict == "" || strings.TrimSpace(f.note) == ""):
+		return usagef("to record a verdict without asking, give all of --case, --attempt (from 1), --verdict and --note")
+	}
+	var verdict review.Verdict
+	if one {
+		if verdict, err = review.ParseVerdict(f.verdict); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	if f.reviewer == "" {
+		f.reviewer = e.getenv("MCPEVAL_REVIEWER")
+	}
+	if one && strings.TrimSpace(f.reviewer) == "" {
+		return usagef("name the reviewer with --reviewer or MCPEVAL_REVIEWER")
+	}
+
+	rec, err := readRun(e, pos[0])
+	if err != nil {
+		return err
+	}
+	res, err := gradeNow(rec, f.suite)
+	if err != nil {
+		return err
+	}
+	if !res.Valid {
+		return exitf(exitInvalid, "%s is invalid (%s): nothing was graded, so there is nothing to review", rec.Dir, res.Invalid)
+	}
+	log, err := review.Load(rec)
+	if err != nil {
+		return badInput(err)
+	}
+	for _, w := range append(res.Warnings, log.Warnings...) {
+		fmt.Fprintf(e.stderr, "mcpeval review: warning: %s\n", termsafe.Line(w))
+	}
+	switch {
+	case f.list:
+		return listReviews(e, review.Apply(res, log))
+	case one:
+		return reviewOne(e, rec, res, log, f, verdict)
+	}
+	return reviewWalk(e, rec, res, log, f)
+}
+
+// gradeNow grades rec against the suite at path, or the one its header
+// names.
+func gradeNow(rec *record.Run, path string) (*grade.Result, error) {
+	if path == "" {
+		path = rec.Header.Suite.Path
+	}
+	s, err := loadSuite(path)
+	if err != nil {
+		return nil, err
+	}
+	return grade.Run(s, rec), nil
+}
+
+func findGrade(res *grade.Result, caseID string, n int) *grade.AttemptGrade {
+	for i := range res.Attempts {
+		if res.Attempts[i].Case == caseID && res.Attempts[i].N == n {
+			return &res.Attempts[i]
+		}
+	}
+	return nil
+}
+
+func findAttempt(rec *record.Run, caseID string, n int) *record.Attempt {
+	for i := range rec.Attempts {
+		if rec.Attempts[i].Case == caseID && rec.Attempts[i].N == n {
+			return &rec.Attempts[i]
+		}
+	}
+	return nil
+}
+
+func newReview(log *review.Log, g *grade.AttemptGrade, v review.Verdict, note, reviewer string) review.Review {
+	rs := make([]string, len(g.Reasons))
+	for i, r := range g.Reasons {
+		rs[i] = r.String()
+	}
+	return review.Review{
+		RunID: log.RunID, Case: g.Case, N: g.N, Fingerprint: log.Fingerprint(g),
+		Verdict: v, Note: strings.TrimSpace(note), Reviewer: strings.TrimSpace(reviewer),
+		Time: time.Now().UTC().Truncate(time.Second), Reasons: rs,
+	}
+}
+
+func reviewOne(e *env, rec *record.Run, res *grade.Result, log *review.Log, f reviewFlags, v review.Verdict) error {
+	g := findGrade(res, f.caseID, f.attempt)
+	switch {
+	case g == nil:
+		return usagef("%s has no graded attempt %s #%d", rec.Dir, f.caseID, f.attempt)
+	case g.Outcome == grade.Pass:
+		return usagef("%s #%d passes: only failures are reviewed", f.caseID, f.attempt)
+	case g.Outcome == grade.Error:
+		return usagef("%s #%d ended in an error, which is left out of the rates: only failures are reviewed", f.caseID, f.attempt)
+	}
+	if err := log.Add(newReview(log, g, v, f.note, f.reviewer)); err != nil {
+		return err
+	}
+	rv := review.Apply(res, log)
+	fmt.Fprintf(e.stdout, "recorded %s #%d: %s (%s)\n", f.caseID, f.attempt, v, termsafe.Line(f.reviewer))
+	fmt.Fprintf(e.stdout, "%s\n", review.Summary(rv))
+	return nil
+}
+
+func listReviews(e *env, rv *review.Reviewed) error {
+	w := bufio.NewWriter(e.stdout)
+	if len(rv.Entries) == 0 {
+		fmt.Fprintln(w, "no reviews yet")
+	}
+	for _, en := range rv.Entries {
+		status := string(en.Status)
+		if en.Why != "" {
+			status += ": " + en.Why
+		}
+		fmt.Fprintf(w, "%s #%d  %s  by %s  %s  [%s]\n    %s\n", en.Case, en.N, en.Verdict,
+			termsafe.Line(en.Reviewer), en.Time.UTC().Format("2006-01-02"), status, termsafe.Line(en.Note))
+	}
+	fmt.Fprintln(w)
+	w.Flush()
+	return review.Text(e.stdout, rv)
+}
+
+// reviewWalk shows each failure not yet reviewed and reads a verdict for
+// it from stdin.
+func reviewWalk(e *env, rec *record.Run, res *grade.Result, log *review.Log, f reviewFlags) error {
+	rv := review.Apply(res, log)
+	var todo []review.Attempt
+	for _, a := range rv.Attempts {
+		if a.Outcome == grade.Fail && a.Review == nil {
+			todo = append(todo, a)
+		}
+	}
+	if len(todo) == 0 {
+		fmt.Fprintf(e.stdout, "every failure is reviewed (%s)\n\n", review.Summary(rv))
+		return review.Text(e.stdout, rv)
+	}
+	fmt.Fprintf(e.stdout, "%d failure%s to review in %s\n", len(todo), plural(len(todo)), rec.Dir)
+	stdin := e.stdin
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	in := bufio.NewReader(stdin)
+	ask := func(prompt string) (string, bool) {
+		fmt.Fprint(e.stdout, prompt)
+		s, err := in.ReadString('\n')
+		if err != nil && (err != io.EOF || s == "") {
+			fmt.Fprintln(e.stdout)
+			return "", false
+		}
+		return strings.TrimSpace(s), true
+	}
+	reviewer := strings.TrimSpace(f.reviewer)
+	var recorded, skipped int
+walk:
+	for i, a := range todo {
+		g := findGrade(res, a.Case, a.N)
+		it := review.Item{Index: i + 1, Total: len(todo), Group: a.Group, Attempt: findAttempt(rec, a.Case, a.N), Grade: g, Reviewed: &todo[i]}
+		if err := review.Show(e.stdout, it, f.full); err != nil {
+			return err
+		}
+		for {
+			s, ok := ask("\nverdict: [m]odel failure, [g]rader false fail, [e]xpectation in question, [s]kip, [q]uit? ")
+			if !ok {
+				break walk
+			}
+			switch strings.ToLower(s) {
+			case "s", "skip", "":
+				skipped++
+				continue walk
+			case "q", "quit":
+				break walk
+			}
+			v, err := review.ParseVerdict(s)
+			if err != nil {
+				fmt.Fprintln(e.stdout, "  answer m, g, e, s or q")
+				continue
+			}
+			note := ""
+			for note == "" {
+				if note, ok = ask("note (why, for the next reader): "); !ok {
+					break walk
+				}
+			}
+			for reviewer == "" {
+				if reviewer, ok = ask("reviewer name: "); !ok {
+					break walk
+				}
+			}
+			if err := log.Add(newReview(log, g, v, note, reviewer)); err != nil {
+				return err
+			}
+			recorded++
+			fmt.Fprintf(e.stdout, "recorded: %s\n", v)
+			continue walk
+		}
+	}
+	rv = review.Apply(res, log)
+	fmt.Fprintf(e.stdout, "\nrecorded %d review%s, skipped %d; written to %s\n\n", recorded, plural(recorded), skipped, filepath.Join(rec.Dir, review.FileName))
+	return review.Text(e.stdout, rv)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// reportReviews adds what review found to "mcpeval report": the two rates
+// after the normal report, when the run has reviews, and the HTML page
+// when htmlPath is set.
+func reportReviews(e *env, rec *record.Run, res *grade.Result, htmlPath string, text bool) error {
+	log, err := review.Load(rec)
+	if err != nil {
+		return badInput(err)
+	}
+	rv := review.Apply(res, log)
+	if text && rv.Reviews() {
+		fmt.Fprintln(e.stdout)
+		if err := review.Text(e.stdout, rv); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	htmlreport.Version = buildinfo.Version
+	page := &htmlreport.RunPage{Run: rec, Result: res, Reviewed: rv}
+	if err := writeFileAtomic(htmlPath, func(w io.Writer) error { return htmlreport.Run(w, page) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "mcpeval report: wrote %s\n", htmlPath)
+	return nil
+}
+
+// writeFileAtomic writes a file through a temporary one, so that a crash
+// never leaves half a page.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	werr := write(f)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, werr)
+	}
+	return os.Rename(tmp, path)
+}
