@@ -465,26 +465,14 @@ func TestPreflightPasses(t *testing.T) {
 	}
 }
 
-// lookup resolves a dotted path with numeric array indexes.
+// lookup resolves a dotted path with numeric array indexes, as the
+// preflight does.
 func lookup(v any, path string) (any, bool) {
-	for _, p := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			var ok bool
-			if v, ok = x[p]; !ok {
-				return nil, false
-			}
-		case []any:
-			i, err := strconv.Atoi(p)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
+	got := suite.Lookup(v, path)
+	if len(got) != 1 {
+		return nil, false
 	}
-	return v, true
+	return got[0], true
 }
 
 func session(t *testing.T) *mcp.ClientSession {

@@ -1,10 +1,10 @@
 package household
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpeval/mcpeval/internal/mcpserver"
 	"math"
 	"slices"
 	"strconv"
@@ -56,7 +56,7 @@ func NewServer(d *Data, opts *Options) *mcp.Server {
 		Instructions: fmt.Sprintf("Tools over the finances of the %s. Figures are month-end, as of %s, and reported in SGD unless a field names another currency. Each result carries its figures as structured data and as text.",
 			d.Household, d.AsOf),
 	})
-	s.AddReceivingMiddleware(nullArguments)
+	s.AddReceivingMiddleware(mcpserver.NullArguments)
 	ms := d.Months()
 	first, latest := monthsBack(ms, len(ms)), d.LatestMonth()
 
@@ -105,19 +105,6 @@ func NewServer(d *Data, opts *Options) *mcp.Server {
 		}, h.addCashflow)
 	}
 	return s
-}
-
-// nullArguments treats a tools/call whose arguments are JSON null, as a
-// client sends for a call without arguments, as one with none. The go-sdk
-// (v1.8.0) panics applying schema defaults to null arguments, which would
-// take the whole process down.
-func nullArguments(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && string(bytes.TrimSpace(r.Params.Arguments)) == "null" {
-			r.Params.Arguments = json.RawMessage("{}")
-		}
-		return next(ctx, method, req)
-	}
 }
 
 // state is one server's copy of the household.

@@ -1,10 +1,9 @@
 package ops
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/mcpeval/mcpeval/internal/mcpserver"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -32,7 +31,7 @@ func NewServer(st *State) *mcp.Server {
 			"Containers, volumes, networks and images are named by name, full id or short id; projects and users by id only (list_projects and list_users give them). " +
 			"Destructive tools do nothing unless called with confirm: true, which should be set only when the user has clearly asked for that change.",
 	})
-	s.AddReceivingMiddleware(nullArguments)
+	s.AddReceivingMiddleware(mcpserver.NullArguments)
 	addContainerTools(s, st)
 	addVolumeTools(s, st)
 	addNetworkTools(s, st)
@@ -41,18 +40,6 @@ func NewServer(st *State) *mcp.Server {
 	addImageTools(s, st)
 	addSystemTools(s, st)
 	return s
-}
-
-// nullArguments treats a tools/call whose arguments are JSON null as one
-// with none, as package household does: the go-sdk (v1.8.0) panics applying
-// schema defaults to null arguments.
-func nullArguments(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && string(bytes.TrimSpace(r.Params.Arguments)) == "null" {
-			r.Params.Arguments = json.RawMessage("{}")
-		}
-		return next(ctx, method, req)
-	}
 }
 
 // schemaCache and inputSchemas keep the tools' schemas from one server to

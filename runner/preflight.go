@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,25 +72,13 @@ func CheckExpect(v any, expect map[string]any) []string {
 	return problems
 }
 
+// lookup resolves a preflight path; it must lead to exactly one value.
 func lookup(v any, path string) (any, bool) {
-	for _, part := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			var ok bool
-			if v, ok = x[part]; !ok {
-				return nil, false
-			}
-		case []any:
-			i, err := strconv.Atoi(part)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
+	got := suite.Lookup(v, path)
+	if len(got) != 1 {
+		return nil, false
 	}
-	return v, true
+	return got[0], true
 }
 
 func equalValue(got, want any) bool {
