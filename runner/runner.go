@@ -762,6 +762,12 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 			rc.Truncated = true
 		}
 	}
+	if r.cfg.Suite.ToolResults == "text+structured" && len(rc.Structured) > 0 && !strings.Contains(content, string(rc.Structured)) {
+		if content != "" {
+			content += "\n"
+		}
+		content += string(rc.Structured)
+	}
 	rc.Result, rc.IsError = content, out.IsError
 	res.Content, res.IsError = content, out.IsError
 	return rc, res, nil

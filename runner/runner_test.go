@@ -45,6 +45,14 @@ func init() {
 		}
 		return s, nil
 	})
+	target.RegisterBuiltin("runner-test-terse", func(bool) (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "terse", Version: "1"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "get_terse", Description: "the total, said tersely", Annotations: readOnly},
+			func(ctx context.Context, req *mcp.CallToolRequest, in totalIn) (*mcp.CallToolResult, totalOut, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, totalOut{Total: 42}, nil
+			})
+		return s, nil
+	})
 	target.RegisterBuiltin("runner-test-writable", func(bool) (*mcp.Server, error) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "w", Version: "1"}, nil)
 		mcp.AddTool(s, &mcp.Tool{Name: "set_total", Description: "sets the total"},
@@ -408,4 +416,50 @@ func TestEmptyShardWritesACompleteRecord(t *testing.T) {
 	if !rec.Complete() || len(rec.Attempts) != 0 || rec.Header.Shard == nil {
 		t.Errorf("empty shard: complete %v attempts %d shard %v", rec.Complete(), len(rec.Attempts), rec.Header.Shard)
 	}
+}
+
+func TestToolResultsWithStructured(t *testing.T) {
+	terse := "name: terse\ntarget: builtin:runner-test-terse\nattempts: 2\ncases:\n" + `  - id: g/terse
+    prompt: And tersely?
+    tools: {required: [get_terse]}
+    key:
+      calls: [{tool: get_terse}]
+      answer: 42.
+`
+	for _, tc := range []struct{ mode, want string }{
+		{"text", "done"},
+		{"text+structured", "done\n{\"total\":42}"},
+	} {
+		s := loadSuite(t, strings.Replace(terse, "attempts: 2\n", "attempts: 1\ntool_results: "+tc.mode+"\n", 1))
+		m, _ := fake.New("perfect", s)
+		var seen []model.Message
+		rec, err := Run(context.Background(), Config{Suite: s, Model: &msgSpy{m: m, msgs: &seen}, OutDir: t.TempDir(), Cases: []string{"g/terse"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := ""
+		for _, msg := range seen {
+			for _, b := range msg.Blocks {
+				if b.Result != nil {
+					shown = b.Result.Content
+				}
+			}
+		}
+		if shown != tc.want {
+			t.Errorf("tool_results %s: the model was shown %q, want %q", tc.mode, shown, tc.want)
+		}
+		if c := rec.Attempts[0].Calls()[0]; c.Result != tc.want || string(c.Structured) != `{"total":42}` {
+			t.Errorf("tool_results %s: recorded %q / %s", tc.mode, c.Result, c.Structured)
+		}
+	}
+}
+
+type msgSpy struct {
+	m    model.Model
+	msgs *[]model.Message
+}
+
+func (s *msgSpy) Generate(ctx context.Context, r *model.Request) (*model.Response, error) {
+	*s.msgs = r.Messages
+	return s.m.Generate(ctx, r)
 }

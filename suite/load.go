@@ -273,6 +273,11 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	if s.Attempts < 0 {
 		l.errorf(file, lineOf(data, "attempts:"), 0, "attempts is %d: want a positive number", s.Attempts)
 	}
+	switch s.ToolResults {
+	case "", "text", "text+structured":
+	default:
+		l.errorf(file, lineOf(data, "tool_results:"), 0, "tool_results %q: want text or text+structured", s.ToolResults)
+	}
 	if s.TurnCap < 0 {
 		l.errorf(file, lineOf(data, "turn_cap:"), 0, "turn_cap is %d: want a positive number", s.TurnCap)
 	}

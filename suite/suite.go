@@ -34,6 +34,12 @@ type Suite struct {
 	// model request if the target shows a tool that is not marked
 	// read-only (by annotation or in ReadOnlyTools).
 	AllowWrites bool `yaml:"allow_writes,omitempty"`
+	// ToolResults says what of a tool result the model is shown: "text"
+	// (the default: the result's text content, as most clients show it) or
+	// "text+structured" (the text, then the structured content as JSON when
+	// the text does not already carry it — for servers whose text says
+	// only "done" and whose data is in the structured content).
+	ToolResults string `yaml:"tool_results,omitempty"`
 	// FreshTarget connects to the target anew for every attempt, so that an
 	// embedded stateful target starts each attempt with fresh state.
 	FreshTarget bool `yaml:"fresh_target,omitempty"`
