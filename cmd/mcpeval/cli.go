@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/corpus"
 	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
 	"github.com/mcpeval/mcpeval/termsafe"
 )
 
@@ -249,4 +250,33 @@ func isCodeDir(p string) bool {
 	}
 	_, err = os.Stat(filepath.Join(p, "suite.yaml"))
 	return err != nil
+}
+
+// suiteTarget returns the target a command uses: override (a spec given
+// with --target) when set, else the suite's own, with a stdio working
+// directory taken relative to the suite's files. A missing or malformed
+// target is bad input.
+func suiteTarget(s *suite.Suite, override string) (target.Config, error) {
+	if override != "" {
+		t := target.Config{Spec: override}
+		if err := t.Check(); err != nil {
+			return t, badInput(err)
+		}
+		return t, nil
+	}
+	t := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
+	if t.Dir != "" && !filepath.IsAbs(t.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
+		base := s.Path
+		if st, err := os.Stat(base); err == nil && !st.IsDir() {
+			base = filepath.Dir(base)
+		}
+		t.Dir = filepath.Join(base, t.Dir)
+	}
+	if t.Spec == "" {
+		return t, usagef("suite %s names no target: give one with --target", s.Path)
+	}
+	if err := t.Check(); err != nil {
+		return t, badInput(err)
+	}
+	return t, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcpeval/mcpeval/audit"
 	"github.com/mcpeval/mcpeval/runner"
-	"github.com/mcpeval/mcpeval/target"
 )
 
 const coverageHelp = `
@@ -43,9 +42,9 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tcfg := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
-	if *tgt != "" {
-		tcfg = target.Config{Spec: *tgt}
+	tcfg, err := suiteTarget(s, *tgt)
+	if err != nil {
+		return err
 	}
 	ins, err := runner.Validate(ctx, s, tcfg)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/mcpeval/mcpeval/model/probe"
 	"github.com/mcpeval/mcpeval/provider"
 	"github.com/mcpeval/mcpeval/runner"
-	"github.com/mcpeval/mcpeval/target"
 )
 
 const probeHelp = `
@@ -53,7 +52,11 @@ func probeCmd(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		ins, err := runner.Validate(ctx, s, target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers})
+		tcfg, err := suiteTarget(s, "")
+		if err != nil {
+			return err
+		}
+		ins, err := runner.Validate(ctx, s, tcfg)
 		if err != nil {
 			return badInput(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -123,22 +122,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if err != nil {
 		return err
 	}
-	tcfg := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
-	if tcfg.Dir != "" && !filepath.IsAbs(tcfg.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
-		base := s.Path
-		if st, err := os.Stat(base); err == nil && !st.IsDir() {
-			base = filepath.Dir(base)
-		}
-		tcfg.Dir = filepath.Join(base, tcfg.Dir)
-	}
-	if f.target != "" {
-		tcfg = target.Config{Spec: f.target}
-	}
-	if tcfg.Spec == "" {
-		return usagef("suite %s names no target: give one with --target", s.Path)
-	}
-	if err := tcfg.Check(); err != nil {
-		return badInput(err)
+	tcfg, err := suiteTarget(s, f.target)
+	if err != nil {
+		return err
 	}
 	for _, c := range f.cases {
 		if !anySelected(s, c) {

@@ -59,9 +59,9 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	if *offline {
 		return nil
 	}
-	tcfg := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
-	if *tgt != "" {
-		tcfg = target.Config{Spec: *tgt}
+	tcfg, err := suiteTarget(s, *tgt)
+	if err != nil {
+		return err
 	}
 	ins, err := runner.Validate(ctx, s, tcfg)
 	if err != nil {
