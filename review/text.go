@@ -37,6 +37,29 @@ func Text(w io.Writer, rv *Reviewed) error {
 	return bw.Flush()
 }
 
+// Markdown writes the two rates side by side as a Markdown table, for a
+// pull request or a step summary.
+func Markdown(w io.Writer, rv *Reviewed) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "### After review\n\n%s\n\n", Summary(rv))
+	fmt.Fprintln(bw, "| | as graded | 95% CI | after review | 95% CI |")
+	fmt.Fprintln(bw, "|---|---:|---|---:|---|")
+	row := func(name string, a, b grade.Counts) {
+		fmt.Fprintf(bw, "| %s | %s (%s) | %s | %s (%s) | %s |\n", mdCell(name), frac(a), Pct(a), Interval(a), frac(b), Pct(b), Interval(b))
+	}
+	row("**total**", rv.AsGraded, rv.AfterReview)
+	for _, g := range rv.Groups {
+		row(g.Name, g.AsGraded, g.AfterReview)
+	}
+	fmt.Fprintln(bw, "\nAfter review, only grader false fails count as passes; model failures and questioned expectations stay failures.")
+	return bw.Flush()
+}
+
+// mdCell keeps a table cell on one line and its pipes literal.
+func mdCell(s string) string {
+	return strings.ReplaceAll(termsafe.Line(s), "|", "\\|")
+}
+
 // Summary says in one line what review found: "11 failures: 5 grader
 // false fail, 6 model failure, 0 expectation in question, 0 not reviewed".
 func Summary(rv *Reviewed) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpeval/mcpeval/model/judge"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/report"
+	"github.com/mcpeval/mcpeval/review"
 )
 
 const scoreHelp = `
@@ -102,7 +103,29 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return badInput(fmt.Errorf("%s: %v (re-create it with mcpeval score)", filepath.Join(rec.Dir, summaryFile), err))
 	}
-	if err := printAs(e, *asJSON, *asMD, &res, rec); err != nil {
+	log, err := review.Load(rec)
+	if err != nil {
+		return badInput(err)
+	}
+	rv := review.Apply(&res, log)
+	switch {
+	case *asJSON && rv.Reviews():
+		// The two rates side by side, in the same document.
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(struct {
+			*report.Summary
+			Reviewed *review.Reviewed `json:"reviewed"`
+		}{report.NewSummary(&res, &rec.Header, filepath.Join(rec.Dir, record.FileName)), rv})
+	default:
+		err = printAs(e, *asJSON, *asMD, &res, rec)
+		if err == nil && *asMD && rv.Reviews() {
+			fmt.Fprintln(e.stdout)
+			err = review.Markdown(e.stdout, rv)
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if *junitPath != "" {
