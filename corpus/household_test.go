@@ -84,14 +84,6 @@ func TestSeedQuestions(t *testing.T) {
 	}
 }
 
-func sum(xs ...float64) float64 {
-	t := 0.0
-	for _, x := range xs {
-		t += x
-	}
-	return t
-}
-
 func nextVest(d *household.Data) household.Vest {
 	var next household.Vest
 	for _, g := range d.Grants {

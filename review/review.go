@@ -120,11 +120,3 @@ func Fingerprint(answer string, reasons []grade.Reason) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// reasonStrings writes reasons as "check: message".
-func reasonStrings(rs []grade.Reason) []string {
-	out := make([]string, len(rs))
-	for i, r := range rs {
-		out[i] = r.String()
-	}
-	return out
-}

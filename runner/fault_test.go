@@ -47,7 +47,7 @@ cases:
 
 // runFaults runs case f/total attempts times, one at a time, against tc
 // with fake:perfect, counting the model's turns.
-func runFaults(t *testing.T, tc target.Config, attempts int, cfg Config) (*record.Run, error, *countingModel) {
+func runFaults(t *testing.T, tc target.Config, attempts int, cfg Config) (*record.Run, *countingModel, error) {
 	t.Helper()
 	s := loadSuite(t, faultSuite)
 	m, _ := fake.New("perfect", s)
@@ -59,7 +59,7 @@ func runFaults(t *testing.T, tc target.Config, attempts int, cfg Config) (*recor
 		cfg.OutDir = t.TempDir()
 	}
 	rec, err := Run(context.Background(), cfg)
-	return rec, err, counting
+	return rec, counting, err
 }
 
 // byN returns a run's attempts by number, checking that none is a fail in
@@ -108,7 +108,7 @@ func stderrHas(lines []string, s string) bool {
 // that attempt an error with its last stderr lines, and is restarted for
 // the next attempts.
 func TestStdioCrashIsAnError(t *testing.T) {
-	rec, err, _ := runFaults(t, faultserver.Target("-crash-on", "2"), 3, Config{})
+	rec, _, err := runFaults(t, faultserver.Target("-crash-on", "2"), 3, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestStdioCrashIsAnError(t *testing.T) {
 // TestStdioHangIsATimeout: a tool call that hangs past the call timeout is
 // an error, and the hung server is replaced.
 func TestStdioHangIsATimeout(t *testing.T) {
-	rec, err, _ := runFaults(t, faultserver.Target("-hang-on", "2"), 3, Config{CallTimeout: 300 * time.Millisecond})
+	rec, _, err := runFaults(t, faultserver.Target("-hang-on", "2"), 3, Config{CallTimeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestStdioHangIsATimeout(t *testing.T) {
 // TestStdioGarbageIsAnError: a server writing non-JSON on stdout breaks the
 // session: the attempt is an error and the server is restarted.
 func TestStdioGarbageIsAnError(t *testing.T) {
-	rec, err, _ := runFaults(t, faultserver.Target("-garbage-on", "2"), 3, Config{})
+	rec, _, err := runFaults(t, faultserver.Target("-garbage-on", "2"), 3, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestTargetThatCannotStart(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
-			_, err, counting := runFaults(t, tc.cfg, 1, Config{OutDir: dir})
+			_, counting, err := runFaults(t, tc.cfg, 1, Config{OutDir: dir})
 			if err == nil || !strings.Contains(err.Error(), "before any model request") || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err %v, want one before any model request saying %q", err, tc.want)
 			}
@@ -256,7 +256,7 @@ func TestHTTPServerErrorsAreErrors(t *testing.T) {
 				io.WriteString(w, tc.body(req.ID))
 				return true
 			})
-			rec, err, _ := runFaults(t, target.Config{Spec: ts.URL}, 3, Config{})
+			rec, _, err := runFaults(t, target.Config{Spec: ts.URL}, 3, Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -307,7 +307,7 @@ func TestHTTPRefusedMidRun(t *testing.T) {
 	hs.SetKeepAlivesEnabled(false)
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
-	rec, err, _ := runFaults(t, target.Config{Spec: "http://" + ln.Addr().String()}, 4, Config{})
+	rec, _, err := runFaults(t, target.Config{Spec: "http://" + ln.Addr().String()}, 4, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestStderrFloodIsBounded(t *testing.T) {
 		t.Skip("floods 100 MB")
 	}
 	stop := peakHeap()
-	rec, err, _ := runFaults(t, faultserver.Target("-stderr-bytes", "100000000", "-crash-on", "1"), 1, Config{})
+	rec, _, err := runFaults(t, faultserver.Target("-stderr-bytes", "100000000", "-crash-on", "1"), 1, Config{})
 	peak := stop()
 	if err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func (c Config) Check() error {
 			return fmt.Errorf("target %q: %w", c.Spec, err)
 		}
 		if len(args) == 0 {
-			return fmt.Errorf("target %q: no command after stdio:", c.Spec)
+			return fmt.Errorf("target %q: no command after the stdio: prefix", c.Spec)
 		}
 	case "http":
 		if _, err := url.Parse(c.Spec); err != nil {
