@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -66,7 +67,7 @@ func CheckExpect(v any, expect map[string]any) []string {
 			continue
 		}
 		if !equalValue(got, want) {
-			problems = append(problems, fmt.Sprintf("%s: expected %v, found %v", path, want, got))
+			problems = append(problems, fmt.Sprintf("%s: expected %s, found %s", path, show(want), show(got)))
 		}
 	}
 	return problems
@@ -107,4 +108,13 @@ func toFloat(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
+}
+
+// show writes a value as a person reads it: numbers in full, never in
+// exponent form (2394755, not 2.394755e+06).
+func show(v any) string {
+	if f, ok := toFloat(v); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
 }

@@ -463,3 +463,12 @@ func (s *msgSpy) Generate(ctx context.Context, r *model.Request) (*model.Respons
 	*s.msgs = r.Messages
 	return s.m.Generate(ctx, r)
 }
+
+func TestCheckExpectShowsNumbersInFull(t *testing.T) {
+	got := CheckExpect(map[string]any{"net_worth_sgd": 2394755.0, "list": []any{map[string]any{"units": 450.0}}},
+		map[string]any{"net_worth_sgd": 2394900, "list.0.units": 450, "missing": 1})
+	want := []string{"missing: not in the result", "net_worth_sgd: expected 2394900, found 2394755"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("CheckExpect = %q, want %q", got, want)
+	}
+}

@@ -106,7 +106,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	var ex *exitError
 	if errors.As(err, &ex) {
 		if ex.msg != "" {
-			fmt.Fprintf(stderr, "mcpeval %s: %s\n", name, termsafe.String(ex.msg)) // it may quote a server or a file
+			// err.Error() keeps any context a caller wrapped around ex.
+			fmt.Fprintf(stderr, "mcpeval %s: %s\n", name, termsafe.String(err.Error())) // it may quote a server or a file
 		}
 		return ex.code
 	}

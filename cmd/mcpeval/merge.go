@@ -37,6 +37,7 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
 	junitFile := fs.String("junit", "", "write JUnit XML to `FILE`")
 	summary := fs.String("summary", "", "append a Markdown summary to `FILE`")
+	suitePath := fs.String("suite", "", "grade the merged run against this suite `PATH` (default: the one the shards name)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -59,14 +60,20 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("cannot merge: %v", err)
 	}
 	h := shards[0].Header
+	// Load the suite before writing anything, so that a failed merge can
+	// simply be run again.
+	sp := *suitePath
+	if sp == "" {
+		sp = h.Suite.Path
+	}
+	s, err := loadSuite(sp)
+	if err != nil {
+		return fmt.Errorf("loading the shards' suite to grade the merged run (give it with --suite PATH; nothing was written): %w", err)
+	}
 	id := runner.NewRunID(time.Now(), h.Model.Spec)
 	rec, err := shard.Merge(*out, shards, shard.Options{RunID: id})
 	if err != nil {
 		return err
-	}
-	s, err := loadSuite(h.Suite.Path)
-	if err != nil {
-		return fmt.Errorf("the merged record is in %s, but its suite could not be loaded to grade it (mcpeval score %s --suite PATH): %w", rec.Dir, rec.Dir, err)
 	}
 	res := grade.Run(s, rec)
 	if err := writeSummary(rec.Dir, res, &rec.Header); err != nil {

@@ -19,7 +19,7 @@ Usage: mcpeval score RUN [--suite PATH] [--json | --markdown]
 
 Grades (or re-grades) a recorded run against the suite as it is now,
 without calling any model: grading is a pure function of the record and
-the suite. Writes RUN/summary.json and prints the result.
+the suite. Writes RUN/grades.json and prints the result.
 
   --suite   the suite to grade against (default: the one the run names)
 `

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/mcpeval/mcpeval/runner"
@@ -91,11 +92,11 @@ func serveCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("want one target NAME (have %v)", target.BuiltinNames())
+		return usagef("want one target NAME (have %s)", strings.Join(target.BuiltinNames(), ", "))
 	}
 	server, err := target.BuiltinServer(pos[0], *writable)
 	if err != nil {
-		return usagef("%v (have %v)", err, target.BuiltinNames())
+		return usagef("%v (have %s)", err, strings.Join(target.BuiltinNames(), ", "))
 	}
 	if *addr == "" {
 		err := server.Run(ctx, &mcp.StdioTransport{})
