@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -185,6 +186,11 @@ func TestInChromium(t *testing.T) {
 	}
 
 	mu.Lock()
+	// The page's own load is seen, so the listener heard the network and
+	// the check below is not over an empty list.
+	if !slices.Contains(requests, url) {
+		t.Errorf("the page's own request %s was not seen (requests: %q): the network listener heard nothing", url, requests)
+	}
 	for _, r := range requests {
 		if r != url {
 			t.Errorf("the page asked for %s", r)
