@@ -198,6 +198,18 @@ func parse(fs *flagSet, args []string) ([]string, error) {
 	}
 }
 
+// repeated is a repeatable flag whose values are kept whole (a header
+// value may hold commas).
+type repeated []string
+
+func (r *repeated) String() string { return strings.Join(*r, "; ") }
+
+// Set implements flag.Value.
+func (r *repeated) Set(v string) error {
+	*r = append(*r, v)
+	return nil
+}
+
 // stringList is a repeatable flag.
 type stringList []string
 
@@ -280,4 +292,36 @@ func suiteTarget(s *suite.Suite, override string) (target.Config, error) {
 		return t, badInput(err)
 	}
 	return t, nil
+}
+
+// addTargetFlags adds --target-header and --target-env values to t, each
+// refused where it cannot apply.
+func addTargetFlags(t *target.Config, headers, envs []string) error {
+	if len(headers) > 0 && t.Kind() != "http" {
+		return usagef("--target-header goes with an http(s) target, not %s", t.Describe())
+	}
+	if len(envs) > 0 && t.Kind() != "stdio" {
+		return usagef("--target-env goes with a stdio: target, not %s", t.Describe())
+	}
+	for _, h := range headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return usagef("--target-header %q: want NAME: VALUE", h)
+		}
+		if t.Headers == nil {
+			t.Headers = map[string]string{}
+		}
+		t.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	for _, kv := range envs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("--target-env %q: want KEY=VALUE", kv)
+		}
+		if t.Env == nil {
+			t.Env = map[string]string{}
+		}
+		t.Env[k] = v
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/faultserver"
@@ -78,16 +79,37 @@ func TestRunOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const token = "tok-PLANTED-4711, with a comma"
+	t.Setenv("MCPEVAL_TEST_TOKEN", token)
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
 	out := filepath.Join(t.TempDir(), "run")
-	s, code, stderr := runJSON(t, "run", "--json", "--quiet", "--target", ts.URL+"/mcp", "--attempts", "1", "--out", out)
+	if _, code, _ := runJSON(t, "run", "--json", "--quiet", "--target", ts.URL+"/mcp", "--attempts", "1", "--out", out+"-noauth"); code == 0 {
+		t.Fatal("a run without the bearer token succeeded against a server that requires it")
+	}
+	s, code, stderr := runJSON(t, "run", "--json", "--quiet", "--target", ts.URL+"/mcp", "--target-header", "Authorization: Bearer ${MCPEVAL_TEST_TOKEN}", "--attempts", "1", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if len(s.Cases) != 19 || s.Totals.Graded != 19 || s.Totals.Passed != 19 {
 		t.Errorf("over HTTP: %d cases, totals %+v", len(s.Cases), s.Totals)
 	}
+	// The token reached the server and nowhere else.
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), "PLANTED") {
+				t.Errorf("%s holds the bearer token", p)
+			}
+		}
+		return nil
+	})
 }

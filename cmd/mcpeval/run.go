@@ -57,6 +57,7 @@ type runFlags struct {
 	budgetTokens                 int64
 	budgetUSD                    float64
 	judge                        string
+	headers, envs                repeated
 	// models, ci and graded are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
@@ -68,6 +69,8 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "run", runHelp+ciHelp)
 	fs.StringVar(&f.suite, "suite", "", "suite `PATH` or embedded suite name")
 	fs.StringVar(&f.target, "target", "", "target `SPEC` (default: the suite's)")
+	fs.Var(&f.headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment and never recorded; repeatable")
+	fs.Var(&f.envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
 	fs.Var(&f.models, "model", "model `SPEC` (default fake:perfect); repeat for a model ladder, strongest first")
 	f.ci.register(fs.FlagSet)
 	fs.StringVar(&f.out, "out", "", "run `DIR` (default runs/RUN_ID)")
@@ -124,6 +127,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	}
 	tcfg, err := suiteTarget(s, f.target)
 	if err != nil {
+		return err
+	}
+	if err := addTargetFlags(&tcfg, f.headers, f.envs); err != nil {
 		return err
 	}
 	for _, c := range f.cases {
