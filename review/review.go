@@ -119,4 +119,3 @@ func Fingerprint(answer string, reasons []grade.Reason) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
-
