@@ -63,6 +63,12 @@ func CoverageOf(s *suite.Suite, tools []record.Tool) *Coverage {
 		var given [][2]string // case, normalized path
 		for _, c := range s.Cases {
 			if c.Action == nil {
+				if args, on := readCaseCovers(c, t.Name); on {
+					tc.Cases = append(tc.Cases, c.ID)
+					for _, a := range args {
+						given = append(given, [2]string{c.ID, normalPath(a)})
+					}
+				}
 				continue
 			}
 			on := false
@@ -235,4 +241,40 @@ func leaves(schema json.RawMessage) []string {
 func isObjectList(p map[string]any) bool {
 	items, ok := p["items"].(map[string]any)
 	return ok && items["properties"] != nil
+}
+
+// readCaseCovers reports whether a case without an action key exercises
+// tool (it requires or accepts it, its key or a tool-call expectation
+// calls it, or an argument rule names it) and which of the tool's
+// arguments it pins (argument rules, the key's arguments, expected
+// arguments).
+func readCaseCovers(c *suite.Case, tool string) (args []string, on bool) {
+	for _, names := range [][]string{c.Tools.Required, c.Tools.Accepted, c.ExpectTools} {
+		for _, n := range names {
+			if n == tool {
+				on = true
+			}
+		}
+	}
+	if on && len(c.ExpectTools) > 0 {
+		for a := range c.ExpectArgs {
+			args = append(args, a)
+		}
+	}
+	for _, r := range c.Args {
+		if r.Tool == tool {
+			on = true
+			args = append(args, r.Arg)
+		}
+	}
+	for _, k := range c.Key.Calls {
+		if k.Tool == tool {
+			on = true
+			for a := range k.Args {
+				args = append(args, a)
+			}
+		}
+	}
+	sort.Strings(args)
+	return args, on
 }
