@@ -97,6 +97,13 @@ func newPlayer(c *suite.Case, req *model.Request) *player {
 				var v any
 				if json.Unmarshal([]byte(b.Result.Content), &v) != nil {
 					v = b.Result.Content
+					// text+structured: the structured content follows the text.
+					if i := strings.LastIndexByte(b.Result.Content, '\n'); i >= 0 {
+						var w any
+						if json.Unmarshal([]byte(b.Result.Content[i+1:]), &w) == nil {
+							v = w
+						}
+					}
 				}
 				p.results = append(p.results, v)
 				break
