@@ -1,7 +1,7 @@
 package grade
 
 import (
-	"github.com/mcpeval/mcpeval/actions"
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/figures"
+	"github.com/mcpeval/mcpeval/grade/figures"
 	"github.com/mcpeval/mcpeval/suite"
 )
 

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/corpus"
+	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/record"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/figures"
+	"github.com/mcpeval/mcpeval/grade/figures"
 	"github.com/mcpeval/mcpeval/suite"
 )
 

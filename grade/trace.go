@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/figures"
+	"github.com/mcpeval/mcpeval/grade/figures"
 	"github.com/mcpeval/mcpeval/record"
 )
 

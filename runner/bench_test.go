@@ -22,7 +22,7 @@ func BenchmarkAttempt(b *testing.B) {
 		b.StopTimer()
 		dir := b.TempDir()
 		b.StartTimer()
-		rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: dir, Attempts: 10, Concurrency: 1, Cases: []string{"g/total"}})
+		rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: dir, Attempts: 10, Concurrency: 1, Cases: []string{"g/total"}})
 		if err != nil || len(rec.Attempts) != 10 {
 			b.Fatalf("run: %v", err)
 		}

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
 	"github.com/mcpeval/mcpeval/model/openai"
-	"github.com/mcpeval/mcpeval/model/retry"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/target"
 )
@@ -106,7 +106,7 @@ func TestProviderFaultsOnASchedule(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := loadSuite(t, faultSuite)
-			rec, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: info, Target: target.Config{Spec: "builtin:runner-test"},
+			rec, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: info, Target: target.Config{Spec: "builtin:runner-test", Builtins: testBuiltins},
 				OutDir: t.TempDir(), Attempts: 8, Concurrency: 1})
 			if err != nil {
 				t.Fatal(err)

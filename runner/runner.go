@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -167,7 +168,12 @@ func newRun(cfg Config) (*run, error) {
 		cfg.NewID = func() string { return NewRunID(cfg.Now(), cfg.ModelInfo.Spec) }
 	}
 	if cfg.Target.Spec == "" {
-		cfg.Target.Spec = cfg.Suite.Target.Spec
+		t := SuiteTarget(cfg.Suite)
+		t.Builtins, t.ClientVersion, t.StderrLines = cfg.Target.Builtins, cfg.Target.ClientVersion, cfg.Target.StderrLines
+		cfg.Target = t
+	}
+	if cfg.Target.ClientVersion == "" {
+		cfg.Target.ClientVersion = cfg.Build.Version
 	}
 	if cfg.Target.Spec == "" {
 		return nil, errors.New("runner: no target: the suite names none and none was given")
@@ -850,4 +856,20 @@ type noModel struct{}
 
 func (noModel) Generate(context.Context, *model.Request) (*model.Response, error) {
 	return nil, errors.New("no model")
+}
+
+// SuiteTarget returns the target a suite names, with its environment,
+// headers and working directory; a relative directory is taken from the
+// suite's own folder. It is the target Run uses when Config.Target has no
+// spec.
+func SuiteTarget(s *suite.Suite) target.Config {
+	t := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
+	if t.Dir != "" && !filepath.IsAbs(t.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
+		base := s.Path
+		if st, err := os.Stat(base); err == nil && !st.IsDir() {
+			base = filepath.Dir(base)
+		}
+		t.Dir = filepath.Join(base, t.Dir)
+	}
+	return t
 }

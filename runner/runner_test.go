@@ -25,8 +25,9 @@ type totalOut struct {
 
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
 
-func init() {
-	target.RegisterBuiltin("runner-test", func(writable bool) (*mcp.Server, error) {
+// testBuiltins are the in-process servers the test suites name.
+var testBuiltins = target.Builtins{
+	"runner-test": func(writable bool) (*mcp.Server, error) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "runner-test", Version: "0.0.1"}, nil)
 		mcp.AddTool(s, &mcp.Tool{Name: "get_total", Description: "the total", Annotations: readOnly},
 			func(ctx context.Context, req *mcp.CallToolRequest, in totalIn) (*mcp.CallToolResult, totalOut, error) {
@@ -44,24 +45,27 @@ func init() {
 				})
 		}
 		return s, nil
-	})
-	target.RegisterBuiltin("runner-test-terse", func(bool) (*mcp.Server, error) {
+	},
+	"runner-test-terse": func(bool) (*mcp.Server, error) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "terse", Version: "1"}, nil)
 		mcp.AddTool(s, &mcp.Tool{Name: "get_terse", Description: "the total, said tersely", Annotations: readOnly},
 			func(ctx context.Context, req *mcp.CallToolRequest, in totalIn) (*mcp.CallToolResult, totalOut, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, totalOut{Total: 42}, nil
 			})
 		return s, nil
-	})
-	target.RegisterBuiltin("runner-test-writable", func(bool) (*mcp.Server, error) {
+	},
+	"runner-test-writable": func(bool) (*mcp.Server, error) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "w", Version: "1"}, nil)
 		mcp.AddTool(s, &mcp.Tool{Name: "set_total", Description: "sets the total"},
 			func(ctx context.Context, req *mcp.CallToolRequest, in totalOut) (*mcp.CallToolResult, totalOut, error) {
 				return nil, in, nil
 			})
 		return s, nil
-	})
+	},
 }
+
+// testTarget is the suite's own target, with the test servers to reach.
+var testTarget = target.Config{Builtins: testBuiltins}
 
 const testSuite = `name: runner-test
 target: builtin:runner-test
@@ -114,7 +118,7 @@ func TestRun(t *testing.T) {
 	m, _ := fake.New("perfect", s)
 	dir := t.TempDir()
 	var seen int
-	rec, err := Run(context.Background(), Config{
+	rec, err := Run(context.Background(), Config{Target: testTarget,
 		Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect", Provider: "fake", Name: "perfect", Fake: true},
 		OutDir: dir, Concurrency: 2, CallTimeout: 200 * time.Millisecond, Now: clock(), NewID: func() string { return "run-1" },
 		Progress: func(p Progress) { seen++ },
@@ -159,7 +163,7 @@ func TestPreflightDriftMakesRunInvalid(t *testing.T) {
 	s := loadSuite(t, strings.Replace(testSuite, "expect: {total: 42}", "expect: {total: 43}", 1))
 	m, _ := fake.New("perfect", s)
 	counting := &countingModel{m: m}
-	rec, err := Run(context.Background(), Config{Suite: s, Model: counting, OutDir: t.TempDir()})
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: counting, OutDir: t.TempDir()})
 	if err == nil || rec == nil || rec.Header.Preflight.Valid || len(rec.Attempts) != 0 {
 		t.Fatalf("err %v rec %+v", err, rec)
 	}
@@ -175,7 +179,7 @@ func TestReadOnlyRunRefusesWriteTools(t *testing.T) {
 	s := loadSuite(t, "name: w\ntarget: builtin:runner-test-writable\ncases:\n  - id: a/b\n    prompt: p\n    decline: true\n")
 	m, _ := fake.New("perfect", s)
 	counting := &countingModel{m: m}
-	_, err := Run(context.Background(), Config{Suite: s, Model: counting, OutDir: t.TempDir()})
+	_, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: counting, OutDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "not marked read-only: set_total") {
 		t.Fatalf("err %v", err)
 	}
@@ -192,7 +196,7 @@ func TestUnshownToolAndMalformedArgs(t *testing.T) {
 		{Blocks: []model.Block{{Kind: model.ToolUse, Call: &model.Call{ID: "3", Name: "get_total", Args: []byte(`{"months": "many"}`)}}}},
 		{Blocks: []model.Block{{Kind: model.Text, Text: "done"}}},
 	}}
-	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Concurrency: 1, Cases: []string{"g/total"}})
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Concurrency: 1, Cases: []string{"g/total"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +225,7 @@ func TestTurnCap(t *testing.T) {
 	s := loadSuite(t, testSuite)
 	loop := model.Message{Blocks: []model.Block{{Kind: model.ToolUse, Call: &model.Call{ID: "1", Name: "get_total", Args: []byte(`{}`)}}}}
 	m := &scripted{turns: []model.Message{loop, loop, loop, loop, loop}}
-	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, TurnCap: 3, Cases: []string{"g/total"}})
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, TurnCap: 3, Cases: []string{"g/total"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +237,7 @@ func TestTurnCap(t *testing.T) {
 func TestProviderErrorIsAnAttemptError(t *testing.T) {
 	s := loadSuite(t, testSuite)
 	m := failing{}
-	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"g/total"}})
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"g/total"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +251,7 @@ func TestBudgetStopsCleanly(t *testing.T) {
 	s := loadSuite(t, testSuite)
 	m, _ := fake.New("perfect", s)
 	n := 0
-	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Concurrency: 1, Cases: []string{"g/total"},
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: t.TempDir(), Concurrency: 1, Cases: []string{"g/total"},
 		BeforeAttempt: func() string {
 			n++
 			if n > 1 {
@@ -291,7 +295,7 @@ func TestResume(t *testing.T) {
 	info := model.Info{Spec: "fake:perfect"}
 	dir := t.TempDir()
 	n := 0
-	rec, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: info, OutDir: dir, Concurrency: 1, CallTimeout: 100 * time.Millisecond,
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, ModelInfo: info, OutDir: dir, Concurrency: 1, CallTimeout: 100 * time.Millisecond,
 		BeforeAttempt: func() string {
 			if n++; n > 2 {
 				return "budget"
@@ -305,15 +309,15 @@ func TestResume(t *testing.T) {
 		t.Fatalf("first leg: complete %v attempts %d", rec.Complete(), len(rec.Attempts))
 	}
 	// A different model is refused.
-	if _, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:refuse"}, Resume: rec}); err == nil || !strings.Contains(err.Error(), "the model or its options changed") {
+	if _, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:refuse"}, Resume: rec}); err == nil || !strings.Contains(err.Error(), "the model or its options changed") {
 		t.Errorf("resume with another model: %v", err)
 	}
 	// A changed suite is refused.
 	s2 := loadSuite(t, strings.Replace(testSuite, "What is the total?", "What's the total?", 1))
-	if _, err := Run(context.Background(), Config{Suite: s2, Model: m, ModelInfo: info, Resume: rec}); err == nil || !strings.Contains(err.Error(), "the suite changed") {
+	if _, err := Run(context.Background(), Config{Target: testTarget, Suite: s2, Model: m, ModelInfo: info, Resume: rec}); err == nil || !strings.Contains(err.Error(), "the suite changed") {
 		t.Errorf("resume with another suite: %v", err)
 	}
-	rec2, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: info, Resume: rec, CallTimeout: 100 * time.Millisecond})
+	rec2, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, ModelInfo: info, Resume: rec, CallTimeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +346,7 @@ func TestToolCallModeExecutesNothing(t *testing.T) {
 `
 	s := loadSuite(t, body)
 	m, _ := fake.New("perfect", s)
-	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"pr/total"}, CallTimeout: 50 * time.Millisecond})
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"pr/total"}, CallTimeout: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +381,7 @@ func TestOverlayRecordsBothVersions(t *testing.T) {
 	m, _ := fake.New("perfect", s)
 	var shownToModel []model.Tool
 	spy := &spyModel{m: m, tools: &shownToModel}
-	rec, err := Run(context.Background(), Config{Suite: s, Model: spy, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"g/total"},
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: spy, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"g/total"},
 		Overlay: func(ts []record.Tool) ([]record.Tool, error) {
 			out := append([]record.Tool(nil), ts...)
 			out[0].Description = "the grand total, in dollars"
@@ -409,7 +413,7 @@ func (s *spyModel) Generate(ctx context.Context, r *model.Request) (*model.Respo
 func TestEmptyShardWritesACompleteRecord(t *testing.T) {
 	s := loadSuite(t, testSuite)
 	m, _ := fake.New("perfect", s)
-	rec, err := Run(context.Background(), Config{Suite: s, Model: m, OutDir: t.TempDir(), Cases: []string{"g/total"}, Shard: &record.Shard{K: 3, N: 3}, Attempts: 2})
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: t.TempDir(), Cases: []string{"g/total"}, Shard: &record.Shard{K: 3, N: 3}, Attempts: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,7 +437,7 @@ func TestToolResultsWithStructured(t *testing.T) {
 		s := loadSuite(t, strings.Replace(terse, "attempts: 2\n", "attempts: 1\ntool_results: "+tc.mode+"\n", 1))
 		m, _ := fake.New("perfect", s)
 		var seen []model.Message
-		rec, err := Run(context.Background(), Config{Suite: s, Model: &msgSpy{m: m, msgs: &seen}, OutDir: t.TempDir(), Cases: []string{"g/terse"}})
+		rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: &msgSpy{m: m, msgs: &seen}, OutDir: t.TempDir(), Cases: []string{"g/terse"}})
 		if err != nil {
 			t.Fatal(err)
 		}

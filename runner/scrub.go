@@ -1,8 +1,8 @@
 package runner
 
 import (
+	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/redact"
 	"github.com/mcpeval/mcpeval/target"
 )
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpeval/mcpeval/redact"
+	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,6 +35,32 @@ type Config struct {
 	// StderrLines is how many of a stdio command's last stderr lines are
 	// kept (default 50).
 	StderrLines int `yaml:"-"`
+	// Builtins are the in-process servers a builtin:NAME spec may name.
+	// The mcpeval command supplies its embedded targets; a library caller
+	// supplies its own (nil: no builtin target can be reached).
+	Builtins Builtins `yaml:"-"`
+	// ClientVersion is the version mcpeval reports to servers when it
+	// connects (default "dev").
+	ClientVersion string `yaml:"-"`
+}
+
+// Builtins maps a builtin target's name to a function that returns a
+// fresh server each time a connection is made; writable serves its write
+// tools too.
+type Builtins map[string]func(writable bool) (*mcp.Server, error)
+
+// Names lists the builtin targets, sorted.
+func (b Builtins) Names() []string {
+	return sortedKeys(b)
+}
+
+// Server returns a fresh server of the builtin target name.
+func (b Builtins) Server(name string, writable bool) (*mcp.Server, error) {
+	f, ok := b[name]
+	if !ok {
+		return nil, fmt.Errorf("no builtin target %q (have %s)", name, strings.Join(b.Names(), ", "))
+	}
+	return f(writable)
 }
 
 // Kind returns "builtin", "stdio" or "http".
@@ -55,8 +81,8 @@ func (c Config) Check() error {
 	switch c.Kind() {
 	case "builtin":
 		name := strings.TrimPrefix(c.Spec, "builtin:")
-		if _, ok := builtins[name]; !ok {
-			return fmt.Errorf("target %q: no builtin target %q (have %s)", c.Spec, name, strings.Join(BuiltinNames(), ", "))
+		if _, ok := c.Builtins[name]; !ok {
+			return fmt.Errorf("target %q: no builtin target %q (have %s)", c.Spec, name, strings.Join(c.Builtins.Names(), ", "))
 		}
 	case "stdio":
 		args, err := SplitCommand(strings.TrimPrefix(c.Spec, "stdio:"))
@@ -101,21 +127,22 @@ type Conn struct {
 	closers []func() error
 }
 
-// Version is the client version mcpeval reports to servers.
-var Version = "dev"
-
 // Dial connects to the target and completes MCP initialization.
 func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: Version}, nil)
+	version := cfg.ClientVersion
+	if version == "" {
+		version = "dev"
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, nil)
 	c := &Conn{}
 	var transport mcp.Transport
 	switch cfg.Kind() {
 	case "builtin":
 		name := strings.TrimPrefix(cfg.Spec, "builtin:")
-		server, err := builtins[name](cfg.Writable)
+		server, err := cfg.Builtins.Server(name, cfg.Writable)
 		if err != nil {
 			return nil, fmt.Errorf("starting builtin target %s: %w", name, err)
 		}

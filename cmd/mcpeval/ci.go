@@ -17,17 +17,17 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/compare"
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/junit"
-	"github.com/mcpeval/mcpeval/ladder"
-	"github.com/mcpeval/mcpeval/overlay"
+	"github.com/mcpeval/mcpeval/internal/compare"
+	"github.com/mcpeval/mcpeval/internal/ladder"
+	"github.com/mcpeval/mcpeval/internal/overlay"
+	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/internal/report/junit"
+	"github.com/mcpeval/mcpeval/internal/shard"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/report"
 	"github.com/mcpeval/mcpeval/runner"
-	"github.com/mcpeval/mcpeval/shard"
 	"github.com/mcpeval/mcpeval/suite"
-	"github.com/mcpeval/mcpeval/termsafe"
 )
 
 const ciHelp = `

@@ -11,10 +11,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
 	"github.com/mcpeval/mcpeval/target"
-	"github.com/mcpeval/mcpeval/termsafe"
 )
 
 // Exit statuses.
@@ -271,20 +273,14 @@ func isCodeDir(p string) bool {
 // target is bad input.
 func suiteTarget(s *suite.Suite, override string) (target.Config, error) {
 	if override != "" {
-		t := target.Config{Spec: override}
+		t := target.Config{Spec: override, Builtins: builtin.All()}
 		if err := t.Check(); err != nil {
 			return t, badInput(err)
 		}
 		return t, nil
 	}
-	t := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
-	if t.Dir != "" && !filepath.IsAbs(t.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
-		base := s.Path
-		if st, err := os.Stat(base); err == nil && !st.IsDir() {
-			base = filepath.Dir(base)
-		}
-		t.Dir = filepath.Join(base, t.Dir)
-	}
+	t := runner.SuiteTarget(s)
+	t.Builtins = builtin.All()
 	if t.Spec == "" {
 		return t, usagef("suite %s names no target: give one with --target", s.Path)
 	}

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/compare"
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/compare"
 	"github.com/mcpeval/mcpeval/record"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/audit"
+	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/runner"
 )
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/judging"
-	"github.com/mcpeval/mcpeval/model/judge"
-	"github.com/mcpeval/mcpeval/provider"
+	"github.com/mcpeval/mcpeval/internal/judge"
+	"github.com/mcpeval/mcpeval/internal/judging"
+	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpeval/mcpeval/corpus"
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/record"
 )
 

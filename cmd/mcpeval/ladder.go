@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/ladder"
+	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/record"
 )
 

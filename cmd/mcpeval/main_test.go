@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/faultserver"
-	"github.com/mcpeval/mcpeval/target"
+	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -75,7 +75,7 @@ func runJSON(t *testing.T, args ...string) (summary, int, string) {
 // TestRunOverHTTP runs the household suite against the household target
 // served over streamable HTTP.
 func TestRunOverHTTP(t *testing.T) {
-	server, err := target.BuiltinServer("household", false)
+	server, err := builtin.Server("household", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
-	"github.com/mcpeval/mcpeval/shard"
 )
 
 const mergeHelp = `

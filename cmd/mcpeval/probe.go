@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/probe"
+	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/model/probe"
-	"github.com/mcpeval/mcpeval/provider"
 	"github.com/mcpeval/mcpeval/runner"
 )
 

@@ -14,10 +14,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/corpus"
-	"github.com/mcpeval/mcpeval/internal/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/usage"
 )
 
 // The real providers, end to end through the CLI, against httptest servers

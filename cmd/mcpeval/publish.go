@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/buildinfo"
-	"github.com/mcpeval/mcpeval/htmlreport"
-	"github.com/mcpeval/mcpeval/publish"
-	"github.com/mcpeval/mcpeval/redact"
+	"github.com/mcpeval/mcpeval/internal/buildinfo"
+	"github.com/mcpeval/mcpeval/internal/publish"
+	"github.com/mcpeval/mcpeval/internal/redact"
+	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/suite"
-	"github.com/mcpeval/mcpeval/termsafe"
 )
 
 const publishHelp = `

@@ -21,7 +21,7 @@ func gitRepo(t *testing.T) (dir, commit string) {
 		t.Skip("git is not installed")
 	}
 	dir = t.TempDir()
-	data, err := os.ReadFile("../../publish/testdata/suite.yaml")
+	data, err := os.ReadFile("../../internal/publish/testdata/suite.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func git(t *testing.T, dir string, args ...string) string {
 // dir/runs/NAME, made at commit against dir/suite.yaml.
 func realRun(t *testing.T, dir, name, commit string) string {
 	t.Helper()
-	data, err := os.ReadFile("../../publish/testdata/run/record.jsonl")
+	data, err := os.ReadFile("../../internal/publish/testdata/run/record.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpeval/mcpeval/buildinfo"
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/htmlreport"
+	"github.com/mcpeval/mcpeval/internal/buildinfo"
+	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
+	"github.com/mcpeval/mcpeval/internal/review"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/review"
-	"github.com/mcpeval/mcpeval/termsafe"
 )
 
 const reviewHelp = `

@@ -10,17 +10,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpeval/mcpeval/buildinfo"
-	"github.com/mcpeval/mcpeval/fixture"
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/model/judge"
-	"github.com/mcpeval/mcpeval/model/price"
-	"github.com/mcpeval/mcpeval/provider"
+	"github.com/mcpeval/mcpeval/internal/buildinfo"
+	"github.com/mcpeval/mcpeval/internal/fixture"
+	"github.com/mcpeval/mcpeval/internal/judge"
+	"github.com/mcpeval/mcpeval/internal/provider"
+	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
-	"github.com/mcpeval/mcpeval/target"
-	"github.com/mcpeval/mcpeval/usage"
 )
 
 const runHelp = `
@@ -163,7 +162,6 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		}
 	}
 	build := buildinfo.Get()
-	target.Version = build.Version
 	cfg := runner.Config{
 		Suite: s, Target: tcfg, Model: m, ModelInfo: info,
 		Attempts: f.attempts, Concurrency: f.concurrency, TurnCap: f.turns,

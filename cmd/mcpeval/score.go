@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/model/judge"
+	"github.com/mcpeval/mcpeval/internal/judge"
+	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/report"
-	"github.com/mcpeval/mcpeval/review"
 )
 
 const scoreHelp = `

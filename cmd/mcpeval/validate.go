@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/runner"
-	"github.com/mcpeval/mcpeval/target"
-	"github.com/mcpeval/mcpeval/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -92,11 +92,11 @@ func serveCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("want one target NAME (have %s)", strings.Join(target.BuiltinNames(), ", "))
+		return usagef("want one target NAME (have %s)", strings.Join(builtin.Names(), ", "))
 	}
-	server, err := target.BuiltinServer(pos[0], *writable)
+	server, err := builtin.Server(pos[0], *writable)
 	if err != nil {
-		return usagef("%v (have %s)", err, strings.Join(target.BuiltinNames(), ", "))
+		return usagef("%v", err)
 	}
 	if *addr == "" {
 		err := server.Run(ctx, &mcp.StdioTransport{})

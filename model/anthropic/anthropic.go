@@ -17,9 +17,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
+	"github.com/mcpeval/mcpeval/internal/retry"
+	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/model/retry"
-	"github.com/mcpeval/mcpeval/model/toolname"
 )
 
 // DefaultMaxTokens is max_tokens when the spec does not set it.

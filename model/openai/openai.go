@@ -18,9 +18,9 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/mcpeval/mcpeval/internal/retry"
+	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/model/retry"
-	"github.com/mcpeval/mcpeval/model/toolname"
 )
 
 // DefaultTimeout bounds one try when Config.Timeout is zero.

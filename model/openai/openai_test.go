@@ -15,8 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/model/retry"
 )
 
 // key is planted in every test; it must never come back out.

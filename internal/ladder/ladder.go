@@ -1,0 +1,281 @@
+package ladder
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// Readings of a case on the ladder.
+const (
+	// Defect: the case fails on the strongest model.
+	Defect = "defect"
+	// Descriptions: the case passes on the strongest model and fails on a
+	// weaker one.
+	Descriptions = "descriptions"
+)
+
+// Ladder is several models' runs of one suite, side by side.
+type Ladder struct {
+	// Rungs are the runs, strongest model first.
+	Rungs []Rung `json:"rungs"`
+	// Cases are every case any run graded, in the order they first appear.
+	Cases []Case `json:"cases"`
+	// Calibrated is true when every case the strongest model ran passed
+	// every graded attempt there.
+	Calibrated bool `json:"calibrated"`
+	// Warnings say where the runs are not comparable (another suite, other
+	// tool definitions, an invalid or unfinished run).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Rung is one model's run.
+type Rung struct {
+	Model  string       `json:"model"`
+	RunID  string       `json:"run_id"`
+	Dir    string       `json:"dir"`
+	Valid  bool         `json:"valid"`
+	Totals grade.Counts `json:"totals"`
+}
+
+// Case is one case across the ladder.
+type Case struct {
+	ID    string `json:"id"`
+	Group string `json:"group"`
+	// Counts are the case's counts on each rung, nil where the run did not
+	// grade it.
+	Counts []*grade.Counts `json:"counts"`
+	// Reading is Defect, Descriptions or "".
+	Reading string `json:"reading,omitempty"`
+	// Why says the reading in words, naming the models.
+	Why string `json:"why,omitempty"`
+}
+
+// Build sets runs (with their grades, in the same order) side by side; the
+// first is the strongest model.
+func Build(runs []*record.Run, results []*grade.Result) *Ladder {
+	l := &Ladder{}
+	index := map[string]int{}
+	for i, r := range runs {
+		res := results[i]
+		l.Rungs = append(l.Rungs, Rung{Model: res.Model, RunID: r.Header.RunID, Dir: r.Dir, Valid: res.Valid, Totals: res.Totals.Counts})
+		if !res.Valid {
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s (%s) is invalid: nothing was graded", res.Model, r.Dir))
+		} else if !r.Complete() {
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s (%s) is incomplete: %d of %d planned attempts recorded", res.Model, r.Dir, len(r.Attempts), len(r.Header.Planned)))
+		}
+		if i > 0 {
+			h0, h := &runs[0].Header, &r.Header
+			if h.Suite.Hash != h0.Suite.Hash {
+				l.Warnings = append(l.Warnings, fmt.Sprintf("%s ran another suite (hash %.12s, the strongest ran %.12s)", res.Model, h.Suite.Hash, h0.Suite.Hash))
+			}
+			if h.ToolsHash != h0.ToolsHash {
+				l.Warnings = append(l.Warnings, fmt.Sprintf("%s saw other tool definitions (hash %.12s, the strongest saw %.12s)", res.Model, h.ToolsHash, h0.ToolsHash))
+			}
+		}
+		for _, cs := range res.Cases {
+			j, ok := index[cs.ID]
+			if !ok {
+				j = len(l.Cases)
+				index[cs.ID] = j
+				l.Cases = append(l.Cases, Case{ID: cs.ID, Group: cs.Group, Counts: make([]*grade.Counts, len(runs))})
+			}
+			c := cs.Counts
+			l.Cases[j].Counts[i] = &c
+		}
+	}
+	l.Calibrated = len(runs) > 0 && results[0].Valid
+	for i := range l.Cases {
+		c := &l.Cases[i]
+		top := c.Counts[0]
+		switch {
+		case top == nil || top.Graded == 0:
+			if top == nil {
+				l.Calibrated = false
+			}
+		case top.Failed > 0:
+			l.Calibrated = false
+			c.Reading = Defect
+			c.Why = fmt.Sprintf("fails on %s, the strongest model (%d/%d): a case defect or a product gap, not a description problem", l.Rungs[0].Model, top.Passed, top.Graded)
+		default:
+			var lower []string
+			for k, cnt := range c.Counts[1:] {
+				if cnt != nil && cnt.Failed > 0 {
+					lower = append(lower, fmt.Sprintf("%s (%d/%d)", l.Rungs[k+1].Model, cnt.Passed, cnt.Graded))
+				}
+			}
+			if len(lower) > 0 {
+				c.Reading = Descriptions
+				c.Why = fmt.Sprintf("passes on %s, fails on %s: the descriptions (or the tools' output) do not carry a weaker model", l.Rungs[0].Model, strings.Join(lower, ", "))
+			}
+		}
+	}
+	return l
+}
+
+// Count returns how many cases have the reading.
+func (l *Ladder) Count(reading string) int {
+	n := 0
+	for _, c := range l.Cases {
+		if c.Reading == reading {
+			n++
+		}
+	}
+	return n
+}
+
+// Text writes the ladder for a terminal: a column per model (pass rate and
+// n), a line per case with its reading, the totals, and the calibration.
+func Text(w io.Writer, l *Ladder) error {
+	bw := bufio.NewWriter(w)
+	nameW := len("total")
+	for _, c := range l.Cases {
+		nameW = max(nameW, len(c.ID))
+	}
+	colW := 10
+	for _, r := range l.Rungs {
+		colW = max(colW, len(r.Model))
+	}
+	head := fmt.Sprintf("%-*s", nameW, "")
+	for i, r := range l.Rungs {
+		label := r.Model
+		if i == 0 {
+			label += "*"
+		}
+		head += fmt.Sprintf("  %-*s", colW+1, termsafe.Line(label))
+	}
+	fmt.Fprintln(bw, strings.TrimRight(head, " "))
+	for _, c := range l.Cases {
+		line := fmt.Sprintf("%-*s", nameW, termsafe.Line(c.ID))
+		for _, cnt := range c.Counts {
+			line += fmt.Sprintf("  %-*s", colW+1, cell(cnt))
+		}
+		if c.Reading != "" {
+			line += "  " + c.Reading
+		}
+		fmt.Fprintln(bw, strings.TrimRight(line, " "))
+	}
+	line := fmt.Sprintf("%-*s", nameW, "total")
+	for _, r := range l.Rungs {
+		t := r.Totals
+		line += fmt.Sprintf("  %-*s", colW+1, cell(&t))
+	}
+	fmt.Fprintln(bw, strings.TrimRight(line, " "))
+	fmt.Fprintf(bw, "\n* the strongest model, given first: the suite is calibrated on it.\n")
+	calibration(bw, l, "")
+	if len(l.Warnings) > 0 {
+		fmt.Fprintln(bw, "\nwarnings")
+		for _, s := range l.Warnings {
+			fmt.Fprintf(bw, "  %s\n", termsafe.Line(s))
+		}
+	}
+	return bw.Flush()
+}
+
+func calibration(w io.Writer, l *Ladder, bullet string) {
+	if len(l.Rungs) == 0 {
+		return
+	}
+	top := l.Rungs[0].Model
+	if l.Calibrated {
+		fmt.Fprintf(w, "%scalibrated: every case passes on %s, so failures lower down point at the descriptions.\n", bullet, top)
+	} else {
+		fmt.Fprintf(w, "%snot calibrated: %d case%s fail%s on %s (case defects or product gaps): fix those before reading weaker models' failures as description problems.\n",
+			bullet, l.Count(Defect), plural(l.Count(Defect)), verbS(l.Count(Defect)), top)
+	}
+	for _, c := range l.Cases {
+		if c.Why != "" {
+			fmt.Fprintf(w, "%s  %s: %s\n", bullet, termsafe.Line(c.ID), termsafe.Line(c.Why))
+		}
+	}
+}
+
+// Markdown writes the ladder as a Markdown table with the calibration
+// reading.
+func Markdown(w io.Writer, l *Ladder) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "### mcpeval model ladder")
+	fmt.Fprintln(bw)
+	fmt.Fprint(bw, "| Case |")
+	for i, r := range l.Rungs {
+		label := md(r.Model)
+		if i == 0 {
+			label += " (strongest)"
+		}
+		fmt.Fprintf(bw, " %s |", label)
+	}
+	fmt.Fprint(bw, " Reading |\n|---|")
+	for range l.Rungs {
+		fmt.Fprint(bw, "---:|")
+	}
+	fmt.Fprintln(bw, "---|")
+	for _, c := range l.Cases {
+		fmt.Fprintf(bw, "| %s |", md(c.ID))
+		for _, cnt := range c.Counts {
+			fmt.Fprintf(bw, " %s |", cell(cnt))
+		}
+		fmt.Fprintf(bw, " %s |\n", c.Reading)
+	}
+	fmt.Fprint(bw, "| **total** |")
+	for _, r := range l.Rungs {
+		t := r.Totals
+		fmt.Fprintf(bw, " **%s** |", cell(&t))
+	}
+	fmt.Fprintln(bw, " |")
+	fmt.Fprintln(bw)
+	var b strings.Builder
+	calibration(&b, l, "")
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		if strings.HasPrefix(line, "  ") {
+			fmt.Fprintf(bw, "- %s\n", md(strings.TrimSpace(line)))
+		} else {
+			fmt.Fprintf(bw, "%s\n\n", md(line))
+		}
+	}
+	for _, s := range l.Warnings {
+		fmt.Fprintf(bw, "\n> %s\n", md(s))
+	}
+	return bw.Flush()
+}
+
+// JSON writes the ladder as indented JSON.
+func JSON(w io.Writer, l *Ladder) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(l)
+}
+
+func cell(c *grade.Counts) string {
+	if c == nil {
+		return "—"
+	}
+	if c.Graded == 0 {
+		return "— n=0"
+	}
+	return fmt.Sprintf("%.0f%% n=%d", math.Round(c.Rate*100), c.Graded)
+}
+
+var mdReplacer = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "\n", " ", "*", `\*`, "_", `\_`, "`", "'")
+
+func md(s string) string { return mdReplacer.Replace(s) }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func verbS(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}

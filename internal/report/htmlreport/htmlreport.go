@@ -1,0 +1,457 @@
+package htmlreport
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/review"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+//go:embed *.tmpl page.css page.js
+var files embed.FS
+
+var (
+	tmpl = template.Must(template.New("").ParseFS(files, "*.tmpl"))
+	// asset is the page's own style and script, and the policy that allows
+	// exactly them and nothing from the network.
+	asset = newAsset()
+)
+
+// Version is written in every page's footer; the CLI sets it.
+var Version = "dev"
+
+type pageAsset struct {
+	Style  template.CSS
+	Script template.JS
+	CSP    string
+}
+
+func newAsset() pageAsset {
+	css, _ := files.ReadFile("page.css")
+	js, _ := files.ReadFile("page.js")
+	hash := func(b []byte) string {
+		s := sha256.Sum256(b)
+		return "'sha256-" + base64.StdEncoding.EncodeToString(s[:]) + "'"
+	}
+	return pageAsset{
+		Style:  template.CSS(css),
+		Script: template.JS(js),
+		CSP:    "default-src 'none'; style-src " + hash(css) + "; script-src " + hash(js) + "; img-src data:; base-uri 'none'; form-action 'none'",
+	}
+}
+
+// RunPage is what a run page shows.
+type RunPage struct {
+	// Run is the record: the header's provenance and every transcript.
+	Run *record.Run
+	// Result is the run graded.
+	Result *grade.Result
+	// Reviewed is the result with its reviews applied; nil is read as no
+	// reviews.
+	Reviewed *review.Reviewed
+	// Banner, when set, is shown at the top of the page (a dry run says
+	// so on every page).
+	Banner string
+}
+
+// Run writes the run page.
+func Run(w io.Writer, p *RunPage) error {
+	v := runView(p)
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", v); err != nil {
+		return fmt.Errorf("rendering run page: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// LedgerPage is what the ledger page shows.
+type LedgerPage struct {
+	Title string
+	// Banner, when set, is shown at the top of the page.
+	Banner string
+	Rows   []LedgerRow
+}
+
+// LedgerRow is one published row.
+type LedgerRow struct {
+	// Key identifies the row (model x target x suite); the page's
+	// data-check attributes carry it.
+	Key                       string
+	Model, Options            string
+	Target, Server, ToolsHash string
+	Suite, SuiteHash          string
+	Date, RunID               string
+	Commit, ToolVersion       string
+	AsGraded, AfterReview     grade.Counts
+	GraderFalseFails          int
+	ModelFailures             int
+	ExpectationsInQuestion    int
+	Unreviewed                int
+	// Page is the run page's address relative to the ledger page; empty
+	// for none.
+	Page string
+}
+
+// Ledger writes the ledger page.
+func Ledger(w io.Writer, p *LedgerPage) error {
+	type rowView struct {
+		LedgerRow
+		As, After rateView
+		Errors    int
+	}
+	v := struct {
+		Title, Banner, Version string
+		Asset                  pageAsset
+		Rows                   []rowView
+	}{Title: p.Title, Banner: p.Banner, Version: Version, Asset: asset}
+	if v.Title == "" {
+		v.Title = "Results"
+	}
+	for _, r := range p.Rows {
+		v.Rows = append(v.Rows, rowView{LedgerRow: r, As: rate("as graded", "as-graded", r.AsGraded, colorAs, 140),
+			After: rate("after review", "after-review", r.AfterReview, colorAfter, 140), Errors: r.AsGraded.Errors})
+	}
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, "ledger.html.tmpl", v); err != nil {
+		return fmt.Errorf("rendering ledger page: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// CountText writes passed of graded: "46/57".
+func CountText(c grade.Counts) string { return fmt.Sprintf("%d/%d", c.Passed, c.Graded) }
+
+// RateText writes a rate as a whole percentage, "—" when nothing was
+// graded.
+func RateText(c grade.Counts) string {
+	if c.Graded == 0 {
+		return "—"
+	}
+	return pct(c.Rate)
+}
+
+// CIText writes a rate's 95% interval: "[69%, 89%]".
+func CIText(c grade.Counts) string { return "[" + pct(c.WilsonLow) + ", " + pct(c.WilsonHigh) + "]" }
+
+func pct(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
+
+const (
+	colorAs    = "#3b6fd8"
+	colorAfter = "#7a4cc2"
+)
+
+type rateView struct {
+	Label, Key, Count, Rate, CI string
+	Bar                         barView
+}
+
+type barView struct {
+	Width, Low, Span, Tick float64
+	Color, Title           string
+}
+
+func rate(label, key string, c grade.Counts, color string, width float64) rateView {
+	return rateView{Label: label, Key: key, Count: CountText(c), Rate: RateText(c), CI: CIText(c), Bar: bar(c, color, width)}
+}
+
+// bar draws a rate's interval as a band on a 0-100% track, with a tick at
+// the rate.
+func bar(c grade.Counts, color string, width float64) barView {
+	r2 := func(f float64) float64 { return math.Round(f*10) / 10 }
+	lo, hi := c.WilsonLow*width, c.WilsonHigh*width
+	tick := math.Min(math.Max(c.Rate*width-1, 0), width-2)
+	title := fmt.Sprintf("%s passed, %s, 95%% CI %s", CountText(c), RateText(c), CIText(c))
+	if c.Graded == 0 {
+		tick = 0
+		title = "nothing graded"
+	}
+	return barView{Width: width, Low: r2(lo), Span: r2(math.Max(hi-lo, 1)), Tick: r2(tick), Color: color, Title: title}
+}
+
+type kv struct{ K, V string }
+
+type tableRow struct {
+	Name, Group string
+	IsGroup     bool
+	As, After   rateView
+	Errors      int
+	Notes       string
+}
+
+type filterView struct{ Value, Label string }
+
+type reviewView struct {
+	Verdict, Reviewer, When, Note, Why string
+}
+
+type callView struct {
+	Name, Note, Args, Result string
+	Shows, IsError           bool
+}
+
+type turnView struct {
+	N              int
+	Text, Thinking string
+	Tries          []string
+	Calls          []callView
+}
+
+type attemptView struct {
+	Case, Group     string
+	N               int
+	Outcome, Review string
+	Open            bool
+	Reasons         []grade.Reason
+	ReviewNote      *reviewView
+	Stale           []reviewView
+	Prompt          string
+	Turns           []turnView
+	Answer, End     string
+	Error           string
+}
+
+type runPageView struct {
+	Title, Banner, Version, Model string
+	Asset                         pageAsset
+	Fake, Valid                   bool
+	Invalid                       string
+	Provenance                    []kv
+	AsGraded, AfterReview         rateView
+	Errors, Failures              int
+	GraderFalseFails              int
+	ModelFailures                 int
+	ExpectationsInQuestion        int
+	Unreviewed, Stale             int
+	VerdictFilters                []filterView
+	GroupNames                    []string
+	Rows                          []tableRow
+	Warnings                      []string
+	Attempts                      []attemptView
+}
+
+func runView(p *RunPage) *runPageView {
+	h := &p.Run.Header
+	res := p.Result
+	rv := p.Reviewed
+	if rv == nil {
+		rv = review.Apply(res, nil)
+	}
+	v := &runPageView{
+		Title: "Run " + h.RunID, Banner: p.Banner, Version: Version, Asset: asset,
+		Model: res.Model, Fake: h.Model.Fake, Valid: res.Valid, Invalid: res.Invalid, Warnings: res.Warnings,
+		AsGraded:    rate("as graded", "as-graded", rv.AsGraded, colorAs, 260),
+		AfterReview: rate("after review", "after-review", rv.AfterReview, colorAfter, 260),
+		Errors:      rv.AsGraded.Errors, Failures: rv.Failures,
+		GraderFalseFails: rv.GraderFalseFails, ModelFailures: rv.ModelFailures,
+		ExpectationsInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed, Stale: rv.StaleReviews,
+	}
+	v.Provenance = provenance(p.Run, res)
+	v.VerdictFilters = []filterView{{"all", "all"}, {"pass", "pass"}, {"fail", "fail"}, {"error", "error"}}
+	for _, vd := range review.Verdicts {
+		v.VerdictFilters = append(v.VerdictFilters, filterView{string(vd), vd.Label()})
+	}
+	v.VerdictFilters = append(v.VerdictFilters, filterView{"unreviewed", "not reviewed"})
+
+	caseStats := map[string]grade.CaseStats{}
+	for _, c := range res.Cases {
+		caseStats[c.ID] = c
+	}
+	for i, g := range rv.Groups {
+		v.GroupNames = append(v.GroupNames, g.Name)
+		errs := 0
+		if i < len(res.Groups) {
+			errs = res.Groups[i].Errors
+		}
+		v.Rows = append(v.Rows, tableRow{Name: g.Name, Group: g.Name, IsGroup: true, Errors: errs,
+			As: rate("", "", g.AsGraded, colorAs, 120), After: rate("", "", g.AfterReview, colorAfter, 120)})
+		for _, c := range rv.Cases {
+			if c.Group != g.Name {
+				continue
+			}
+			cs := caseStats[c.Name]
+			notes := ""
+			if cs.Inconsistent {
+				notes = "inconsistent"
+			}
+			v.Rows = append(v.Rows, tableRow{Name: c.Name, Group: g.Name, Errors: cs.Errors, Notes: notes,
+				As: rate("", "", c.AsGraded, colorAs, 120), After: rate("", "", c.AfterReview, colorAfter, 120)})
+		}
+	}
+
+	groupOf := map[string]string{}
+	for _, c := range res.Cases {
+		groupOf[c.ID] = c.Group
+	}
+	attempts := map[review.Key]*record.Attempt{}
+	for i := range p.Run.Attempts {
+		a := &p.Run.Attempts[i]
+		attempts[review.Key{Case: a.Case, N: a.N}] = a
+	}
+	for _, g := range res.Attempts {
+		av := attemptView{Case: g.Case, N: g.N, Group: groupOf[g.Case], Outcome: string(g.Outcome), Open: g.Outcome == grade.Fail}
+		if g.Outcome != grade.Pass {
+			av.Reasons = g.Reasons
+		}
+		if ra := rv.Attempt(g.Case, g.N); ra != nil {
+			if r := ra.Review; r != nil {
+				av.Review = string(r.Verdict)
+				av.ReviewNote = &reviewView{Verdict: r.Verdict.Label(), Reviewer: r.Reviewer, Note: r.Note, When: day(r.Time)}
+			}
+			for _, e := range ra.Stale {
+				av.Stale = append(av.Stale, reviewView{Verdict: e.Verdict.Label(), Reviewer: e.Reviewer, Note: e.Note, Why: e.Why})
+			}
+		}
+		if a := attempts[review.Key{Case: g.Case, N: g.N}]; a != nil {
+			fillTranscript(&av, a)
+		}
+		v.Attempts = append(v.Attempts, av)
+	}
+	return v
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+func fillTranscript(av *attemptView, a *record.Attempt) {
+	av.Prompt, av.Answer, av.End = a.Prompt, a.Answer, a.End
+	if a.Error != nil {
+		av.Error = a.Error.Kind + ": " + a.Error.Message
+		if len(a.Error.Stderr) > 0 {
+			av.Error += "\n\nserver stderr:\n" + strings.Join(a.Error.Stderr, "\n")
+		}
+	}
+	for i, t := range a.Turns {
+		tv := turnView{N: i + 1, Text: t.Text, Thinking: t.Thinking}
+		for _, tr := range t.Tries {
+			s := tr.Error
+			if tr.Status != 0 {
+				s = fmt.Sprintf("%d %s", tr.Status, s)
+			}
+			tv.Tries = append(tv.Tries, s)
+		}
+		for _, c := range t.Calls {
+			cv := callView{Name: c.Name, Args: pretty(string(c.Args)), Result: pretty(c.Result), IsError: c.IsError, Shows: true}
+			switch {
+			case !c.Shown:
+				cv.Note, cv.Shows = "a tool the model was not shown: not sent", false
+			case c.NotSent:
+				cv.Note, cv.Shows = "asserted, not sent", false
+			case c.Rejected != "":
+				cv.Note, cv.Result = "rejected by the server", c.Rejected
+			}
+			if c.Truncated {
+				cv.Note = strings.TrimPrefix(cv.Note+"; result cut to the record's size cap", "; ")
+			}
+			tv.Calls = append(tv.Calls, cv)
+		}
+		av.Turns = append(av.Turns, tv)
+	}
+}
+
+// pretty indents s when it is a JSON object or array, and returns it as
+// it is otherwise.
+func pretty(s string) string {
+	t := strings.TrimSpace(s)
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return s
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(t), "", "  "); err != nil {
+		return s
+	}
+	return b.String()
+}
+
+func provenance(run *record.Run, res *grade.Result) []kv {
+	h := &run.Header
+	short := func(s string) string {
+		if len(s) > 12 {
+			return s[:12]
+		}
+		if s == "" {
+			return "—"
+		}
+		return s
+	}
+	var p []kv
+	add := func(k, v string) { p = append(p, kv{k, v}) }
+	add("run", h.RunID)
+	if !h.Start.IsZero() {
+		add("start", h.Start.UTC().Format(time.RFC3339))
+	}
+	model := res.Model
+	if model == "" {
+		model = h.Model.Spec
+	}
+	add("model", model)
+	if len(h.Model.Options) > 0 {
+		add("request options", options(h.Model.Options))
+	}
+	add("suite", fmt.Sprintf("%s (%d cases, hash %s)", h.Suite.Name, h.Suite.Cases, short(h.Suite.Hash)))
+	target := h.Target.Spec
+	if h.Target.Server.Name != "" {
+		target += fmt.Sprintf(" (%s %s)", h.Target.Server.Name, h.Target.Server.Version)
+	}
+	add("target", target)
+	tools := fmt.Sprintf("%d shown, hash %s", len(h.Tools), short(h.ToolsHash))
+	if h.Target.ReadOnly {
+		tools += ", read-only"
+	}
+	if h.Overlay != nil {
+		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, short(h.Overlay.Hash))
+	}
+	add("tools", tools)
+	tool := h.Tool.Name + " " + h.Tool.Version
+	if h.Tool.Commit != "" {
+		tool += " at " + short(h.Tool.Commit)
+	}
+	if h.Tool.Dirty {
+		tool += " (uncommitted changes)"
+	}
+	add("harness", tool)
+	add("attempts", fmt.Sprintf("%d planned, %d recorded", len(h.Planned), len(run.Attempts)))
+	if run.End == nil {
+		add("end", "did not finish")
+	} else if !run.End.Complete {
+		add("end", "stopped early: "+run.End.Reason)
+	}
+	if h.Filter != "" {
+		add("filter", h.Filter)
+	}
+	if h.Shard != nil {
+		add("shard", fmt.Sprintf("%d of %d", h.Shard.K, h.Shard.N))
+	}
+	return p
+}
+
+// options writes request options as "k=v; k=v", sorted.
+func options(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + m[k]
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,234 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// Text writes res for a terminal: the run's provenance, a table with a
+// line per group and per case (passed of graded, rate, 95% interval,
+// errors, inconsistency), the total, then every failing attempt's reasons
+// and every error. h may be nil.
+func Text(w io.Writer, res *grade.Result, h *record.Header) error {
+	bw := bufio.NewWriter(w)
+	provenance(bw, res, h, "")
+	if !res.Valid {
+		fmt.Fprintf(bw, "\nINVALID: %s\n", termsafe.Line(res.Invalid))
+		warnings(bw, res, "")
+		return bw.Flush()
+	}
+	rows := tableRows(res)
+	width := len("total")
+	for _, r := range rows {
+		width = max(width, len(r.name))
+	}
+	line := func(cols ...any) {
+		fmt.Fprintln(bw, strings.TrimRight(fmt.Sprintf("%-*s  %7s  %5s  %-12s  %s", cols...), " "))
+	}
+	fmt.Fprintln(bw)
+	line(width, "", "passed", "rate", "95% CI", "notes")
+	for _, r := range rows {
+		line(width, r.name, fmt.Sprintf("%d/%d", r.c.Passed, r.c.Graded), rate(r.c), interval(r.c), strings.Join(r.notes, ", "))
+	}
+	failures(bw, res)
+	errs(bw, res)
+	warnings(bw, res, "")
+	return bw.Flush()
+}
+
+// row is one line of the table.
+type row struct {
+	name  string
+	c     grade.Counts
+	notes []string
+}
+
+// tableRows are the groups, each followed by its cases, then the total.
+func tableRows(res *grade.Result) []row {
+	var rows []row
+	for _, g := range res.Groups {
+		rows = append(rows, row{name: g.Name, c: g.Counts, notes: errorNote(g.Errors, nil)})
+		for _, c := range res.Cases {
+			if c.Group != g.Name {
+				continue
+			}
+			notes := errorNote(c.Errors, nil)
+			if c.Inconsistent {
+				notes = append(notes, "~ inconsistent")
+			}
+			rows = append(rows, row{name: "  " + c.ID, c: c.Counts, notes: notes})
+		}
+	}
+	rows = append(rows, row{name: "total", c: res.Totals.Counts, notes: errorNote(res.Totals.Errors, res.Totals.ErrorKinds)})
+	return rows
+}
+
+func errorNote(n int, kinds map[string]int) []string {
+	if n == 0 {
+		return nil
+	}
+	s := fmt.Sprintf("%d error%s", n, plural(n))
+	if len(kinds) > 0 {
+		s += " (" + kindList(kinds) + ")"
+	}
+	return []string{s}
+}
+
+// kindList writes error kinds, most frequent first: "timeout 2, provider 1".
+func kindList(kinds map[string]int) string {
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if kinds[names[i]] != kinds[names[j]] {
+			return kinds[names[i]] > kinds[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%s %d", k, kinds[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rate writes a pass rate as a whole percentage, "—" when nothing was
+// graded.
+func rate(c grade.Counts) string {
+	if c.Graded == 0 {
+		return "—"
+	}
+	return pct(c.Rate)
+}
+
+func interval(c grade.Counts) string {
+	return "[" + pct(c.WilsonLow) + ", " + pct(c.WilsonHigh) + "]"
+}
+
+func pct(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// provenance writes what was measured: the run, model, suite, tools and
+// target. Each line starts with prefix.
+func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string) {
+	model := res.Model
+	if model == "" && h != nil {
+		model = h.Model.Spec
+	}
+	fmt.Fprintf(w, "%srun     %s\n", prefix, res.RunID)
+	fmt.Fprintf(w, "%smodel   %s\n", prefix, model)
+	if h == nil {
+		return
+	}
+	if h.Model.Fake {
+		fmt.Fprintf(w, "%s        (a fake model: its figures prove the pipeline, not a model)\n", prefix)
+	}
+	fmt.Fprintf(w, "%ssuite   %s (%d cases, hash %s)\n", prefix, h.Suite.Name, h.Suite.Cases, short(h.Suite.Hash))
+	tools := fmt.Sprintf("%d shown, hash %s", len(h.Tools), short(h.ToolsHash))
+	if h.Overlay != nil {
+		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, short(h.Overlay.Hash))
+	}
+	fmt.Fprintf(w, "%stools   %s\n", prefix, tools)
+	target := h.Target.Spec
+	if h.Target.Server.Name != "" {
+		target += fmt.Sprintf(" (%s %s)", h.Target.Server.Name, h.Target.Server.Version)
+	}
+	fmt.Fprintf(w, "%starget  %s\n", prefix, termsafe.Line(target)) // the server names itself
+	if !h.Start.IsZero() {
+		fmt.Fprintf(w, "%sstart   %s\n", prefix, h.Start.UTC().Format(time.RFC3339))
+	}
+	if h.Filter != "" {
+		fmt.Fprintf(w, "%sfilter  %s\n", prefix, h.Filter)
+	}
+}
+
+func short(h string) string {
+	if h == "" {
+		return "-"
+	}
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+// failures lists every failing attempt with its reasons.
+func failures(w io.Writer, res *grade.Result) {
+	var n int
+	for _, a := range res.Attempts {
+		if a.Outcome == grade.Fail {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nfailures (%d)\n", n)
+	for _, a := range res.Attempts {
+		if a.Outcome != grade.Fail {
+			continue
+		}
+		fmt.Fprintf(w, "  %s #%d\n", a.Case, a.N)
+		for _, r := range a.Reasons {
+			fmt.Fprintf(w, "    %s: %s\n", r.Check, termsafe.Line(r.Message)) // reasons quote the model
+		}
+		if a.Judge != nil {
+			fmt.Fprintf(w, "    (judge %s, advisory: %s)\n", a.Judge.Model, termsafe.Line(judgeSays(a.Judge)))
+		}
+	}
+}
+
+func judgeSays(o *grade.Opinion) string {
+	s := "does not decline"
+	if o.Declines {
+		s = "declines"
+	}
+	if o.Reason != "" {
+		s += ": " + o.Reason
+	}
+	return s
+}
+
+// errs lists the attempts that ended in an error.
+func errs(w io.Writer, res *grade.Result) {
+	if res.Totals.Errors == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nerrors (%d, left out of the rates)\n", res.Totals.Errors)
+	for _, a := range res.Attempts {
+		if a.Outcome != grade.Error {
+			continue
+		}
+		msg := a.ErrorKind
+		if len(a.Reasons) > 0 {
+			msg = a.Reasons[0].Message
+		}
+		fmt.Fprintf(w, "  %s #%d: %s\n", a.Case, a.N, termsafe.Line(msg)) // it may quote a server's stderr
+	}
+}
+
+func warnings(w io.Writer, res *grade.Result, prefix string) {
+	if len(res.Warnings) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%swarnings\n", prefix)
+	for _, s := range res.Warnings {
+		fmt.Fprintf(w, "%s  %s\n", prefix, termsafe.Line(s))
+	}
+}

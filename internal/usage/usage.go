@@ -1,0 +1,162 @@
+// Package usage totals what a run cost: tokens by kind, dollars (from the
+// price table, where the model is priced) and time, per case and in all.
+// It reads the record only; it has no opinion on the grades.
+package usage
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpeval/mcpeval/internal/usage/price"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// Line is the cost of a set of attempts.
+type Line struct {
+	Attempts int         `json:"attempts"`
+	Tokens   model.Usage `json:"tokens"`
+	// CostUSD is the dollar cost; nil when the model is not priced.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// ModelMS is the time spent waiting for the model; WallMS the attempts'
+	// wall time.
+	ModelMS int64 `json:"model_ms"`
+	WallMS  int64 `json:"wall_ms"`
+	// Retries counts refused provider tries.
+	Retries int `json:"retries"`
+}
+
+// Summary is a run's cost, per case and in total.
+type Summary struct {
+	Model string `json:"model"`
+	// PriceRead is the date the price table was read; empty when the model
+	// is not priced.
+	PriceRead string          `json:"price_read,omitempty"`
+	Cases     map[string]Line `json:"cases"`
+	Total     Line            `json:"total"`
+}
+
+// Summarize totals a record's usage, priced with table (nil for the
+// built-in table).
+func Summarize(r *record.Run, table *price.Table) *Summary {
+	if table == nil {
+		table = price.Builtin()
+	}
+	p, priced := table.Lookup(r.Header.Model.Provider, r.Header.Model.Name)
+	s := &Summary{Model: r.Header.Model.Spec, Cases: map[string]Line{}}
+	if priced {
+		s.PriceRead = table.Read
+	}
+	for i := range r.Attempts {
+		a := &r.Attempts[i]
+		l := s.Cases[a.Case]
+		add(&l, a, p, priced)
+		s.Cases[a.Case] = l
+		add(&s.Total, a, p, priced)
+	}
+	return s
+}
+
+func add(l *Line, a *record.Attempt, p price.Price, priced bool) {
+	l.Attempts++
+	l.WallMS += a.DurationMS
+	for _, t := range a.Turns {
+		l.Tokens = l.Tokens.Add(t.Usage)
+		l.ModelMS += t.LatencyMS
+		l.Retries += len(t.Tries)
+		if priced {
+			c := price.Cost(p, t.Usage)
+			if l.CostUSD == nil {
+				l.CostUSD = new(float64)
+			}
+			*l.CostUSD += c
+		}
+	}
+}
+
+// Text writes the summary as a table: one row per case, then the total.
+func Text(w io.Writer, s *Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "case\tattempts\tinput\toutput\tcache write\tcache read\tcost\tmodel time\tretries\t")
+	ids := make([]string, 0, len(s.Cases))
+	for id := range s.Cases {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	row := func(name string, l Line) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t\n", name, l.Attempts, l.Tokens.Input, l.Tokens.Output,
+			l.Tokens.CacheWrite, l.Tokens.CacheRead, dollars(l.CostUSD), (time.Duration(l.ModelMS) * time.Millisecond).Round(time.Millisecond), l.Retries)
+	}
+	for _, id := range ids {
+		row(id, s.Cases[id])
+	}
+	row("total", s.Total)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if s.PriceRead != "" {
+		_, err := fmt.Fprintf(w, "prices as read on %s; check them against the provider's pricing page\n", s.PriceRead)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "cost unknown: %s is not in the price table\n", s.Model)
+	return err
+}
+
+func dollars(c *float64) string {
+	if c == nil {
+		return "?"
+	}
+	return fmt.Sprintf("$%.4f", *c)
+}
+
+// Budget stops a run at a number of billed tokens and, optionally,
+// dollars. It is checked before each attempt, so no attempt is cut short;
+// attempts in flight when it is reached still finish. It is safe for
+// concurrent use.
+type Budget struct {
+	// Tokens is the most billed tokens (input, output, cache writes and
+	// reads); 0 means no limit.
+	Tokens int64
+	// USD is the most dollars; 0 means no limit. A model that is not
+	// priced cannot be held to a dollar budget.
+	USD float64
+	// Price prices the model, for USD.
+	Price *price.Price
+
+	mu     sync.Mutex
+	tokens int64
+	usd    float64
+}
+
+// Exceeded says "budget" when the budget is spent, else "".
+func (b *Budget) Exceeded() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if (b.Tokens > 0 && b.tokens >= b.Tokens) || (b.USD > 0 && b.usd >= b.USD) {
+		return record.ErrBudget
+	}
+	return ""
+}
+
+// Spend counts a finished attempt.
+func (b *Budget) Spend(a *record.Attempt) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range a.Turns {
+		b.tokens += t.Usage.Billed()
+		if b.Price != nil {
+			b.usd += price.Cost(*b.Price, t.Usage)
+		}
+	}
+}
+
+// Spent returns the tokens and dollars counted so far.
+func (b *Budget) Spent() (int64, float64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.tokens, b.usd
+}
