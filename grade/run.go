@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/stats"
 	"github.com/mcpeval/mcpeval/suite"
@@ -30,6 +31,10 @@ type Result struct {
 	// suite no longer has, a suite changed since the run, an unfinished
 	// run, problems reading the record.
 	Warnings []string `json:"warnings,omitempty"`
+	// Actions are the action-scoring columns (Reached, First time,
+	// Arguments, Confirmation, Clean, Declined, Completion) of the run's
+	// action cases; nil when the suite has none.
+	Actions *actions.Report `json:"actions,omitempty"`
 }
 
 // Counts are the outcomes of a set of attempts with their pass rate.
@@ -184,6 +189,9 @@ func Run(s *suite.Suite, r *record.Run) *Result {
 		res.Groups = append(res.Groups, *g)
 	}
 	res.Totals.finish()
+	if hasActions(s) {
+		res.Actions = actions.Aggregate(s, r)
+	}
 	return res
 }
 
@@ -216,4 +224,14 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// hasActions reports whether suite s has action cases.
+func hasActions(s *suite.Suite) bool {
+	for _, c := range s.Cases {
+		if c.Action != nil {
+			return true
+		}
+	}
+	return false
 }
