@@ -2,329 +2,195 @@ package actions
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"sort"
 	"strings"
-	"unicode/utf8"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // ValidateArgs checks arguments (JSON) against a tool's input schema
-// (JSON): whether the server would accept them. It returns nil when they
-// are valid, or when there is no schema; the error says where they fail.
+// (JSON): whether a server holding to the schema would accept them. It
+// returns nil when they are valid, or when there is no schema to hold them
+// to (none, or one that does not compile: see [CompileSchema]); the error
+// says where they fail.
 //
-// It checks the keywords tool input schemas use: type, properties,
-// required, additionalProperties, items, enum, const, the numeric, string
-// and list bounds, pattern, allOf, anyOf, oneOf, not and local $ref. A
-// keyword it does not know is not checked (formats, for one, are
-// annotations). It is written here rather than taken from a JSON Schema
-// library so that scoring stays within the standard library.
+// Arguments that are empty or null are checked as the empty object, which
+// is what a client sends for a call without arguments.
 func ValidateArgs(schema, args json.RawMessage) error {
-	if len(bytes.TrimSpace(schema)) == 0 || string(schema) == "null" {
+	if len(bytes.TrimSpace(schema)) == 0 || string(bytes.TrimSpace(schema)) == "null" {
 		return nil
 	}
-	var root any
-	if err := json.Unmarshal(schema, &root); err != nil {
-		return nil // no schema to hold the arguments to
+	s, err := CompileSchema(schema)
+	if err != nil {
+		return nil // a broken schema is the server's fault, not the caller's
 	}
-	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
+	return s.Validate(args)
+}
+
+// Schema is a tool's input schema, compiled by [CompileSchema].
+type Schema struct {
+	s *jsonschema.Schema
+}
+
+// CompileSchema compiles a tool's input schema (JSON) with a complete JSON
+// Schema implementation (santhosh-tekuri/jsonschema, JSON Schema 2020-12
+// unless the schema's $schema names an earlier draft). Nothing is ever
+// fetched or read: a $ref to anything outside the schema itself, or a
+// $schema that is not a known draft, is an error. A pattern that Go's
+// regexp cannot compile (lookaround, backreferences: ECMA-262 syntax that
+// schemas generated for JavaScript servers carry) is not checked, rather
+// than making the whole schema fail. Formats are annotations, as 2020-12
+// says, except in drafts before 2019-09.
+//
+// Compiled schemas are kept by the hash of their text, so that scoring a
+// record compiles each tool's schema once.
+func CompileSchema(schema json.RawMessage) (*Schema, error) {
+	key := sha256.Sum256(schema)
+	if c, ok := compiled.get(key); ok {
+		return c.s, c.err
+	}
+	s, err := compile(schema)
+	compiled.put(key, compiledSchema{s, err})
+	return s, err
+}
+
+// Validate checks arguments (JSON) against the schema. The error lists
+// each place they fail ("at /path: why"), sorted, separated by "; ".
+func (s *Schema) Validate(args json.RawMessage) error {
+	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		args = json.RawMessage("{}")
 	}
-	var inst any
-	d := json.NewDecoder(bytes.NewReader(args))
-	d.UseNumber()
-	if err := d.Decode(&inst); err != nil {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
-	v := validator{root: root}
-	v.check(root, inst, "")
-	if len(v.errs) == 0 {
-		return nil
+	err = s.s.Validate(inst)
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		return errors.New(describe(ve))
 	}
-	return fmt.Errorf("%s", strings.Join(v.errs, "; "))
+	return err
 }
 
-type validator struct {
-	root  any
-	errs  []string
-	depth int
+// schemaURL is where the schema being compiled is said to live: not a
+// file, not on a network, and hierarchical, so that a relative $ref
+// resolves to another document (which is refused) rather than to itself.
+const schemaURL = "mcpeval:///input-schema.json"
+
+func compile(schema json.RawMessage) (*Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, fmt.Errorf("the input schema is not JSON: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	c.UseRegexpEngine(lenientRegexp)
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, fmt.Errorf("reading the input schema: %v", err)
+	}
+	s, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, fmt.Errorf("compiling the input schema: %v", err)
+	}
+	return &Schema{s}, nil
 }
 
-func (v *validator) fail(at, format string, args ...any) {
-	if at == "" {
-		at = "/"
-	}
-	v.errs = append(v.errs, "at "+at+": "+fmt.Sprintf(format, args...))
+// noLoader refuses every document outside the schema: the default loader
+// would read local files.
+type noLoader struct{}
+
+func (noLoader) Load(string) (any, error) {
+	return nil, errors.New("documents outside the input schema are not fetched")
 }
 
-// valid reports whether inst holds to schema, without recording errors.
-func (v *validator) valid(schema, inst any, at string) bool {
-	sub := validator{root: v.root, depth: v.depth}
-	sub.check(schema, inst, at)
-	return len(sub.errs) == 0
+// lenientRegexp compiles a pattern with Go's regexp, and one it cannot
+// compile into a pattern that matches everything.
+func lenientRegexp(s string) (jsonschema.Regexp, error) {
+	if re, err := regexp.Compile(s); err == nil {
+		return re, nil
+	}
+	return anything(s), nil
 }
 
-func (v *validator) check(schema, inst any, at string) {
-	switch s := schema.(type) {
-	case bool:
-		if !s {
-			v.fail(at, "no value is allowed here")
-		}
-		return
-	case map[string]any:
-		v.object(s, inst, at)
-	}
-}
+type anything string
 
-func (v *validator) object(s map[string]any, inst any, at string) {
-	if ref, ok := s["$ref"].(string); ok {
-		if target := v.resolve(ref); target != nil && v.depth < 32 {
-			v.depth++
-			v.check(target, inst, at)
-			v.depth--
-		}
-	}
-	if t, ok := s["type"]; ok && !typeMatches(t, inst) {
-		v.fail(at, "want %s, got %s", typeNames(t), kindOf(inst))
-		return
-	}
-	if e, ok := s["enum"].([]any); ok {
-		found := false
-		for _, x := range e {
-			found = found || equal(x, inst)
-		}
-		if !found {
-			v.fail(at, "%s is not one of %s", show(plain(inst)), show(e))
-		}
-	}
-	if c, ok := s["const"]; ok && !equal(c, inst) {
-		v.fail(at, "want %s", show(c))
-	}
-	switch x := inst.(type) {
-	case json.Number:
-		f, _ := x.Float64()
-		bound := func(key string, bad func(b float64) bool, what string) {
-			if b, ok := s[key].(float64); ok && bad(b) {
-				v.fail(at, "%s is %s %v", x, what, b)
+func (a anything) String() string        { return string(a) }
+func (anything) MatchString(string) bool { return true }
+
+var printer = message.NewPrinter(language.English)
+
+// describe lists the innermost failures of a validation error, those that
+// say what is wrong, each with the place in the arguments.
+func describe(ve *jsonschema.ValidationError) string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
 			}
+			return
 		}
-		bound("minimum", func(b float64) bool { return f < b }, "below the minimum")
-		bound("maximum", func(b float64) bool { return f > b }, "above the maximum")
-		bound("exclusiveMinimum", func(b float64) bool { return f <= b }, "not above")
-		bound("exclusiveMaximum", func(b float64) bool { return f >= b }, "not below")
-		if m, ok := s["multipleOf"].(float64); ok && m > 0 {
-			if q := f / m; math.Abs(q-math.Round(q)) > 1e-9 {
-				v.fail(at, "%s is not a multiple of %v", x, m)
-			}
-		}
-	case string:
-		n := float64(utf8.RuneCountInString(x))
-		if b, ok := s["minLength"].(float64); ok && n < b {
-			v.fail(at, "shorter than %v characters", b)
-		}
-		if b, ok := s["maxLength"].(float64); ok && n > b {
-			v.fail(at, "longer than %v characters", b)
-		}
-		if p, ok := s["pattern"].(string); ok {
-			if re, err := regexp.Compile(p); err == nil && !re.MatchString(x) {
-				v.fail(at, "%q does not match %s", x, p)
-			}
-		}
-	case []any:
-		n := float64(len(x))
-		if b, ok := s["minItems"].(float64); ok && n < b {
-			v.fail(at, "fewer than %v items", b)
-		}
-		if b, ok := s["maxItems"].(float64); ok && n > b {
-			v.fail(at, "more than %v items", b)
-		}
-		if items, ok := s["items"]; ok {
-			for i, e := range x {
-				v.check(items, e, fmt.Sprintf("%s/%d", at, i))
-			}
-		}
-	case map[string]any:
-		props, _ := s["properties"].(map[string]any)
-		if req, ok := s["required"].([]any); ok {
-			for _, r := range req {
-				if name, ok := r.(string); ok {
-					if _, has := x[name]; !has {
-						v.fail(at, "missing required argument %s", name)
-					}
-				}
-			}
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if p, ok := props[k]; ok {
-				v.check(p, x[k], at+"/"+k)
-				continue
-			}
-			if ap, ok := s["additionalProperties"]; ok {
-				if b, isBool := ap.(bool); isBool && !b {
-					v.fail(at, "unknown argument %s", k)
-				} else {
-					v.check(ap, x[k], at+"/"+k)
-				}
-			}
+		msg := "at " + pointer(e.InstanceLocation) + ": " + e.ErrorKind.LocalizedString(printer)
+		if !seen[msg] {
+			seen[msg] = true
+			out = append(out, msg)
 		}
 	}
-	if all, ok := s["allOf"].([]any); ok {
-		for _, sub := range all {
-			v.check(sub, inst, at)
-		}
-	}
-	if anyOf, ok := s["anyOf"].([]any); ok {
-		n := 0
-		for _, sub := range anyOf {
-			if v.valid(sub, inst, at) {
-				n++
-			}
-		}
-		if n == 0 {
-			v.fail(at, "matches none of anyOf")
-		}
-	}
-	if oneOf, ok := s["oneOf"].([]any); ok {
-		n := 0
-		for _, sub := range oneOf {
-			if v.valid(sub, inst, at) {
-				n++
-			}
-		}
-		if n != 1 {
-			v.fail(at, "matches %d of oneOf, want exactly 1", n)
-		}
-	}
-	if not, ok := s["not"]; ok && v.valid(not, inst, at) {
-		v.fail(at, "matches a schema it must not")
-	}
+	walk(ve)
+	sort.SliceStable(out, func(i, j int) bool { return out[i] < out[j] })
+	return strings.Join(out, "; ")
 }
 
-// resolve follows a local reference ("#/$defs/Name", "#/definitions/Name",
-// "#").
-func (v *validator) resolve(ref string) any {
-	path, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		return nil
+func pointer(loc []string) string {
+	if len(loc) == 0 {
+		return "/"
 	}
-	cur := v.root
-	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
-		if seg == "" {
-			continue
-		}
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[seg]
+	var b strings.Builder
+	for _, seg := range loc {
+		b.WriteString("/")
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(seg))
 	}
-	return cur
+	return b.String()
 }
 
-func typeMatches(t, inst any) bool {
-	switch t := t.(type) {
-	case string:
-		return isType(t, inst)
-	case []any:
-		for _, x := range t {
-			if s, ok := x.(string); ok && isType(s, inst) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
+// compiledSchemas holds compiled schemas by the hash of their text. It is
+// emptied when full: a run shows a few dozen tools, not thousands.
+type compiledSchemas struct {
+	mu sync.Mutex
+	m  map[[sha256.Size]byte]compiledSchema
 }
 
-func isType(t string, inst any) bool {
-	switch x := inst.(type) {
-	case nil:
-		return t == "null"
-	case bool:
-		return t == "boolean"
-	case string:
-		return t == "string"
-	case json.Number:
-		if t == "number" {
-			return true
-		}
-		if t == "integer" {
-			f, err := x.Float64()
-			return err == nil && f == math.Trunc(f)
-		}
-	case []any:
-		return t == "array"
-	case map[string]any:
-		return t == "object"
-	}
-	return false
+type compiledSchema struct {
+	s   *Schema
+	err error
 }
 
-func typeNames(t any) string {
-	if l, ok := t.([]any); ok {
-		var names []string
-		for _, x := range l {
-			names = append(names, fmt.Sprint(x))
-		}
-		return strings.Join(names, " or ")
-	}
-	return fmt.Sprint(t)
+const maxCompiled = 512
+
+var compiled compiledSchemas
+
+func (c *compiledSchemas) get(key [sha256.Size]byte) (compiledSchema, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.m[key]
+	return s, ok
 }
 
-func kindOf(inst any) string {
-	switch x := inst.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case json.Number:
-		if f, err := x.Float64(); err == nil && f == math.Trunc(f) {
-			return "integer"
-		}
-		return "number"
-	case []any:
-		return "array"
+func (c *compiledSchemas) put(key [sha256.Size]byte, s compiledSchema) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCompiled {
+		c.m = map[[sha256.Size]byte]compiledSchema{}
 	}
-	return "object"
-}
-
-// equal compares a schema value (decoded as float64) with an instance
-// value (decoded with json.Number).
-func equal(a, b any) bool {
-	ja, _ := json.Marshal(plain(a))
-	jb, _ := json.Marshal(plain(b))
-	return bytes.Equal(ja, jb)
-}
-
-// plain turns json.Numbers into float64, so that values compare and print
-// alike.
-func plain(x any) any {
-	switch v := x.(type) {
-	case json.Number:
-		f, _ := v.Float64()
-		return f
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = plain(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = plain(e)
-		}
-		return out
-	}
-	return x
+	c.m[key] = s
 }

@@ -280,29 +280,103 @@ func TestAggregateAndRender(t *testing.T) {
 	}
 }
 
-func TestValidateArgs(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{
-		"n":{"type":"integer","minimum":1,"maximum":5},
-		"s":{"type":"string","enum":["a","b"]},
-		"l":{"type":["null","array"],"items":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}}},
-		"required":["n"],"additionalProperties":false}`)
-	for args, ok := range map[string]bool{
-		`{"n":3}`:                       true,
-		`{"n":3.0}`:                     true,
-		`{"n":3,"l":null}`:              true,
-		`{"n":3,"l":[{"x":"y"}]}`:       true,
-		`{"n":3,"s":"a"}`:               true,
-		`{}`:                            false,
-		`{"n":"3"}`:                     false,
-		`{"n":2.5}`:                     false,
-		`{"n":9}`:                       false,
-		`{"n":3,"s":"c"}`:               false,
-		`{"n":3,"extra":1}`:             false,
-		`{"n":3,"l":[{}]}`:              false,
-		`{"n":3,"l":[{"x":"y","z":1}]}`: false,
+// annotatedSuite is written for a server that follows the MCP annotations
+// without asking for approval: write_file and move_file are destructive
+// (they overwrite) and take no confirm argument, as on the reference
+// filesystem server.
+const annotatedSuite = `name: files
+target: builtin:none
+allow_writes: true
+cases:
+  - id: write/note
+    prompt: Write a note to note-{{token}}.txt.
+    action:
+      kind: write
+      steps:
+        - tool: write_file
+          args:
+            path: {literal: "note-{{token}}.txt"}
+            content: {authored: "anything"}
+  - id: destructive/move
+    prompt: Move draft-{{token}}.txt over final-{{token}}.txt.
+    action:
+      kind: destructive
+      steps:
+        - tool: move_file
+          args:
+            source: {literal: "draft-{{token}}.txt"}
+            destination: {literal: "final-{{token}}.txt"}
+  - id: write/drop
+    prompt: Drop alpha.
+    action:
+      kind: write
+      steps:
+        - tool: drop_thing
+          args:
+            id: {literal: alpha}
+`
+
+var annotatedHeader = &record.Header{Tools: []record.Tool{
+	{Name: "write_file", Destructive: true, InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"],"additionalProperties":false}`)},
+	{Name: "move_file", Destructive: true, InputSchema: json.RawMessage(`{"type":"object","properties":{"source":{"type":"string"},"destination":{"type":"string"}},"required":["source","destination"],"additionalProperties":false}`)},
+	{Name: "drop_thing", Destructive: true, InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"confirm":{"type":"boolean"}},"required":["id"],"additionalProperties":false}`)},
+}}
+
+// TestScoreConfirmationWhereItApplies checks that the approval is measured
+// only where a tool can take it or the case is destructive: a write case
+// on a destructive tool with no confirm argument passes without one, and
+// does not count in the Confirmation column.
+func TestScoreConfirmationWhereItApplies(t *testing.T) {
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(annotatedSuite)}}, "suite.yaml", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(a *record.Attempt) Result { return Score(s.Case(a.Case), annotatedHeader, a) }
+
+	// write_file cannot take an approval: the step is reached without one.
+	r := score(attempt("write/note", call("write_file", `{"path":"note-abc123.txt","content":"hello"}`)))
+	wantColumns(t, r, Columns{Pass: full, Reached: full, FirstTime: full, Arguments: full, Clean: full, Completion: full})
+	if r.Steps[0].Approval || !r.Steps[0].Destructive {
+		t.Errorf("write_file step: %+v", r.Steps[0])
+	}
+
+	// A tool that takes the approval needs it, whatever the case's kind.
+	r = score(attempt("write/drop", call("drop_thing", `{"id":"alpha"}`)))
+	wantColumns(t, r, Columns{Pass: Column{0, 1}, Reached: Column{0, 1}, Confirmation: Column{0, 1}, Clean: Column{0, 1}, Completion: full})
+	r = score(attempt("write/drop", call("drop_thing", `{"id":"alpha","confirm":true}`)))
+	wantColumns(t, r, Columns{Pass: full, Reached: full, FirstTime: full, Arguments: full, Confirmation: full, Clean: full, Completion: full})
+
+	// A destructive case says the change must be approved: on a tool with
+	// no way to take the approval it is measured, and cannot be had (the
+	// audit warns of such a case: see audit.ConfirmWarnings).
+	r = score(attempt("destructive/move", call("move_file", `{"source":"draft-abc123.txt","destination":"final-abc123.txt"}`)))
+	if r.Columns.Confirmation != (Column{0, 1}) || r.Pass || !r.Steps[0].Approval {
+		t.Errorf("destructive case on move_file: confirmation %s, pass %v, steps %+v", r.Columns.Confirmation, r.Pass, r.Steps)
+	}
+}
+
+func TestNeedsApproval(t *testing.T) {
+	withConfirm := record.Tool{Destructive: true, InputSchema: json.RawMessage(`{"properties":{"confirm":{"type":"boolean"}}}`)}
+	withApprove := record.Tool{Destructive: true, InputSchema: json.RawMessage(`{"properties":{"approve":{"type":"boolean"}}}`)}
+	without := record.Tool{Destructive: true, InputSchema: json.RawMessage(`{"properties":{"path":{"type":"string"}}}`)}
+	notDestructive := record.Tool{InputSchema: withConfirm.InputSchema}
+	for _, tt := range []struct {
+		t       record.Tool
+		kind    string
+		confirm string
+		want    bool
+	}{
+		{withConfirm, suite.KindWrite, "confirm", true},
+		{withConfirm, suite.KindWrite, "approve", false},
+		{withApprove, suite.KindSequence, "approve", true},
+		{without, suite.KindWrite, "confirm", false},
+		{without, suite.KindSequence, "confirm", false},
+		{without, suite.KindDestructive, "confirm", true},
+		{notDestructive, suite.KindDestructive, "confirm", false},
+		{record.Tool{Destructive: true}, suite.KindWrite, "confirm", false},
 	} {
-		if err := ValidateArgs(schema, json.RawMessage(args)); (err == nil) != ok {
-			t.Errorf("%s: error %v, want valid %v", args, err, ok)
+		if got := NeedsApproval(tt.t, tt.kind, tt.confirm); got != tt.want {
+			t.Errorf("NeedsApproval(%s, %s, %s) = %v, want %v", tt.t.InputSchema, tt.kind, tt.confirm, got, tt.want)
 		}
 	}
 }

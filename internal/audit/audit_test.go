@@ -8,7 +8,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/record"
@@ -54,58 +53,6 @@ func TestCorpusAudits(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestValidatorsAgree checks the scorer's own schema check against a
-// complete JSON Schema implementation, on the call a correct agent makes
-// for every step of the corpora and on broken versions of it.
-func TestValidatorsAgree(t *testing.T) {
-	for _, name := range corpora {
-		t.Run(name, func(t *testing.T) {
-			s, tools := live(t, name)
-			byName := map[string]record.Tool{}
-			for _, tl := range tools {
-				byName[tl.Name] = tl
-			}
-			n := 0
-			for _, c := range s.Cases {
-				for _, st := range c.Action.Steps {
-					tl := byName[st.Tool]
-					var schema map[string]any
-					json.Unmarshal(tl.InputSchema, &schema)
-					args := map[string]any{}
-					for p, src := range st.Args {
-						suite.SetPath(args, p, example(src, propAt(schema, p)))
-					}
-					variants := []map[string]any{args, with(args, "not_an_argument", 1)}
-					for p := range st.Args {
-						variants = append(variants, with(args, suite.SplitPath(p)[0], map[string]any{"wrong": "shape"}))
-					}
-					for _, v := range variants {
-						b, _ := json.Marshal(v)
-						full, ours := Validate(tl.InputSchema, b), actions.ValidateArgs(tl.InputSchema, b)
-						if (full == nil) != (ours == nil) {
-							t.Errorf("%s %s: a complete validator says %v, the scorer says %v", st.Tool, b, full, ours)
-						}
-						n++
-					}
-				}
-			}
-			if n == 0 {
-				t.Fatal("nothing was compared")
-			}
-		})
-	}
-}
-
-func with(m map[string]any, k string, v any) map[string]any {
-	out := map[string]any{k: v}
-	for key, val := range m {
-		if key != k {
-			out[key] = val
-		}
-	}
-	return out
 }
 
 // The catalog of the planted cases: a tool with a camelCase, a snake_case

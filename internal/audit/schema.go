@@ -1,32 +1,21 @@
 package audit
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpeval/mcpeval/grade/actions"
 )
 
-// Validate checks arguments (JSON) against an input schema (JSON) with a
-// complete JSON Schema implementation. It returns nil when they are valid;
-// an input schema that does not compile is an error too.
+// Validate checks arguments (JSON) against an input schema (JSON) with the
+// validator scoring uses ([actions.CompileSchema]), so that a suite check
+// and a score never disagree. It returns nil when they are valid; unlike
+// scoring, which cannot hold arguments to a broken schema, an input schema
+// that does not compile (or refers to a document outside itself, which is
+// never fetched) is an error here: the suite's author should know.
 func Validate(schema, args json.RawMessage) error {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	s, err := actions.CompileSchema(schema)
 	if err != nil {
-		return fmt.Errorf("the input schema is not JSON: %v", err)
+		return err
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("input.json", doc); err != nil {
-		return fmt.Errorf("the input schema: %v", err)
-	}
-	sch, err := c.Compile("input.json")
-	if err != nil {
-		return fmt.Errorf("the input schema does not compile: %v", err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
-		return fmt.Errorf("the arguments are not JSON: %v", err)
-	}
-	return sch.Validate(inst)
+	return s.Validate(args)
 }
