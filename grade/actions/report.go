@@ -13,6 +13,10 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
+// ColumnKeys name the columns in the order of ColumnNames, as the JSON of
+// Columns spells them: for machines, file formats and page attributes.
+var ColumnKeys = []string{"pass", "reached", "first_time", "arguments", "confirmation", "clean", "declined", "completion"}
+
 // Row is the columns of a set of attempts: one model's, one model's on
 // one kind, or one model's on one case.
 type Row struct {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -24,6 +25,10 @@ type Summary struct {
 	Groups    []grade.GroupStats `json:"groups"`
 	Totals    grade.Totals       `json:"totals"`
 	Warnings  []string           `json:"warnings,omitempty"`
+	// Actions are the action columns of the run's action cases, per
+	// model, kind and case, with every attempt scored; absent when the
+	// suite has none.
+	Actions *actions.Report `json:"actions,omitempty"`
 }
 
 // SummaryCase is one case of a Summary, with its attempts.
@@ -54,6 +59,7 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string) *Summary
 	s := &Summary{
 		RunID: res.RunID, Model: res.Model, Valid: res.Valid, Invalid: res.Invalid, Record: recordPath,
 		Cases: []SummaryCase{}, Groups: res.Groups, Totals: res.Totals, Warnings: res.Warnings,
+		Actions: res.Actions,
 	}
 	if s.Groups == nil {
 		s.Groups = []grade.GroupStats{}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -26,9 +26,10 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header) error {
 		return bw.Flush()
 	}
 	t := res.Totals
-	fmt.Fprintf(bw, "**%s passed** (%d of %d graded, 95%% CI %s–%s)", rate(t.Counts), t.Passed, t.Graded, pct(t.WilsonLow), pct(t.WilsonHigh))
+	total := format.Counts(t.Counts)
+	fmt.Fprintf(bw, "**%s passed** (%d of %d graded, 95%% CI %s)", total.Percent(), t.Passed, t.Graded, total.Range())
 	if t.Errors > 0 {
-		fmt.Fprintf(bw, "; %d error%s left out (%s)", t.Errors, plural(t.Errors), kindList(t.ErrorKinds))
+		fmt.Fprintf(bw, "; %s left out (%s)", format.N(t.Errors, "error"), kindList(t.ErrorKinds))
 	}
 	fmt.Fprint(bw, ".\n\n")
 	fmt.Fprintln(bw, "| Case | Passed | Rate | 95% CI | Notes |")
@@ -38,8 +39,10 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header) error {
 		if !strings.HasPrefix(r.name, "  ") {
 			name = "**" + name + "**"
 		}
-		fmt.Fprintf(bw, "| %s | %d/%d | %s | %s–%s | %s |\n", name, r.c.Passed, r.c.Graded, rate(r.c), pct(r.c.WilsonLow), pct(r.c.WilsonHigh), mdText(strings.Join(r.notes, ", ")))
+		f := format.Counts(r.c)
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", name, f.Count(), f.Percent(), f.Range(), mdText(strings.Join(r.notes, ", ")))
 	}
+	actionsMarkdown(bw, res.Actions)
 	var fails []grade.AttemptGrade
 	for _, a := range res.Attempts {
 		if a.Outcome == grade.Fail {
@@ -85,6 +88,4 @@ func mdWarnings(w io.Writer, res *grade.Result) {
 
 // mdText keeps text from breaking a table or turning into markup, or
 // acting on a terminal that shows it.
-func mdText(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "`", "'").Replace(termsafe.String(s))
-}
+func mdText(s string) string { return format.Markdown(s) }

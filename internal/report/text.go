@@ -4,12 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -37,7 +36,11 @@ func Text(w io.Writer, res *grade.Result, h *record.Header) error {
 	fmt.Fprintln(bw)
 	line(width, "", "passed", "rate", "95% CI", "notes")
 	for _, r := range rows {
-		line(width, r.name, fmt.Sprintf("%d/%d", r.c.Passed, r.c.Graded), rate(r.c), interval(r.c), strings.Join(r.notes, ", "))
+		f := format.Counts(r.c)
+		line(width, r.name, f.Count(), f.Percent(), f.CI(), strings.Join(r.notes, ", "))
+	}
+	if err := actionsText(bw, res.Actions); err != nil {
+		return err
 	}
 	failures(bw, res)
 	errs(bw, res)
@@ -76,7 +79,7 @@ func errorNote(n int, kinds map[string]int) []string {
 	if n == 0 {
 		return nil
 	}
-	s := fmt.Sprintf("%d error%s", n, plural(n))
+	s := format.N(n, "error")
 	if len(kinds) > 0 {
 		s += " (" + kindList(kinds) + ")"
 	}
@@ -84,45 +87,7 @@ func errorNote(n int, kinds map[string]int) []string {
 }
 
 // kindList writes error kinds, most frequent first: "timeout 2, provider 1".
-func kindList(kinds map[string]int) string {
-	names := make([]string, 0, len(kinds))
-	for k := range kinds {
-		names = append(names, k)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if kinds[names[i]] != kinds[names[j]] {
-			return kinds[names[i]] > kinds[names[j]]
-		}
-		return names[i] < names[j]
-	})
-	parts := make([]string, len(names))
-	for i, k := range names {
-		parts[i] = fmt.Sprintf("%s %d", k, kinds[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
-// rate writes a pass rate as a whole percentage, "—" when nothing was
-// graded.
-func rate(c grade.Counts) string {
-	if c.Graded == 0 {
-		return "—"
-	}
-	return pct(c.Rate)
-}
-
-func interval(c grade.Counts) string {
-	return "[" + pct(c.WilsonLow) + ", " + pct(c.WilsonHigh) + "]"
-}
-
-func pct(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
+func kindList(kinds map[string]int) string { return format.Kinds(kinds) }
 
 // provenance writes what was measured: the run, model, suite, tools and
 // target. Each line starts with prefix.

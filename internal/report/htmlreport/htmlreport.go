@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -100,17 +102,29 @@ type LedgerRow struct {
 	ModelFailures             int
 	ExpectationsInQuestion    int
 	Unreviewed                int
+	// Actions are the action columns of the run's action cases, in the
+	// order of actions.ColumnNames; nil when it had none.
+	Actions []LedgerAction
 	// Page is the run page's address relative to the ledger page; empty
 	// for none.
 	Page string
 }
 
+// LedgerAction is one action column of a ledger row.
+type LedgerAction struct {
+	// Key is the column's key (actions.ColumnKeys), Name its heading.
+	Key, Name string
+	Rate      format.Rate
+}
+
 // Ledger writes the ledger page.
 func Ledger(w io.Writer, p *LedgerPage) error {
+	type actionView struct{ Name, Check, Text, Title string }
 	type rowView struct {
 		LedgerRow
 		As, After rateView
 		Errors    int
+		Acts      []actionView
 	}
 	v := struct {
 		Title, Banner, Version string
@@ -121,8 +135,12 @@ func Ledger(w io.Writer, p *LedgerPage) error {
 		v.Title = "Results"
 	}
 	for _, r := range p.Rows {
-		v.Rows = append(v.Rows, rowView{LedgerRow: r, As: rate("as graded", "as-graded", r.AsGraded, colorAs, 140),
-			After: rate("after review", "after-review", r.AfterReview, colorAfter, 140), Errors: r.AsGraded.Errors})
+		rv := rowView{LedgerRow: r, As: rate("as graded", "as-graded", r.AsGraded, colorAs, 140),
+			After: rate("after review", "after-review", r.AfterReview, colorAfter, 140), Errors: r.AsGraded.Errors}
+		for _, a := range r.Actions {
+			rv.Acts = append(rv.Acts, actionView{Name: a.Name, Check: r.Key + "|" + ActionCheck(a.Key), Text: a.Rate.Cell(), Title: a.Name + ": " + a.Rate.String()})
+		}
+		v.Rows = append(v.Rows, rv)
 	}
 	var buf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&buf, "ledger.html.tmpl", v); err != nil {
@@ -133,21 +151,23 @@ func Ledger(w io.Writer, p *LedgerPage) error {
 }
 
 // CountText writes passed of graded: "46/57".
-func CountText(c grade.Counts) string { return fmt.Sprintf("%d/%d", c.Passed, c.Graded) }
+func CountText(c grade.Counts) string { return format.Counts(c).Count() }
 
 // RateText writes a rate as a whole percentage, "—" when nothing was
 // graded.
-func RateText(c grade.Counts) string {
-	if c.Graded == 0 {
-		return "—"
-	}
-	return pct(c.Rate)
-}
+func RateText(c grade.Counts) string { return format.Counts(c).Percent() }
 
 // CIText writes a rate's 95% interval: "[69%, 89%]".
-func CIText(c grade.Counts) string { return "[" + pct(c.WilsonLow) + ", " + pct(c.WilsonHigh) + "]" }
+func CIText(c grade.Counts) string { return format.Counts(c).CI() }
 
-func pct(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
+// ActionText writes an action column as its pages show it, rate and
+// scored of counted: "83% 10/12", "—" when nothing was counted.
+func ActionText(c actions.Column) string { return format.Column(c).Cell() }
+
+// ActionCheck is the data-check name of an action column's figure on a
+// run page ("action-first_time"); the ledger page prefixes it with the
+// row's key.
+func ActionCheck(key string) string { return "action-" + key }
 
 const (
 	colorAs    = "#3b6fd8"
@@ -194,6 +214,53 @@ type tableRow struct {
 
 type filterView struct{ Value, Label string }
 
+// actionRowView is a line of the action table: a model or one of its
+// kinds.
+type actionRowView struct {
+	Name             string
+	IsKind           bool
+	Scored           int
+	PassCI, Excluded string
+	Cells            []actionCellView
+}
+
+// actionCellView is one column's figure; Check names it for the ledger's
+// check (the model's row of a one-model run only).
+type actionCellView struct{ Text, Title, Check string }
+
+// actionTable lays out the action columns of rep as the text report
+// does: each model, then its kinds.
+func actionTable(rep *actions.Report) []actionRowView {
+	if rep == nil {
+		return nil
+	}
+	row := func(r actions.Row, name string, isKind, check bool) actionRowView {
+		pass := format.Column(r.Columns.Pass)
+		v := actionRowView{Name: name, IsKind: isKind, Scored: r.Scored, PassCI: pass.CI(), Excluded: "0"}
+		if len(r.Excluded) > 0 {
+			v.Excluded = format.Kinds(r.Excluded)
+		}
+		for i, c := range r.Columns.List() {
+			cv := actionCellView{Text: ActionText(c), Title: actions.ColumnNames[i] + ": " + format.Column(c).String()}
+			if check {
+				cv.Check = ActionCheck(actions.ColumnKeys[i])
+			}
+			v.Cells = append(v.Cells, cv)
+		}
+		return v
+	}
+	var rows []actionRowView
+	for _, m := range rep.Models {
+		rows = append(rows, row(m, m.Model, false, len(rep.Models) == 1))
+		for _, k := range rep.Kinds {
+			if k.Model == m.Model {
+				rows = append(rows, row(k, k.Kind, true, false))
+			}
+		}
+	}
+	return rows
+}
+
 type reviewView struct {
 	Verdict, Reviewer, When, Note, Why string
 }
@@ -239,6 +306,8 @@ type runPageView struct {
 	VerdictFilters                []filterView
 	GroupNames                    []string
 	Rows                          []tableRow
+	ActionHead                    []string
+	Actions                       []actionRowView
 	Warnings                      []string
 	Attempts                      []attemptView
 }
@@ -260,6 +329,10 @@ func runView(p *RunPage) *runPageView {
 		ExpectationsInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed, Stale: rv.StaleReviews,
 	}
 	v.Provenance = provenance(p.Run, res)
+	if res.Valid {
+		v.Actions = actionTable(res.Actions)
+		v.ActionHead = actions.ColumnNames
+	}
 	v.VerdictFilters = []filterView{{"all", "all"}, {"pass", "pass"}, {"fail", "fail"}, {"error", "error"}}
 	for _, vd := range review.Verdicts {
 		v.VerdictFilters = append(v.VerdictFilters, filterView{string(vd), vd.Label()})
