@@ -154,7 +154,8 @@ type Run struct {
 	// running).
 	End *End
 	// Warnings are problems that were safe to pass over (a torn last line,
-	// a duplicated attempt), as file:line messages.
+	// a duplicated attempt), as file:line messages, then the warnings of
+	// the record's end (End.Warnings).
 	Warnings []string
 }
 
@@ -239,6 +240,7 @@ func Parse(rd io.Reader, name string) (*Run, error) {
 			run.Attempts = append(run.Attempts, *l.Attempt)
 		case l.End != nil:
 			run.End = l.End
+			run.Warnings = append(run.Warnings, l.End.Warnings...)
 		default:
 			return nil, fmt.Errorf("%s:%d: an empty record line", name, n)
 		}

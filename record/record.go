@@ -286,6 +286,9 @@ type End struct {
 	Reason string `json:"reason,omitempty"`
 	// Skipped counts planned attempts not made, by reason.
 	Skipped map[string]int `json:"skipped,omitempty"`
+	// Warnings are problems found when the attempts were done, such as
+	// what the suite's leftovers check found the attempts left behind.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // line is one line of a record file: exactly one field is set.

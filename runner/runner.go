@@ -330,6 +330,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 // finish runs the planned attempts, ends the record and reads it back.
 func (r *run) finish(ctx context.Context, conn *target.Conn, dir string, planned []record.Planned) (*record.Run, error) {
 	end := r.attempts(ctx, conn, planned)
+	end.Warnings = r.leftovers(ctx, conn)
 	if err := r.w.End(end); err != nil {
 		return nil, err
 	}

@@ -188,6 +188,18 @@ type ActionSettings struct {
 	// after each attempt, every item whose name carries the token or that
 	// was not there before it is removed, in the order listed.
 	Inventory []Inventory `yaml:"inventory,omitempty"`
+	// Teardown are calls made after every attempt of an action case, after
+	// the fixtures' own teardowns and the inventory's removals, whatever
+	// the attempt did: for a server with no tool that lists its items as
+	// JSON or deletes them, typically a command that removes whatever
+	// carries the token ({{token}}, or MCPEVAL_TOKEN in its environment).
+	Teardown []Call `yaml:"teardown,omitempty"`
+	// Leftovers are calls made once, when the run's attempts are done: the
+	// output of each (a command's stdout, a tool's result) must show
+	// nothing carrying the token of any of the run's attempts. Whatever
+	// does was left behind, and is reported as a warning of the run. A
+	// command finds the tokens in MCPEVAL_TOKENS, separated by spaces.
+	Leftovers []Call `yaml:"leftovers,omitempty"`
 	// Uncovered lists tools and arguments deliberately left out of every
 	// case, each with the reason.
 	Uncovered []Uncovered `yaml:"uncovered,omitempty"`

@@ -1,0 +1,28 @@
+package runner
+
+import (
+	"context"
+
+	"github.com/mcpeval/mcpeval/target"
+)
+
+// LeftoverChecker is implemented by Fixtures that can check, once a run's
+// attempts are done, that nothing the attempts made or the fixtures built
+// is left on the target. What it returns is recorded in the record's end
+// (record.End.Warnings) and reported as warnings of the run.
+type LeftoverChecker interface {
+	// Leftovers checks the target through conn (nil when the run has no
+	// connection left) and returns what was left behind, one message each.
+	Leftovers(ctx context.Context, conn *target.Conn) []string
+}
+
+// leftovers runs the configured fixtures' leftovers check, if they have
+// one. It runs even when the run was interrupted: what the finished
+// attempts left is worth knowing.
+func (r *run) leftovers(ctx context.Context, conn *target.Conn) []string {
+	lc, ok := r.cfg.Fixtures.(LeftoverChecker)
+	if !ok {
+		return nil
+	}
+	return lc.Leftovers(context.WithoutCancel(ctx), conn)
+}
