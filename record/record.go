@@ -18,7 +18,10 @@ type Header struct {
 	Format string    `json:"format"`
 	RunID  string    `json:"run_id"`
 	Start  time.Time `json:"start"`
-	// Tool is mcpeval's own version and commit.
+	// Tool is mcpeval's own build: its module version, and the revision
+	// the Go toolchain stamped into the binary ("unknown" when it stamped
+	// none). It never describes the directory mcpeval ran in; the suite's
+	// own provenance is in Suite.
 	Tool Build `json:"tool"`
 	// Model is the model under test and its request options.
 	Model model.Info `json:"model"`
@@ -80,6 +83,8 @@ type Build struct {
 	Commit  string `json:"commit,omitempty"`
 	// Dirty is true when the commit had uncommitted changes.
 	Dirty bool `json:"dirty,omitempty"`
+	// Go is the Go release the program was built with, when known.
+	Go string `json:"go,omitempty"`
 }
 
 // SuiteInfo identifies a suite.
@@ -89,7 +94,28 @@ type SuiteInfo struct {
 	Hash string `json:"hash"`
 	// Cases is how many cases the suite has in all.
 	Cases int `json:"cases"`
+	// Source says where the suite's files came from, and so what Commit
+	// means: SourceGit (a git checkout: Commit and Dirty describe the
+	// suite's directory), SourceEmbedded (built into mcpeval: its
+	// provenance is Header.Tool) or SourceFiles (files outside any git
+	// repository: nothing to point at). Empty in records made before
+	// mcpeval recorded it, whose Header.Tool.Commit named the checkout
+	// mcpeval ran in.
+	Source string `json:"source,omitempty"`
+	// Commit is the git commit checked out in the suite's directory when
+	// the run was made (Source SourceGit).
+	Commit string `json:"commit,omitempty"`
+	// Dirty is true when the suite's files had uncommitted changes to
+	// tracked files, or were not tracked at all, when the run was made.
+	Dirty bool `json:"dirty,omitempty"`
 }
+
+// Where a suite's files came from (SuiteInfo.Source).
+const (
+	SourceGit      = "git"
+	SourceEmbedded = "embedded"
+	SourceFiles    = "files"
+)
 
 // TargetInfo identifies a target. It never holds a header value, a token or
 // an environment value.

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -302,6 +303,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	}
 	r.header.Shard = cfg.Shard
 	r.header.Dataset = cfg.Dataset
+	buildinfo.Suite(cfg.Suite.Path).Record(&r.header.Suite) // the suite's own checkout, not the working directory's
 	if cfg.Overlay != nil {
 		r.header.ServerTools = r.listed
 		r.header.ServerToolsHash = ToolsHash(r.listed)

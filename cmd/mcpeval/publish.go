@@ -92,7 +92,7 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	htmlreport.Version = buildinfo.Version
+	htmlreport.Version = buildinfo.Get().Version
 	out, err := publish.Publish(rec, publish.Options{
 		Ledger: *ledger, Site: *site, Replace: *replace, DryRun: *dry, Redact: cfg, Getenv: e.getenv,
 		LoadSuite: func(p string) (*suite.Suite, error) {

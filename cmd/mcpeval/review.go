@@ -305,7 +305,7 @@ func reportReviews(e *env, rec *record.Run, res *grade.Result, htmlPath string, 
 	if htmlPath == "" {
 		return nil
 	}
-	htmlreport.Version = buildinfo.Version
+	htmlreport.Version = buildinfo.Get().Version
 	page := &htmlreport.RunPage{Run: rec, Result: res, Reviewed: rv}
 	if err := writeFileAtomic(htmlPath, func(w io.Writer) error { return htmlreport.Run(w, page) }); err != nil {
 		return err

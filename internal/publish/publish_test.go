@@ -69,6 +69,13 @@ func setup(t *testing.T, suitePath string) *env {
 	return e
 }
 
+// gitSuite makes the record say its suite came from a git checkout at
+// commit, dirty or not.
+func (e *env) gitSuite(commit string, dirty bool) {
+	s := &e.rec.Header.Suite
+	s.Source, s.Commit, s.Dirty = record.SourceGit, commit, dirty
+}
+
 // review records a verdict on a failed attempt of the run as it is now.
 func (e *env) review(caseID string, n int, v review.Verdict, note string) {
 	e.t.Helper()
@@ -194,9 +201,24 @@ func TestRules(t *testing.T) {
 		{"filtered-run",
 			func(e *env) { e.rec.Header.Planned = e.rec.Header.Planned[:9] }, // no unanswerable/voo-price
 			func(e *env) {}},
-		{"incomplete-provenance",
+		{"dirty-tree", // a record made before the suite's provenance was recorded, naming no commit
 			func(e *env) { e.rec.Header.Tool.Commit = "" },
 			func(e *env) {}},
+		{"dirty-tree", // the suite's own checkout decides, not mcpeval's build
+			func(e *env) { e.gitSuite("0123abcd", true); e.rec.Header.Tool.Commit = "unknown" },
+			func(e *env) {
+				e.gitSuite("0123abcd", false)
+				e.rec.Header.Tool.Commit, e.rec.Header.Tool.Dirty = "unknown", true
+			}},
+		{"dirty-tree",
+			func(e *env) { e.gitSuite("0123abcd", false); e.repo.missing = true },
+			func(e *env) { e.gitSuite("0123abcd", false) }},
+		{"dirty-tree",
+			func(e *env) { e.rec.Header.Suite.Source, e.rec.Header.Tool.Commit = record.SourceFiles, "" },
+			func(e *env) { e.gitSuite("0123abcd", false); e.rec.Header.Tool.Commit = "" }},
+		{"dirty-tree", // an embedded suite is pinned by mcpeval's revision, which the ledger's repository need not hold
+			func(e *env) { e.rec.Header.Suite.Source, e.rec.Header.Tool.Commit = record.SourceEmbedded, "unknown" },
+			func(e *env) { e.rec.Header.Suite.Source = record.SourceEmbedded; e.repo.missing = true }},
 		{"incomplete-provenance",
 			func(e *env) { e.rec.Header.ToolsHash = "" },
 			func(e *env) {}},

@@ -52,10 +52,10 @@ type input struct {
 var Rules = []Rule{
 	{Name: "fake-provider", DryRun: true, Why: "a fake's figures prove the pipe, not a model", check: fakeProvider},
 	{Name: "filtered-run", Why: "a run over part of the corpus would read as a run over all of it", check: filteredRun},
-	{Name: "incomplete-provenance", Why: "every row names the commit, tool version, target and its tool-definition hash, model, request options and suite hash", check: incompleteProvenance},
+	{Name: "incomplete-provenance", Why: "every row names the tool version, target and its tool-definition hash, model, request options and suite hash", check: incompleteProvenance},
 	{Name: "stale-corpus", Why: "a run made against another suite than the one at HEAD is not scored against a key it was not asked", check: staleCorpus},
 	{Name: "incomplete-run", Why: "a run that stopped early would publish the cases it happened to reach", check: incompleteRun},
-	{Name: "dirty-tree", DryRun: true, Why: "a published figure must point at a commit that exists", check: dirtyTree},
+	{Name: "dirty-tree", DryRun: true, Why: "a published figure must point at a commit of the suite that exists", check: dirtyTree},
 	{Name: "invalid-run", Why: "the target's data drifted: nothing was graded", check: invalidRun},
 	{Name: "duplicate-row", Why: "a row already published is replaced only when asked to (--replace)", check: duplicateRow},
 	{Name: RuleRedaction, Why: "a published copy never holds a token, a password, an endpoint or a listed identifier"},
@@ -115,7 +115,6 @@ func incompleteProvenance(in *input) string {
 	}
 	need(h.RunID != "", "run id")
 	need(!h.Start.IsZero(), "start date")
-	need(h.Tool.Commit != "", "commit")
 	need(h.Tool.Version != "", "tool version")
 	need(h.Target.Spec != "", "target")
 	need(h.ToolsHash != "" && len(h.Tools) > 0, "the target's tool-definition hash")
@@ -161,21 +160,58 @@ func incompleteRun(in *input) string {
 	return ""
 }
 
+// Provenance is the commit a run's suite points at, as its record says.
+type Provenance struct {
+	// Commit is the suite's commit: the commit checked out in the suite's
+	// directory, or for an embedded suite the revision mcpeval was built
+	// from; empty when there is none.
+	Commit string
+	// Dirty is true when the suite's files (or, for an embedded suite,
+	// mcpeval's source) had uncommitted changes.
+	Dirty bool
+	// Why says why there is no commit, when Commit is empty.
+	Why string
+}
+
+// SuiteProvenance returns the commit the suite of a run points at. A
+// record made before mcpeval recorded the suite's own provenance named
+// the checkout mcpeval ran in as mcpeval's commit; that is what it has.
+func SuiteProvenance(h *record.Header) Provenance {
+	switch h.Suite.Source {
+	case record.SourceGit:
+		return Provenance{Commit: h.Suite.Commit, Dirty: h.Suite.Dirty}
+	case record.SourceFiles:
+		return Provenance{Why: fmt.Sprintf("the suite %s was not in a git repository when the run was made: commit it, and run it again", h.Suite.Path)}
+	case record.SourceEmbedded:
+		if h.Tool.Commit == "" || h.Tool.Commit == "unknown" {
+			return Provenance{Dirty: h.Tool.Dirty, Why: fmt.Sprintf("the suite is embedded in mcpeval %s, whose build names no revision (go run and go test stamp none): build mcpeval with go build in a checkout, or install a release", h.Tool.Version)}
+		}
+		return Provenance{Commit: h.Tool.Commit, Dirty: h.Tool.Dirty}
+	}
+	if h.Tool.Commit == "" || h.Tool.Commit == "unknown" {
+		return Provenance{Dirty: h.Tool.Dirty, Why: "the record names no commit"}
+	}
+	return Provenance{Commit: h.Tool.Commit, Dirty: h.Tool.Dirty}
+}
+
 func dirtyTree(in *input) string {
-	t := in.rec.Header.Tool
-	if t.Dirty {
-		return fmt.Sprintf("the run was made with uncommitted changes to tracked files (on top of %s): commit before a run you mean to publish", short(t.Commit))
+	p := SuiteProvenance(&in.rec.Header)
+	if p.Dirty {
+		return fmt.Sprintf("the run was made with uncommitted changes to the suite's files (on top of %s): commit before a run you mean to publish", short(p.Commit))
+	}
+	if p.Commit == "" {
+		return p.Why + ": a published figure must point at a commit that exists"
 	}
 	if in.repo == nil {
 		return "no repository to check the commit in"
 	}
-	if t.Commit != "" {
-		ok, err := in.repo.HasCommit(t.Commit)
+	if in.rec.Header.Suite.Source != record.SourceEmbedded { // mcpeval's own revision is in mcpeval's repository, not necessarily the ledger's
+		ok, err := in.repo.HasCommit(p.Commit)
 		if err != nil {
 			return fmt.Sprintf("%v: a published figure must point at a commit that exists", err)
 		}
 		if !ok {
-			return fmt.Sprintf("commit %s, which the run names, is not in the repository: a published figure must point at a commit that exists", short(t.Commit))
+			return fmt.Sprintf("commit %s, which the run names, is not in the repository: a published figure must point at a commit that exists", short(p.Commit))
 		}
 	}
 	changed, err := in.repo.Changes()
