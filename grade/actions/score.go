@@ -103,7 +103,7 @@ type StepResult struct {
 	// Approval is set when the step needs the approval (see
 	// NeedsApproval): only then does it count in the Confirmation column.
 	Approval bool `json:"approval,omitempty"`
-	Reached     bool   `json:"reached"`
+	Reached  bool `json:"reached"`
 	// Call is the index (from 0, over the attempt's calls) of the call that
 	// reached the step; -1 when none did.
 	Call      int         `json:"call"`
