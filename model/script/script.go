@@ -11,11 +11,25 @@
 //	      - {name: get_upcoming_vests, args: {}}
 //	  - say: "Your net worth is S$2,394,755."   # the final answer
 //
+// Strings in a script may name {{token}} and {{fact.NAME}}, as the suite's
+// own files do: in every argument value (keys are left alone) and in every
+// answer, they become the values of the attempt being answered, read back
+// from the prompt the model was sent (matched against the case's prompt
+// template, so a placeholder the prompt does not show has no value and is
+// left as written). That is how a script acts on what an action case's
+// fixtures built under the attempt's fresh token:
+//
+//	write/note:
+//	  - call: write_file
+//	    args: {path: "notes-{{token}}.txt", content: "milk, eggs"}
+//	  - say: "I wrote notes-{{token}}.txt."
+//
 // A script proves what the graders do with a given answer; it is a fake
 // and its runs are never published.
 package script
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +40,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/suite"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -51,6 +66,10 @@ type Call struct {
 type Script struct {
 	Path  string
 	Cases map[string][]Turn
+	// Suite is the suite the script answers, for the prompt templates its
+	// {{token}} and {{fact.NAME}} are read back from; without it they are
+	// sent as written.
+	Suite *suite.Suite
 }
 
 // MaxSize is the largest script file read.
@@ -278,11 +297,12 @@ func (s *Script) Generate(ctx context.Context, req *model.Request) (*model.Respo
 	case turn >= len(turns):
 		msg.Blocks = []model.Block{{Kind: model.Text, Text: ""}}
 	case turns[turn].IsSay:
-		msg.Blocks = []model.Block{{Kind: model.Text, Text: turns[turn].Say}}
+		msg.Blocks = []model.Block{{Kind: model.Text, Text: render(turns[turn].Say, s.vars(req))}}
 	default:
+		vars := s.vars(req)
 		for i, c := range turns[turn].Calls {
 			msg.Blocks = append(msg.Blocks, model.Block{Kind: model.ToolUse, Call: &model.Call{
-				ID: fmt.Sprintf("call_%d_%d", turn+1, i+1), Name: c.Name, Args: c.Args}})
+				ID: fmt.Sprintf("call_%d_%d", turn+1, i+1), Name: c.Name, Args: renderArgs(c.Args, vars)}})
 		}
 	}
 	stop := "end_turn"
@@ -290,4 +310,87 @@ func (s *Script) Generate(ctx context.Context, req *model.Request) (*model.Respo
 		stop = "tool_use"
 	}
 	return &model.Response{Message: msg, StopReason: stop}, nil
+}
+
+// vars are the values of the placeholders of the attempt req belongs to:
+// those its case's prompt template takes in the prompt req starts with.
+func (s *Script) vars(req *model.Request) suite.Vars {
+	v := suite.Vars{Facts: map[string]string{}}
+	if s.Suite == nil || len(req.Messages) == 0 {
+		return v
+	}
+	c := s.Suite.Case(req.CaseID)
+	if c == nil {
+		return v
+	}
+	vals, ok := suite.MatchTemplate(c.Prompt, req.Messages[0].TextOf())
+	if !ok {
+		return v
+	}
+	for k, x := range vals {
+		if k == "token" {
+			v.Token = x
+		} else if f, ok := strings.CutPrefix(k, "fact."); ok {
+			v.Facts[f] = x
+		}
+	}
+	return v
+}
+
+// render renders the placeholders of text that have a value and leaves
+// the others as written.
+func render(text string, v suite.Vars) string {
+	out, _ := suite.Render(text, v)
+	return out
+}
+
+// renderArgs renders the placeholders in the string values of a call's
+// arguments. Arguments that are not valid JSON (a malformed call replayed
+// on purpose) are rendered as text, each value escaped as inside a JSON
+// string, and otherwise left as written.
+func renderArgs(raw json.RawMessage, v suite.Vars) json.RawMessage {
+	if !bytes.Contains(raw, []byte("{{")) {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var x any
+	if json.Valid(raw) && dec.Decode(&x) == nil {
+		if b, err := json.Marshal(renderValue(x, v)); err == nil {
+			return b
+		}
+		return raw
+	}
+	esc := suite.Vars{Token: escape(v.Token), Facts: map[string]string{}}
+	for k, f := range v.Facts {
+		esc.Facts[k] = escape(f)
+	}
+	return json.RawMessage(render(string(raw), esc))
+}
+
+// renderValue renders every string value in x, through maps and lists,
+// leaving a placeholder with no value as written.
+func renderValue(x any, v suite.Vars) any {
+	switch x := x.(type) {
+	case string:
+		if r, err := suite.RenderValue(x, v); err == nil {
+			return r
+		}
+		return render(x, v)
+	case map[string]any:
+		for k, e := range x {
+			x[k] = renderValue(e, v)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = renderValue(e, v)
+		}
+	}
+	return x
+}
+
+// escape writes s as it appears inside a JSON string.
+func escape(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
 }
