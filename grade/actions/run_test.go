@@ -21,7 +21,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
-	_ "github.com/mcpeval/mcpeval/model/fake/variants"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"

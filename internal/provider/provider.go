@@ -13,7 +13,6 @@ import (
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
 	"github.com/mcpeval/mcpeval/model/fake"
-	_ "github.com/mcpeval/mcpeval/model/fake/variants" // the action fakes, and fake:perfect on action cases
 	"github.com/mcpeval/mcpeval/model/openai"
 	"github.com/mcpeval/mcpeval/model/script"
 	"github.com/mcpeval/mcpeval/suite"
@@ -21,7 +20,8 @@ import (
 
 // Options are what opening a model may need besides its spec.
 type Options struct {
-	// Suite is the suite under test; fake models answer from its key.
+	// Suite is the suite under test; fake models answer from its key, and
+	// a script reads its cases' prompt templates for {{token}}.
 	Suite *suite.Suite
 }
 
@@ -54,6 +54,7 @@ func Open(spec string, opts Options) (model.Model, model.Info, error) {
 		if err != nil {
 			return nil, info, err
 		}
+		s.Suite = opts.Suite // for {{token}} and {{fact.NAME}} in the script
 		info.Name = strings.TrimPrefix(spec, "script:")
 		info.Options = nil
 		info.Fake = true

@@ -3,9 +3,33 @@
 //
 //   - fake:perfect follows each case's key: it calls the key's tools with
 //     its arguments, one call a turn, then answers with the key's answer (or
-//     the expected figures).
+//     the expected figures). On an action case it follows the key's steps,
+//     with every argument from its source: facts and the token read back
+//     from the rendered prompt, produced values from the results of its own
+//     earlier calls, and authored examples rendered with the token and facts
+//     ({{token}} in an authored value becomes the attempt's token).
 //   - fake:refuse declines everything and calls nothing.
 //   - fake:invent answers with made-up figures and calls nothing.
+//
+// The other fakes prove the action columns. Each follows an action case's
+// key as fake:perfect does, except for one thing, and so must lose points
+// in exactly the columns that thing touches:
+//
+//   - fake:wrong-args gives every compared argument a wrong value of the
+//     right shape (Pass, Arguments);
+//   - fake:no-confirm never sends the approval a tool takes (Pass, Reached,
+//     Confirmation);
+//   - fake:declines calls nothing and declines every case (Pass, Reached,
+//     Confirmation);
+//   - fake:extra-change, after the steps, makes the suite's stray change
+//     (actions.stray), or builds one of the case's fixtures again, under a
+//     name of its own: a change nobody asked for (Pass, Clean, Declined);
+//   - fake:gives-up stops before the last step (Pass, Reached, and
+//     Confirmation where that step needs the approval).
+//
+// On a case that is not an action case each of them answers as
+// fake:perfect does. The fakes are one fixed table (see Names): what a fake
+// does never depends on what else a program imports.
 //
 // A fake's figures prove the pipe works and say nothing about a model;
 // records mark them as fake and publishing refuses them.

@@ -15,20 +15,17 @@ import (
 // model turns already taken (0 for the first).
 type Behaviour func(c *suite.Case, turn int, req *model.Request) model.Message
 
-// behaviours are the fake models by name.
+// behaviours are the fake models by name: the one registry of fakes, the
+// same whatever else is imported.
 var behaviours = map[string]Behaviour{
-	"perfect": perfect,
-	"refuse":  refuse,
-	"invent":  invent,
-}
-
-// Register adds a fake model under name, for fake variants defined
-// elsewhere. It panics on a duplicate name.
-func Register(name string, b Behaviour) {
-	if _, dup := behaviours[name]; dup {
-		panic("fake: duplicate model " + name)
-	}
-	behaviours[name] = b
+	"perfect":      behaviour(perfectVariant),
+	"refuse":       refuse,
+	"invent":       invent,
+	"wrong-args":   behaviour(wrongArgsVariant),
+	"no-confirm":   behaviour(noConfirmVariant),
+	"declines":     behaviour(declinesVariant),
+	"extra-change": behaviour(extraChangeVariant),
+	"gives-up":     behaviour(givesUpVariant),
 }
 
 // Names lists the fake models.
@@ -103,20 +100,6 @@ func CallMsg(turn int, calls ...suite.KeyCall) model.Message {
 			ID: fmt.Sprintf("call_%d_%d", turn+1, i+1), Name: k.Tool, Args: b}})
 	}
 	return msg
-}
-
-// ActionPerfect, when set, answers fake:perfect on action cases (cases with
-// Action set) by following their steps; package model/fake/variants sets it.
-var ActionPerfect Behaviour
-
-func perfect(c *suite.Case, turn int, req *model.Request) model.Message {
-	if c.Action != nil && ActionPerfect != nil {
-		return ActionPerfect(c, turn, req)
-	}
-	if turn < len(c.Key.Calls) {
-		return CallMsg(turn, c.Key.Calls[turn])
-	}
-	return Say(PerfectAnswer(c))
 }
 
 // PerfectAnswer is the answer fake:perfect gives: the key's answer, or the

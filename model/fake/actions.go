@@ -1,4 +1,4 @@
-package variants
+package fake
 
 import (
 	"crypto/sha256"
@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -16,22 +15,13 @@ import (
 type variant int
 
 const (
-	perfect     variant = iota // every step, right
-	wrongArgs                  // every step, every compared argument wrong
-	noConfirm                  // every step, never the approval
-	declines                   // no step: declines everything
-	extraChange                // every step, then one change nobody asked for
-	givesUp                    // every step but the last, then stops
+	perfectVariant     variant = iota // every step, right
+	wrongArgsVariant                  // every step, every compared argument wrong
+	noConfirmVariant                  // every step, never the approval
+	declinesVariant                   // no step: declines everything
+	extraChangeVariant                // every step, then one change nobody asked for
+	givesUpVariant                    // every step but the last, then stops
 )
-
-func init() {
-	fake.ActionPerfect = behaviour(perfect)
-	fake.Register("wrong-args", behaviour(wrongArgs))
-	fake.Register("no-confirm", behaviour(noConfirm))
-	fake.Register("declines", behaviour(declines))
-	fake.Register("extra-change", behaviour(extraChange))
-	fake.Register("gives-up", behaviour(givesUp))
-}
 
 // Answers the variants give.
 const (
@@ -43,20 +33,20 @@ const (
 
 // behaviour returns the fake model of variant v. On a case that is not an
 // action case every variant answers as fake:perfect does.
-func behaviour(v variant) fake.Behaviour {
+func behaviour(v variant) Behaviour {
 	return func(c *suite.Case, turn int, req *model.Request) model.Message {
 		if c.Action == nil {
 			if turn < len(c.Key.Calls) {
-				return fake.CallMsg(turn, c.Key.Calls[turn])
+				return CallMsg(turn, c.Key.Calls[turn])
 			}
-			return fake.Say(fake.PerfectAnswer(c))
+			return Say(PerfectAnswer(c))
 		}
 		p := newPlayer(c, req)
 		plan := p.plan(v)
 		if turn < len(plan) {
-			return fake.CallMsg(turn, plan[turn](p, v))
+			return CallMsg(turn, plan[turn](p, v))
 		}
-		return fake.Say(p.answer(v))
+		return Say(p.answer(v))
 	}
 }
 
@@ -123,13 +113,13 @@ func (p *player) plan(v variant) []move {
 		plan = append(plan, func(p *player, v variant) suite.KeyCall { return p.step(i, v) })
 	}
 	switch v {
-	case declines:
+	case declinesVariant:
 		return nil
-	case givesUp:
+	case givesUpVariant:
 		if len(plan) > 0 {
 			plan = plan[:len(plan)-1]
 		}
-	case extraChange:
+	case extraChangeVariant:
 		if st := p.c.Action.Settings().Stray; st != nil && st.Tool != "" {
 			plan = append(plan, func(p *player, _ variant) suite.KeyCall { return p.stray(st.Tool, st.Args) })
 		} else if fx := p.strayFixture(); fx != nil {
@@ -141,9 +131,9 @@ func (p *player) plan(v variant) []move {
 
 func (p *player) answer(v variant) string {
 	switch v {
-	case declines:
+	case declinesVariant:
 		return refuseAnswer
-	case givesUp:
+	case givesUpVariant:
 		if len(p.c.Action.Steps) > 0 {
 			return stopAnswer
 		}
@@ -172,13 +162,13 @@ func (p *player) step(i int, v variant) suite.KeyCall {
 	for _, path := range paths {
 		src := st.Args[path]
 		val := p.value(src, i)
-		if v == wrongArgs && src.Compared() {
+		if v == wrongArgsVariant && src.Compared() {
 			val = wrong(val, propSchema(schema, path))
 		}
 		suite.SetPath(args, path, val)
 	}
 	confirm := p.c.Action.Settings().Confirm
-	if v != noConfirm && propSchema(schema, confirm) != nil {
+	if v != noConfirmVariant && propSchema(schema, confirm) != nil {
 		args[confirm] = true
 	}
 	return suite.KeyCall{Tool: st.Tool, Args: args}
@@ -187,6 +177,11 @@ func (p *player) step(i int, v variant) suite.KeyCall {
 // value is the right value of an argument of step i.
 func (p *player) value(src suite.ArgSource, i int) any {
 	if src.Authored != nil {
+		// An authored example is sent rendered: {{token}} and facts in it
+		// are this attempt's.
+		if v, err := suite.RenderValue(src.Authored, p.vars); err == nil {
+			return v
+		}
 		return src.Authored
 	}
 	if src.Fact != "" {
