@@ -11,9 +11,17 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
-// Key checks the key of every action case of s against the tools the
-// target lists, and returns every problem found, located (suite.Errors), or
-// nil:
+// Key checks the key of every case of s against the tools the target
+// lists, and returns every problem found, located (suite.Errors), or nil.
+// Each problem makes its case unpassable: a correct agent could not do
+// what the key says. For a question case:
+//
+//   - every call of its key names a tool the target lists, gives only
+//     arguments in the tool's input schema, and validates against it;
+//   - every argument rule (args:) and expected argument (expect_args:)
+//     names an argument its tool has.
+//
+// For an action case:
 //
 //   - every step, fixture, verify check, expected error, inventory call and
 //     stray change names a tool the target lists;
@@ -55,6 +63,7 @@ func Key(s *suite.Suite, tools []record.Tool) error {
 	for _, c := range s.Cases {
 		a := c.Action
 		if a == nil {
+			errs = append(errs, questionKey(c, byName, known)...)
 			continue
 		}
 		at := func(line int, format string, args ...any) {
@@ -139,6 +148,89 @@ func Key(s *suite.Suite, tools []record.Tool) error {
 		return errs[i].Line < errs[j].Line
 	})
 	return errs
+}
+
+// questionKey checks a question case's key calls, argument rules and
+// expected arguments against its tools' input schemas; known reports (and
+// records) an unknown tool.
+func questionKey(c *suite.Case, byName map[string]record.Tool, known func(file string, line int, where, tool string) bool) suite.Errors {
+	var errs suite.Errors
+	at := func(format string, args ...any) {
+		errs = append(errs, &suite.Error{File: c.File, Line: c.Line, Msg: fmt.Sprintf("case %s: ", c.ID) + fmt.Sprintf(format, args...)})
+	}
+	schemaOf := func(tool string) map[string]any {
+		var schema map[string]any
+		json.Unmarshal(byName[tool].InputSchema, &schema)
+		return schema
+	}
+	for i, k := range c.Key.Calls {
+		where := fmt.Sprintf("case %s: key call %d", c.ID, i+1)
+		if !known(c.File, c.Line, where, k.Tool) {
+			continue
+		}
+		schema := schemaOf(k.Tool)
+		ok := true
+		for _, p := range sortedKeys(k.Args) {
+			if propAt(schema, p) == nil {
+				at("key call %d: argument %s is not in the input schema of %s (it has %s)", i+1, p, k.Tool, argList(schema))
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		args := k.Args
+		if args == nil {
+			args = map[string]any{}
+		}
+		b, err := json.Marshal(jsonValue(args))
+		if err != nil {
+			continue
+		}
+		if err := Validate(byName[k.Tool].InputSchema, b); err != nil {
+			at("key call %d: %s %s fails the input schema of %s: %s", i+1, k.Tool, b, k.Tool, oneLine(err.Error()))
+		}
+	}
+	for _, r := range c.Args {
+		if !known(c.File, c.Line, fmt.Sprintf("case %s: args", c.ID), r.Tool) {
+			continue
+		}
+		if schema := schemaOf(r.Tool); propAt(schema, r.Arg) == nil {
+			at("args: %s is not an argument of %s (it has %s), so the rule can never hold", r.Arg, r.Tool, argList(schema))
+		}
+	}
+	if len(c.ExpectArgs) > 0 && len(c.ExpectTools) > 0 {
+		for _, a := range sortedKeys(c.ExpectArgs) {
+			has := false
+			for _, tool := range c.ExpectTools {
+				if _, ok := byName[tool]; ok && propAt(schemaOf(tool), a) != nil {
+					has = true
+				}
+			}
+			if !has {
+				at("expect_args: %s is not an argument of %s", a, strings.Join(c.ExpectTools, " or "))
+			}
+		}
+	}
+	return errs
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// argList names the top-level arguments of a schema, for a message.
+func argList(schema map[string]any) string {
+	props, _ := schema["properties"].(map[string]any)
+	if len(props) == 0 {
+		return "no arguments"
+	}
+	return strings.Join(sortedKeys(props), ", ")
 }
 
 // example is the value a correct agent would give an argument, for

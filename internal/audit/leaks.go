@@ -34,13 +34,15 @@ type term struct {
 	name, what string
 }
 
-// Leaks audits the prompt of every action case of s against the tools the
-// target lists: a prompt must not name its own tools, any tool of the
-// target, or any argument (at any depth) of its own tools, whether as
-// written (display_name, displayName) or as the phrase it reads as
-// ("display name"). Words the case or the suite lists as leak exceptions
-// are allowed. Placeholders are not searched: a fixture's name is the
-// request, not a leak.
+// Leaks audits the prompt of every case of s against the tools the target
+// lists: a prompt must not name its own tools or any tool of the target,
+// whether as written (display_name, displayName) or as the phrase it reads
+// as ("display name"); an action case's prompt must not name any argument
+// (at any depth) of its own tools either. A question case's own tools are
+// the ones it requires or accepts, its key calls and its expected tools.
+// Words the case or the suite lists as leak exceptions are allowed.
+// Placeholders are not searched: a fixture's name is the request, not a
+// leak.
 func Leaks(s *suite.Suite, tools []record.Tool) []Leak {
 	var leaks []Leak
 	byName := map[string]record.Tool{}
@@ -52,11 +54,23 @@ func Leaks(s *suite.Suite, tools []record.Tool) []Leak {
 		global = s.Actions.LeakExceptions
 	}
 	for _, c := range s.Cases {
-		if c.Action == nil {
-			continue
-		}
 		own := map[string]bool{}
 		var terms []term
+		if c.Action == nil {
+			for _, name := range questionTools(c) {
+				if !own[name] {
+					own[name] = true
+					terms = append(terms, term{name, "its tool " + name})
+				}
+			}
+			for _, t := range tools {
+				if !own[t.Name] {
+					terms = append(terms, term{t.Name, "the tool " + t.Name})
+				}
+			}
+			leaks = append(leaks, scan(c, terms, global)...)
+			continue
+		}
 		for _, st := range c.Action.Steps {
 			if own[st.Tool] {
 				continue
@@ -72,20 +86,39 @@ func Leaks(s *suite.Suite, tools []record.Tool) []Leak {
 				terms = append(terms, term{t.Name, "the tool " + t.Name})
 			}
 		}
-		allowed := append(append([]suite.LeakException{}, global...), c.Action.LeakExceptions...)
-		text := placeholders.ReplaceAllString(c.Prompt, "X")
-		seen := map[string]bool{}
-		for _, tm := range terms {
-			if exempt(tm.name, allowed) {
-				continue
-			}
-			if found := find(text, tm.name); found != "" && !seen[tm.what] {
-				seen[tm.what] = true
-				leaks = append(leaks, Leak{Case: c.ID, File: c.File, Line: c.Line, Found: found, What: tm.what})
-			}
+		leaks = append(leaks, scan(c, terms, append(append([]suite.LeakException{}, global...), c.Action.LeakExceptions...))...)
+	}
+	return leaks
+}
+
+// scan returns the places c's prompt names one of terms, save the allowed
+// words.
+func scan(c *suite.Case, terms []term, allowed []suite.LeakException) []Leak {
+	var leaks []Leak
+	text := placeholders.ReplaceAllString(c.Prompt, "X")
+	seen := map[string]bool{}
+	for _, tm := range terms {
+		if exempt(tm.name, allowed) {
+			continue
+		}
+		if found := find(text, tm.name); found != "" && !seen[tm.what] {
+			seen[tm.what] = true
+			leaks = append(leaks, Leak{Case: c.ID, File: c.File, Line: c.Line, Found: found, What: tm.what})
 		}
 	}
 	return leaks
+}
+
+// questionTools returns the tools a question case expects to be called,
+// in the order the case names them.
+func questionTools(c *suite.Case) []string {
+	var names []string
+	names = append(names, c.Tools.Required...)
+	names = append(names, c.Tools.Accepted...)
+	for _, k := range c.Key.Calls {
+		names = append(names, k.Tool)
+	}
+	return append(names, c.ExpectTools...)
 }
 
 var placeholders = regexp.MustCompile(`\{\{[^{}]*\}\}`)
