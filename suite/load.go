@@ -338,6 +338,53 @@ func invalidAt(data []byte) int {
 	return len(data)
 }
 
+// checkFigures checks the kind and tolerance of a case's figures.
+func checkFigures(c *Case, at func(string, ...any)) {
+	for i, f := range c.Figures {
+		switch f.Kind {
+		case "", Money, Percent, Count:
+		default:
+			at("figure %d: kind %q: want money, percent or count", i+1, f.Kind)
+		}
+		if f.Kind == Count && f.Tolerance.Set && (f.Tolerance.Relative != 0 || f.Tolerance.Absolute != 0) {
+			at("figure %d: a count is compared exactly and takes no tolerance", i+1)
+		}
+	}
+}
+
+// checkArgRules checks a case's argument rules and its key's calls.
+func checkArgRules(c *Case, at func(string, ...any)) {
+	for i, a := range c.Args {
+		if a.Tool == "" || a.Arg == "" {
+			at("argument rule %d: want tool and arg", i+1)
+		}
+		if a.Equals == nil && a.Min == nil && a.Max == nil {
+			at("argument rule %d (%s.%s): want equals, min or max", i+1, a.Tool, a.Arg)
+		}
+	}
+	for i, k := range c.Key.Calls {
+		if k.Tool == "" {
+			at("key call %d has no tool", i+1)
+		}
+	}
+}
+
+// checkMode checks a case's mode against what it asserts.
+func checkMode(c *Case, at func(string, ...any)) {
+	switch c.Mode {
+	case "", ModeAgent:
+	case ModeToolCall:
+		if len(c.ExpectTools) == 0 {
+			at("a tool-call case needs expect_tools: the tools its first call may name")
+		}
+		if len(c.Figures) > 0 || c.Decline || c.NoInventedFigures {
+			at("a tool-call case asserts its first tool call only: figures, decline and no_invented_figures need mode agent")
+		}
+	default:
+		at("mode %q: want agent or tool-call", c.Mode)
+	}
+}
+
 // check validates the cases against each other and themselves.
 func (l *loader) check(s *Suite) {
 	seen := map[string]*Case{}
@@ -371,41 +418,9 @@ func (l *loader) check(s *Suite) {
 		if c.Attempts < 0 {
 			at("attempts is %d: want a positive number", c.Attempts)
 		}
-		for i, f := range c.Figures {
-			switch f.Kind {
-			case "", Money, Percent, Count:
-			default:
-				at("figure %d: kind %q: want money, percent or count", i+1, f.Kind)
-			}
-			if f.Kind == Count && f.Tolerance.Set && (f.Tolerance.Relative != 0 || f.Tolerance.Absolute != 0) {
-				at("figure %d: a count is compared exactly and takes no tolerance", i+1)
-			}
-		}
-		for i, a := range c.Args {
-			if a.Tool == "" || a.Arg == "" {
-				at("argument rule %d: want tool and arg", i+1)
-			}
-			if a.Equals == nil && a.Min == nil && a.Max == nil {
-				at("argument rule %d (%s.%s): want equals, min or max", i+1, a.Tool, a.Arg)
-			}
-		}
-		for i, k := range c.Key.Calls {
-			if k.Tool == "" {
-				at("key call %d has no tool", i+1)
-			}
-		}
-		switch c.Mode {
-		case "", ModeAgent:
-		case ModeToolCall:
-			if len(c.ExpectTools) == 0 {
-				at("a tool-call case needs expect_tools: the tools its first call may name")
-			}
-			if len(c.Figures) > 0 || c.Decline || c.NoInventedFigures {
-				at("a tool-call case asserts its first tool call only: figures, decline and no_invented_figures need mode agent")
-			}
-		default:
-			at("mode %q: want agent or tool-call", c.Mode)
-		}
+		checkFigures(c, at)
+		checkArgRules(c, at)
+		checkMode(c, at)
 		if c.Mode != ModeToolCall && (len(c.ExpectTools) > 0 || len(c.ExpectArgs) > 0) {
 			at("expect_tools and expect_args go with mode: tool-call")
 		}
