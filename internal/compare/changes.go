@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -114,7 +115,7 @@ func serverHash(h *record.Header) string {
 }
 
 func toolsLabel(ts []record.Tool, hash string) string {
-	return fmt.Sprintf("%d tool%s, hash %s", len(ts), plural(len(ts)), short(hash))
+	return fmt.Sprintf("%s, hash %s", format.N(len(ts), "tool"), short(hash))
 }
 
 func overlayLabel(o *record.Overlay) string {
@@ -179,7 +180,7 @@ func plannedCases(ps []record.Planned) caseCounts {
 }
 
 func casesLabel(n int, added, removed []string) string {
-	s := fmt.Sprintf("%d case%s", n, plural(n))
+	s := format.N(n, "case")
 	if len(added) > 0 {
 		s += fmt.Sprintf(", %d added", len(added))
 	}

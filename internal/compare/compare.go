@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/stats"
 )
@@ -49,6 +50,10 @@ type Comparison struct {
 	Total  Row   `json:"total"`
 	Groups []Row `json:"groups"`
 	Cases  []Row `json:"cases"`
+	// Actions are what moved in the action columns, over every action
+	// case and then per kind: each column's rate base vs new, with the
+	// same test. Empty when neither run has action cases.
+	Actions []ActionRow `json:"actions,omitempty"`
 	// Warnings are things a reader should know (an unfinished run, a
 	// suite changed since grading, ...).
 	Warnings []string `json:"warnings,omitempty"`
@@ -109,6 +114,14 @@ type Row struct {
 	Group string `json:"group,omitempty"`
 	Base  Side   `json:"base"`
 	New   Side   `json:"new"`
+	Movement
+	// BecameInconsistent marks a case that was consistent in the base run
+	// and is inconsistent in the new one.
+	BecameInconsistent bool `json:"became_inconsistent,omitempty"`
+}
+
+// Movement is how a rate moved between the two runs.
+type Movement struct {
 	// Delta is the new rate less the base rate, when both graded some
 	// attempts.
 	Delta float64 `json:"delta"`
@@ -124,9 +137,6 @@ type Row struct {
 	// "~" for one within noise, "added" or "removed" for a row only one
 	// run has, "" when neither graded anything.
 	Verdict string `json:"verdict"`
-	// BecameInconsistent marks a case that was consistent in the base run
-	// and is inconsistent in the new one.
-	BecameInconsistent bool `json:"became_inconsistent,omitempty"`
 }
 
 // Verdicts of a row.
@@ -167,6 +177,7 @@ func Compare(base, nw *record.Run, gb, gn *grade.Result) *Comparison {
 		New:  Side{Present: gn.Valid, Counts: gn.Totals.Counts}}
 	if c.Comparable {
 		c.rows(gb, gn)
+		c.Actions = actionRows(gb.Actions, gn.Actions)
 	}
 	c.SetAlpha(DefaultAlpha)
 	return c
@@ -231,31 +242,38 @@ func (c *Comparison) SetAlpha(alpha float64) {
 	for i := range c.Cases {
 		c.Cases[i].mark(alpha)
 	}
+	for i := range c.Actions {
+		c.Actions[i].mark(alpha)
+	}
 }
 
-func (r *Row) mark(alpha float64) {
-	b, n := r.Base.Counts, r.New.Counts
-	r.P = stats.Fisher(b.Passed, b.Failed, n.Passed, n.Failed)
-	r.MinP = stats.MinFisher(b.Graded, n.Graded)
-	r.Delta = 0
+func (r *Row) mark(alpha float64) { r.Movement = move(r.Base, r.New, alpha) }
+
+// move tests how a rate moved from side b to side n, at level alpha.
+func move(bs, ns Side, alpha float64) Movement {
+	var m Movement
+	b, n := bs.Counts, ns.Counts
+	m.P = stats.Fisher(b.Passed, b.Failed, n.Passed, n.Failed)
+	m.MinP = stats.MinFisher(b.Graded, n.Graded)
 	if b.Graded > 0 && n.Graded > 0 {
-		r.Delta = n.Rate - b.Rate
+		m.Delta = n.Rate - b.Rate
 	}
-	r.Significant = b.Graded > 0 && n.Graded > 0 && r.P < alpha
+	m.Significant = b.Graded > 0 && n.Graded > 0 && m.P < alpha
 	switch {
-	case r.Base.Present && !r.New.Present:
-		r.Verdict = Removed
-	case !r.Base.Present && r.New.Present:
-		r.Verdict = Added
+	case bs.Present && !ns.Present:
+		m.Verdict = Removed
+	case !bs.Present && ns.Present:
+		m.Verdict = Added
 	case b.Graded == 0 || n.Graded == 0:
-		r.Verdict = ""
-	case r.Significant && r.Delta < 0:
-		r.Verdict = Regressed
-	case r.Significant && r.Delta > 0:
-		r.Verdict = Improved
+		m.Verdict = ""
+	case m.Significant && m.Delta < 0:
+		m.Verdict = Regressed
+	case m.Significant && m.Delta > 0:
+		m.Verdict = Improved
 	default:
-		r.Verdict = Noise
+		m.Verdict = Noise
 	}
+	return m
 }
 
 // Rows returns the total, then every group followed by its cases.
@@ -327,7 +345,7 @@ func (r Row) Describe() string {
 		name = "total"
 	}
 	return fmt.Sprintf("%s: %s (%d/%d) → %s (%d/%d), p=%s", name,
-		pctRound(r.Base.Rate), r.Base.Passed, r.Base.Graded, pctRound(r.New.Rate), r.New.Passed, r.New.Graded, FormatP(r.P))
+		format.Pct(r.Base.Rate), r.Base.Passed, r.Base.Graded, format.Pct(r.New.Rate), r.New.Passed, r.New.Graded, FormatP(r.P))
 }
 
 // FormatP writes a p-value: three decimals, or two significant digits
@@ -337,13 +355,6 @@ func FormatP(p float64) string {
 		return fmt.Sprintf("%.3f", p)
 	}
 	return fmt.Sprintf("%.1e", p)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func short(h string) string {

@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/mcpeval/mcpeval/internal/report/format"
 )
 
 // Markdown writes c for a pull-request comment or a GitHub step summary:
@@ -14,17 +17,21 @@ func Markdown(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### mcpeval compare: `%s` → `%s`\n\n", mdCode(c.Base.RunID), mdCode(c.New.RunID))
 	fmt.Fprintf(bw, "Base **%s**, new **%s**.\n\n", mdText(c.Base.Model), mdText(c.New.Model))
-	regs, imps := c.Regressions(), c.Improvements()
+	regs := c.Regressions()
+	actRegs := c.ActionRegressions()
 	switch {
 	case !c.Comparable:
 		fmt.Fprint(bw, "**Nothing to compare:** a run is invalid (see the warnings).\n\n")
-	case len(regs) > 0:
+	case len(regs)+len(actRegs) > 0:
 		fmt.Fprintf(bw, "**Regressed** (significant at α = %g):\n\n", c.Alpha)
 		for _, r := range regs {
 			fmt.Fprintf(bw, "- %s\n", mdText(r.Describe()))
 		}
+		for _, r := range actRegs {
+			fmt.Fprintf(bw, "- %s\n", mdText(r.Describe()))
+		}
 		fmt.Fprintln(bw)
-	case len(imps) > 0:
+	case c.moved():
 		fmt.Fprintf(bw, "**Improved** (significant at α = %g), no significant regression.\n\n", c.Alpha)
 	default:
 		fmt.Fprintf(bw, "**No significant movement** at α = %g.\n\n", c.Alpha)
@@ -68,11 +75,12 @@ func Markdown(w io.Writer, c *Comparison) error {
 			} else {
 				name = "&nbsp;&nbsp;" + name
 			}
-			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", name, mdSide(r.Base), mdSide(r.New), deltaCell(r), pCell(r), mdText(strings.Join(notes(r), ", ")))
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", name, mdSide(r.Base), mdSide(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), mdText(strings.Join(notes(r), ", ")))
 		}
+		mdActions(bw, c)
 		fmt.Fprintf(bw, "\np: %s; errors are left out. ~: no significant difference at α = %g.", c.Test, c.Alpha)
 		if n, minP := c.Underpowered(); n > 0 {
-			fmt.Fprintf(bw, " %d case%s had too few attempts for any change to be significant (smallest possible p %s).", n, plural(n), FormatP(minP))
+			fmt.Fprintf(bw, " %s had too few attempts for any change to be significant (smallest possible p %s).", format.N(n, "case"), FormatP(minP))
 		}
 		fmt.Fprintln(bw)
 		if inc := c.NewlyInconsistent(); len(inc) > 0 {
@@ -103,7 +111,7 @@ func mdToolDiff(w io.Writer, title string, diffs []ToolDiff, overlayOnly bool) {
 	if len(diffs) == 1 {
 		verb = "differs"
 	}
-	fmt.Fprintf(w, "<details><summary>%s: %d tool%s %s</summary>\n\n", title, len(diffs), plural(len(diffs)), verb)
+	fmt.Fprintf(w, "<details><summary>%s: %s %s</summary>\n\n", title, format.N(len(diffs), "tool"), verb)
 	if overlayOnly {
 		fmt.Fprint(w, "The servers listed the same definitions: the overlay made the difference.\n\n")
 	}
@@ -132,22 +140,45 @@ func mdToolDiff(w io.Writer, title string, diffs []ToolDiff, overlayOnly bool) {
 
 func mdSide(s Side) string {
 	if !s.Present {
-		return "—"
+		return format.None
 	}
 	if s.Graded == 0 {
-		return "— (n=0)"
+		return format.None + " (n=0)"
 	}
-	return fmt.Sprintf("%s %s–%s n=%d", pctRound(s.Rate), pctRound(s.WilsonLow), pctRound(s.WilsonHigh), s.Graded)
+	f := format.Counts(s.Counts)
+	return f.Percent() + " " + f.Range() + " n=" + strconv.Itoa(s.Graded)
 }
 
 // mdText makes text safe in a Markdown table cell or paragraph: no HTML,
-// no table breaks, one line.
-var mdReplacer = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ", "`", "'", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`)
-
-func mdText(s string) string { return mdReplacer.Replace(s) }
+// no table breaks, no links or images, one line.
+func mdText(s string) string { return format.Markdown(s) }
 
 // mdCode makes text safe inside a code span.
-func mdCode(s string) string { return strings.NewReplacer("`", "'", "\n", " ", "|", `\|`).Replace(s) }
+func mdCode(s string) string { return format.MarkdownCode(s) }
+
+// mdActions writes what moved in the action columns as a table: each
+// column over every action case, then per kind.
+func mdActions(w io.Writer, c *Comparison) {
+	if len(c.Actions) == 0 {
+		return
+	}
+	fmt.Fprint(w, "\n#### What moved in the action columns\n\nEach column is scored of counted; the same test as above.\n\n")
+	fmt.Fprintln(w, "| | Base | New | Δ | p | |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|")
+	scope := "\x00"
+	for _, r := range c.Actions {
+		if r.Scope() != scope {
+			scope = r.Scope()
+			fmt.Fprintf(w, "| **%s** | | | | | |\n", mdText(scope))
+		}
+		var note string
+		switch r.Verdict {
+		case Regressed, Improved, Added, Removed:
+			note = r.Verdict
+		}
+		fmt.Fprintf(w, "| &nbsp;&nbsp;%s | %s | %s | %s | %s | %s |\n", mdText(r.Name), mdSide(r.Base), mdSide(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), note)
+	}
+}
 
 // fence makes text safe on one line of a fenced code block.
 func fence(s string) string {

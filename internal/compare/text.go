@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 )
 
@@ -65,12 +65,13 @@ func Text(w io.Writer, c *Comparison) error {
 	line("", "base", "new", "", "", "")
 	line("", "rate [95% CI]      n", "rate [95% CI]      n", "delta", "p", "")
 	for _, r := range rows {
-		line(termsafe.Line(rowName(r)), sideCell(r.Base), sideCell(r.New), deltaCell(r), pCell(r), strings.Join(notes(r), ", "))
+		line(termsafe.Line(rowName(r)), sideCell(r.Base), sideCell(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), strings.Join(notes(r), ", "))
 	}
+	actionsText(bw, c)
 	fmt.Fprintf(bw, "\np: %s; errors are left out.\n", c.Test)
 	fmt.Fprintf(bw, "~: no significant difference at alpha %g.\n", c.Alpha)
 	if n, minP := c.Underpowered(); n > 0 {
-		fmt.Fprintf(bw, "%d case%s had too few attempts for any change to be significant (the smallest p possible was %s): read their groups and the total.\n", n, plural(n), FormatP(minP))
+		fmt.Fprintf(bw, "%s had too few attempts for any change to be significant (the smallest p possible was %s): read their groups and the total.\n", format.N(n, "case"), FormatP(minP))
 	}
 	list := func(title string, rows []Row, describe func(Row) string) {
 		if len(rows) == 0 {
@@ -83,10 +84,21 @@ func Text(w io.Writer, c *Comparison) error {
 	}
 	list(fmt.Sprintf("regressed (significant at %g)", c.Alpha), c.Regressions(), Row.Describe)
 	list(fmt.Sprintf("improved (significant at %g)", c.Alpha), c.Improvements(), Row.Describe)
+	actionList := func(title string, rows []ActionRow) {
+		if len(rows) == 0 {
+			return
+		}
+		fmt.Fprintf(bw, "\n%s\n", title)
+		for _, r := range rows {
+			fmt.Fprintf(bw, "  %s\n", termsafe.Line(r.Describe()))
+		}
+	}
+	actionList(fmt.Sprintf("action columns regressed (significant at %g)", c.Alpha), c.ActionRegressions())
+	actionList(fmt.Sprintf("action columns improved (significant at %g)", c.Alpha), c.ActionImprovements())
 	list("became inconsistent (some attempts pass, some fail)", c.NewlyInconsistent(), func(r Row) string {
 		return fmt.Sprintf("%s: %d/%d → %d/%d passed", r.Name, r.Base.Passed, r.Base.Graded, r.New.Passed, r.New.Graded)
 	})
-	if len(c.Regressions()) == 0 && len(c.Improvements()) == 0 {
+	if !c.moved() {
 		fmt.Fprintf(bw, "\nno significant movement at %g\n", c.Alpha)
 	}
 	textWarnings(bw, c)
@@ -137,32 +149,27 @@ func sideCell(s Side) string {
 		return "—"
 	}
 	if s.Graded == 0 {
-		return fmt.Sprintf("%-17s %3d", "—", 0)
+		return fmt.Sprintf("%-17s %3d", format.None, 0)
 	}
-	return fmt.Sprintf("%4s %-12s %3d", pctRound(s.Rate), ci(s), s.Graded)
+	f := format.Counts(s.Counts)
+	return fmt.Sprintf("%4s %-12s %3d", f.Percent(), f.CI(), s.Graded)
 }
 
-func ci(s Side) string {
-	return "[" + pctRound(s.WilsonLow) + ", " + pctRound(s.WilsonHigh) + "]"
-}
-
-func pctRound(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
-
-func deltaCell(r Row) string {
-	switch r.Verdict {
+func deltaCell(m Movement) string {
+	switch m.Verdict {
 	case Regressed, Improved:
-		return fmt.Sprintf("%+.0fpts", math.Round(r.Delta*100))
+		return format.Points(m.Delta)
 	case Noise:
 		return "~"
 	}
 	return ""
 }
 
-func pCell(r Row) string {
-	if r.Base.Graded == 0 || r.New.Graded == 0 {
+func pCell(b, n Side, p float64) string {
+	if b.Graded == 0 || n.Graded == 0 {
 		return ""
 	}
-	return FormatP(r.P)
+	return FormatP(p)
 }
 
 func notes(r Row) []string {
@@ -180,4 +187,41 @@ func notes(r Row) []string {
 		ns = append(ns, fmt.Sprintf("errors %d → %d", r.Base.Errors, r.New.Errors))
 	}
 	return ns
+}
+
+// actionsText writes what moved in the action columns: each column over
+// every action case, then per kind, in the table's layout.
+func actionsText(w io.Writer, c *Comparison) {
+	if len(c.Actions) == 0 {
+		return
+	}
+	nameW := len("all action cases")
+	for _, r := range c.Actions {
+		nameW = max(nameW, len(r.Scope()), 2+len(r.Name))
+	}
+	line := func(name, base, nw, delta, p, note string) {
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-*s  %-22s  %-22s  %7s  %7s  %s", nameW, name, base, nw, delta, p, note), " "))
+	}
+	fmt.Fprintln(w, "\naction columns (each: scored of counted)")
+	line("", "base", "new", "", "", "")
+	line("", "rate [95% CI]      n", "rate [95% CI]      n", "delta", "p", "")
+	scope := "\x00"
+	for _, r := range c.Actions {
+		if r.Scope() != scope {
+			scope = r.Scope()
+			fmt.Fprintln(w, termsafe.Line(scope))
+		}
+		var note string
+		switch r.Verdict {
+		case Regressed, Improved, Added, Removed:
+			note = r.Verdict
+		}
+		line("  "+r.Name, sideCell(r.Base), sideCell(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), note)
+	}
+}
+
+// moved reports whether anything moved significantly: a row or an action
+// column.
+func (c *Comparison) moved() bool {
+	return len(c.Regressions())+len(c.Improvements())+len(c.ActionRegressions())+len(c.ActionImprovements()) > 0
 }
