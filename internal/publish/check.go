@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/stats"
 )
@@ -34,7 +35,7 @@ func figures(page []byte) (map[string]string, []string) {
 
 // rowFigures are the figures a row shows, by field.
 func rowFigures(r *Row) map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"as-graded-count":         htmlreport.CountText(r.AsGraded),
 		"as-graded-rate":          htmlreport.RateText(r.AsGraded),
 		"as-graded-ci":            htmlreport.CIText(r.AsGraded),
@@ -47,6 +48,12 @@ func rowFigures(r *Row) map[string]string {
 		"expectation-in-question": strconv.Itoa(r.Reviews.ExpectationInQuestion),
 		"unreviewed":              strconv.Itoa(r.Reviews.Unreviewed),
 	}
+	if r.Actions != nil {
+		for _, c := range r.Actions.Columns {
+			m[htmlreport.ActionCheck(c.Column)] = c.AsRate().Cell()
+		}
+	}
+	return m
 }
 
 // Check verifies offline that the ledger at ledgerPath and the pages in
@@ -177,9 +184,38 @@ func consistent(r *Row) []string {
 	if d := r.AfterReview.Passed - r.AsGraded.Passed; d != r.Reviews.GraderFalseFail {
 		p = append(p, fmt.Sprintf("after review has %d more passes than as graded, but %d grader false fails", d, r.Reviews.GraderFalseFail))
 	}
+	p = append(p, consistentActions(r.Actions)...)
 	rv := r.Reviews
 	if n := rv.ModelFailure + rv.GraderFalseFail + rv.ExpectationInQuestion + rv.Unreviewed; n != r.AsGraded.Failed {
 		p = append(p, fmt.Sprintf("%d failures as graded, but %d reviewed or not reviewed", r.AsGraded.Failed, n))
+	}
+	return p
+}
+
+// consistentActions checks a row's action columns: known, each scored of
+// counted with the rate and interval those give, none counted twice.
+func consistentActions(a *Actions) []string {
+	if a == nil {
+		return nil
+	}
+	var p []string
+	seen := map[string]bool{}
+	for _, c := range a.Columns {
+		if columnName(c.Column) == c.Column {
+			p = append(p, fmt.Sprintf("action column %q: no such column", c.Column))
+		}
+		if seen[c.Column] {
+			p = append(p, fmt.Sprintf("action column %s: given twice", c.Column))
+		}
+		seen[c.Column] = true
+		if c.Num < 0 || c.Num > c.Den {
+			p = append(p, fmt.Sprintf("action column %s: %d scored of %d counted", c.Column, c.Num, c.Den))
+			continue
+		}
+		want := format.Of(c.Num, c.Den)
+		if !near(want.Value, c.Rate) || !near(want.Low, c.WilsonLow) || !near(want.High, c.WilsonHigh) {
+			p = append(p, fmt.Sprintf("action column %s: rate %.4f [%.4f, %.4f] is not what %d/%d gives (%.4f [%.4f, %.4f])", c.Column, c.Rate, c.WilsonLow, c.WilsonHigh, c.Num, c.Den, want.Value, want.Low, want.High))
+		}
 	}
 	return p
 }

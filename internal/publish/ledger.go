@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 )
 
 // Format names the ledger format.
@@ -45,6 +47,10 @@ type Row struct {
 	AsGraded    grade.Counts `json:"as_graded"`
 	AfterReview grade.Counts `json:"after_review"`
 	Reviews     Reviews      `json:"reviews"`
+	// Actions are the action columns of the run's action cases, as
+	// graded; absent when its suite has none, and in rows published
+	// before rows carried them.
+	Actions *Actions `json:"actions,omitempty"`
 	// Page is the run's page, relative to the ledger page.
 	Page string `json:"page,omitempty"`
 }
@@ -82,6 +88,58 @@ type Tool struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 	Commit  string `json:"commit"`
+}
+
+// Actions are a row's action columns over every action case of the run.
+type Actions struct {
+	// Scored counts the attempts in the columns; Excluded those ended by
+	// an error that was none of the model's doing, which count in none.
+	Scored   int `json:"scored"`
+	Excluded int `json:"excluded"`
+	// Columns are the columns in report order: Pass, Reached, First time,
+	// Arguments, Confirmation, Clean, Declined, Completion.
+	Columns []ActionColumn `json:"columns"`
+}
+
+// ActionColumn is one action column: scored of counted, with the rate and
+// its 95% Wilson interval ([0, 1] when nothing was counted).
+type ActionColumn struct {
+	// Column is the column's key: pass, reached, first_time, arguments,
+	// confirmation, clean, declined or completion.
+	Column     string  `json:"column"`
+	Num        int     `json:"num"`
+	Den        int     `json:"den"`
+	Rate       float64 `json:"rate"`
+	WilsonLow  float64 `json:"wilson_low"`
+	WilsonHigh float64 `json:"wilson_high"`
+}
+
+// AsRate is the column as a rate, with the rate and interval the ledger
+// holds.
+func (c ActionColumn) AsRate() format.Rate {
+	return format.Rate{Num: c.Num, Den: c.Den, Value: c.Rate, Low: c.WilsonLow, High: c.WilsonHigh}
+}
+
+// rowActions are the action columns of rep over all its models, nil when
+// it has none.
+func rowActions(rep *actions.Report) *Actions {
+	if rep == nil || len(rep.Models) == 0 {
+		return nil
+	}
+	a := &Actions{}
+	var cols actions.Columns
+	for _, m := range rep.Models {
+		a.Scored += m.Scored
+		for _, n := range m.Excluded {
+			a.Excluded += n
+		}
+		cols.Add(m.Columns)
+	}
+	for i, c := range cols.List() {
+		r := format.Column(c)
+		a.Columns = append(a.Columns, ActionColumn{Column: actions.ColumnKeys[i], Num: c.Num, Den: c.Den, Rate: r.Value, WilsonLow: r.Low, WilsonHigh: r.High})
+	}
+	return a
 }
 
 // Reviews counts the failures by verdict, and those not reviewed.

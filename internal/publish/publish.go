@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/review"
@@ -69,62 +70,122 @@ const Banner = "DRY RUN: not published. These pages rehearse how the run would b
 // (RUN/reviews.jsonl) applied. Everything written is redacted, then
 // scanned: a copy that still holds a secret or a listed identifier is
 // refused and nothing is written.
+//
+// It goes in named steps: load (suite, grades, reviews, the row, the
+// ledger), check the rules, fold the row into the ledger, render the
+// files, scan them for leaks, and write them.
 func Publish(rec *record.Run, opts Options) (*Outcome, error) {
 	if opts.LoadSuite == nil {
 		return nil, errors.New("publish: no suite loader")
 	}
-	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
+	opts = opts.withDefaults()
+	out := &Outcome{DryRun: opts.DryRun}
+	p, err := load(rec, opts)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Ledger == "" {
-		opts.Ledger = "results.json"
+	out.Row = p.in.row
+	out.Refusals, out.SetAside = checkRules(p.in, opts.DryRun)
+	if len(out.Refusals) > 0 || p.in.row == nil {
+		return out, nil
 	}
-	if opts.Site == "" {
-		opts.Site = filepath.Join(filepath.Dir(opts.Ledger), "results")
-		if opts.DryRun {
-			opts.Site = "dist"
+	f := fold(p.in.ledger, *p.in.row, opts.DryRun)
+	out.Replaced = f.replaced
+	*out.Row = f.row
+	files, err := p.render(f)
+	if err != nil {
+		return nil, err
+	}
+	if leaks := findLeaks(p.red, files); len(leaks) > 0 {
+		out.Refusals = append(out.Refusals, Refusal{Rule: RuleRedaction,
+			Message: "the copy to publish still holds what redaction must remove, in " + strings.Join(leaks, "; ") + ": nothing is written"})
+		return out, nil
+	}
+	if out.Files, err = writeFiles(files); err != nil {
+		return out, err
+	}
+	if f.orphan != "" && !opts.DryRun {
+		os.Remove(filepath.Join(opts.Site, filepath.FromSlash(f.orphan)))
+	}
+	return out, nil
+}
+
+// withDefaults fills in what o leaves unset: the environment, the ledger
+// file, the site beside it (dist/ for a dry run) and the git repository
+// the ledger is in.
+func (o Options) withDefaults() Options {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Ledger == "" {
+		o.Ledger = "results.json"
+	}
+	if o.Site == "" {
+		o.Site = filepath.Join(filepath.Dir(o.Ledger), "results")
+		if o.DryRun {
+			o.Site = "dist"
 		}
 	}
-	if opts.Repo == nil {
-		opts.Repo = Git{Dir: filepath.Dir(absPath(opts.Ledger))}
+	if o.Repo == nil {
+		o.Repo = Git{Dir: filepath.Dir(absPath(o.Ledger))}
 	}
-	out := &Outcome{DryRun: opts.DryRun}
+	return o
+}
 
-	in := &input{rec: rec, replace: opts.Replace, repo: opts.Repo}
+// publication is what the steps of Publish share.
+type publication struct {
+	opts Options
+	rec  *record.Run
+	// in is what the rules look at; in.row is the redacted row, nil when
+	// the suite did not load.
+	in  *input
+	red *redact.Redactor
+	// rv is the run's grades with its reviews applied.
+	rv *review.Reviewed
+}
+
+// load loads what publishing rec needs: the suite its header names, the
+// redactor with the target's secrets, the run graded and reviewed, the
+// row it makes (redacted), and the ledger as it is.
+func load(rec *record.Run, opts Options) (*publication, error) {
+	p := &publication{opts: opts, rec: rec, in: &input{rec: rec, replace: opts.Replace, repo: opts.Repo}}
+	in := p.in
 	in.suite, in.suiteErr = opts.LoadSuite(rec.Header.Suite.Path)
 	if in.suiteErr != nil {
 		in.suite = nil
 	}
-	red, err := redact.New(opts.Redact, opts.Getenv)
-	if err != nil {
+	var err error
+	if p.red, err = redact.New(opts.Redact, opts.Getenv); err != nil {
 		return nil, err
 	}
 	if in.suite != nil {
 		t := in.suite.Target
-		red.AddTarget(t.Spec, t.Headers, t.Env, opts.Getenv)
+		p.red.AddTarget(t.Spec, t.Headers, t.Env, opts.Getenv)
 	}
-	red.AddTarget(rec.Header.Target.Spec, nil, nil, opts.Getenv)
-
-	var rv *review.Reviewed
+	p.red.AddTarget(rec.Header.Target.Spec, nil, nil, opts.Getenv)
 	if in.suite != nil {
 		in.res = grade.Run(in.suite, rec)
 		log, err := review.Load(rec)
 		if err != nil {
 			return nil, err
 		}
-		rv = review.Apply(in.res, log)
-		row := makeRow(rec, rv)
-		if err := red.Value(&row); err != nil {
+		p.rv = review.Apply(in.res, log)
+		row := makeRow(rec, in.res, p.rv)
+		if err := p.red.Value(&row); err != nil {
 			return nil, err
 		}
 		in.row = &row
-		out.Row = &row
 	}
 	if in.ledger, err = ReadLedger(opts.Ledger); err != nil {
 		return nil, err
 	}
 	in.outputs = []string{absPath(opts.Ledger), absPath(opts.Site)}
+	return p, nil
+}
 
+// checkRules checks every rule in order; a dry run sets aside the rules
+// marked for it.
+func checkRules(in *input, dryRun bool) (refusals, setAside []Refusal) {
 	for _, r := range Rules {
 		if r.check == nil {
 			continue
@@ -134,73 +195,90 @@ func Publish(rec *record.Run, opts Options) (*Outcome, error) {
 			continue
 		}
 		ref := Refusal{Rule: r.Name, Message: msg}
-		if opts.DryRun && r.DryRun {
-			out.SetAside = append(out.SetAside, ref)
+		if dryRun && r.DryRun {
+			setAside = append(setAside, ref)
 		} else {
-			out.Refusals = append(out.Refusals, ref)
+			refusals = append(refusals, ref)
 		}
 	}
-	if len(out.Refusals) > 0 || in.row == nil {
-		return out, nil
-	}
+	return refusals, setAside
+}
 
-	// The copy to publish: the ledger with the row folded in, its page
-	// and the run's page, every string redacted.
-	ledger := &Ledger{Format: Format, DryRun: opts.DryRun, Rows: append([]Row{}, in.ledger.Rows...)}
-	row := *in.row
+// folded is the ledger with the run's row folded in.
+type folded struct {
+	ledger *Ledger
+	// row is the run's row, with its page.
+	row      Row
+	replaced bool
+	// orphan is the page of the row replaced, when it had another name.
+	orphan string
+	// banner is shown on every page (a dry run's).
+	banner string
+}
+
+// fold folds row into a copy of the ledger: it replaces the row with the
+// same key or is added. A dry run's ledger links no other row's page,
+// since only this run's page is in its scratch folder.
+func fold(l *Ledger, row Row, dryRun bool) folded {
+	f := folded{ledger: &Ledger{Format: Format, DryRun: dryRun, Rows: append([]Row{}, l.Rows...)}}
 	row.Page = pageName(row.RunID)
-	var orphan string
-	if i := ledger.Find(row.Key()); i >= 0 {
-		out.Replaced = true
-		if old := ledger.Rows[i].Page; old != "" && old != row.Page {
-			orphan = old
+	if i := f.ledger.Find(row.Key()); i >= 0 {
+		f.replaced = true
+		if old := f.ledger.Rows[i].Page; old != "" && old != row.Page {
+			f.orphan = old
 		}
-		ledger.Rows[i] = row
+		f.ledger.Rows[i] = row
 	} else {
-		ledger.Rows = append(ledger.Rows, row)
+		f.ledger.Rows = append(f.ledger.Rows, row)
 	}
-	*out.Row = row
-	banner := ""
-	if opts.DryRun {
-		banner = Banner
-		for i := range ledger.Rows { // only this run's page is in the scratch folder
-			if ledger.Rows[i].Key() != row.Key() {
-				ledger.Rows[i].Page = ""
+	f.row = row
+	if dryRun {
+		f.banner = Banner
+		for i := range f.ledger.Rows {
+			if f.ledger.Rows[i].Key() != row.Key() {
+				f.ledger.Rows[i].Page = ""
 			}
 		}
 	}
+	return f
+}
 
-	pub := *rec
-	pub.Attempts = append([]record.Attempt{}, rec.Attempts...)
-	res := *in.res
-	if err := red.Value(&pub); err != nil {
-		return nil, err
-	}
-	if err := red.Value(&res); err != nil {
-		return nil, err
-	}
-	if err := red.Value(rv); err != nil {
-		return nil, err
+// render renders the copy to publish, every string redacted: the run's
+// page, the ledger page and the ledger file (into the site for a dry
+// run), by file name.
+func (p *publication) render(f folded) (map[string][]byte, error) {
+	pub := *p.rec
+	pub.Attempts = append([]record.Attempt{}, p.rec.Attempts...)
+	res := *p.in.res
+	for _, v := range []any{&pub, &res, p.rv} {
+		if err := p.red.Value(v); err != nil {
+			return nil, err
+		}
 	}
 	files := map[string][]byte{}
 	var page bytes.Buffer
-	if err := htmlreport.Run(&page, &htmlreport.RunPage{Run: &pub, Result: &res, Reviewed: rv, Banner: banner}); err != nil {
+	if err := htmlreport.Run(&page, &htmlreport.RunPage{Run: &pub, Result: &res, Reviewed: p.rv, Banner: f.banner}); err != nil {
 		return nil, err
 	}
-	files[filepath.Join(opts.Site, filepath.FromSlash(row.Page))] = page.Bytes()
-	index, err := RenderLedger(ledger)
+	files[filepath.Join(p.opts.Site, filepath.FromSlash(f.row.Page))] = page.Bytes()
+	index, err := RenderLedger(f.ledger)
 	if err != nil {
 		return nil, err
 	}
-	files[filepath.Join(opts.Site, "index.html")] = index
-	ledgerPath := opts.Ledger
-	if opts.DryRun {
-		ledgerPath = filepath.Join(opts.Site, filepath.Base(opts.Ledger))
+	files[filepath.Join(p.opts.Site, "index.html")] = index
+	ledgerPath := p.opts.Ledger
+	if p.opts.DryRun {
+		ledgerPath = filepath.Join(p.opts.Site, filepath.Base(p.opts.Ledger))
 	}
-	if files[ledgerPath], err = ledger.Encode(); err != nil {
+	if files[ledgerPath], err = f.ledger.Encode(); err != nil {
 		return nil, err
 	}
+	return files, nil
+}
 
+// findLeaks scans every file for what redaction must remove, and says
+// where: "FILE (finding, finding, ...)".
+func findLeaks(red *redact.Redactor, files map[string][]byte) []string {
 	var leaks []string
 	for _, name := range sortedKeys(files) {
 		found := red.Find(files[name])
@@ -213,21 +291,19 @@ func Publish(rec *record.Run, opts Options) (*Outcome, error) {
 		}
 		leaks = append(leaks, fmt.Sprintf("%s (%s)", name, list(where, 3)))
 	}
-	if len(leaks) > 0 {
-		out.Refusals = append(out.Refusals, Refusal{Rule: RuleRedaction,
-			Message: "the copy to publish still holds what redaction must remove, in " + strings.Join(leaks, "; ") + ": nothing is written"})
-		return out, nil
-	}
+	return leaks
+}
+
+// writeFiles writes every file, in name order, and returns those written.
+func writeFiles(files map[string][]byte) ([]string, error) {
+	var written []string
 	for _, name := range sortedKeys(files) {
 		if err := writeFile(name, files[name]); err != nil {
-			return out, err
+			return written, err
 		}
-		out.Files = append(out.Files, name)
+		written = append(written, name)
 	}
-	if orphan != "" && !opts.DryRun {
-		os.Remove(filepath.Join(opts.Site, filepath.FromSlash(orphan)))
-	}
-	return out, nil
+	return written, nil
 }
 
 // RenderLedger renders the ledger's page.
@@ -247,7 +323,8 @@ func RenderLedger(l *Ledger) ([]byte, error) {
 			AsGraded: r.AsGraded, AfterReview: r.AfterReview,
 			GraderFalseFails: r.Reviews.GraderFalseFail, ModelFailures: r.Reviews.ModelFailure,
 			ExpectationsInQuestion: r.Reviews.ExpectationInQuestion, Unreviewed: r.Reviews.Unreviewed,
-			Page: r.Page,
+			Actions: ledgerActions(r.Actions),
+			Page:    r.Page,
 		})
 	}
 	var b bytes.Buffer
@@ -257,7 +334,31 @@ func RenderLedger(l *Ledger) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func makeRow(rec *record.Run, rv *review.Reviewed) Row {
+// ledgerActions are a row's action columns as the ledger page shows them.
+func ledgerActions(a *Actions) []htmlreport.LedgerAction {
+	if a == nil {
+		return nil
+	}
+	var out []htmlreport.LedgerAction
+	for _, c := range a.Columns {
+		out = append(out, htmlreport.LedgerAction{Key: c.Column, Name: columnName(c.Column), Rate: c.AsRate()})
+	}
+	return out
+}
+
+// columnName is the heading of the action column with key k.
+func columnName(k string) string {
+	for i, key := range actions.ColumnKeys {
+		if key == k {
+			return actions.ColumnNames[i]
+		}
+	}
+	return k
+}
+
+// makeRow makes the row the run publishes: what was measured, the two
+// rates, the reviews, and the action columns of res.
+func makeRow(rec *record.Run, res *grade.Result, rv *review.Reviewed) Row {
 	h := &rec.Header
 	opts := map[string]string{}
 	for k, v := range h.Model.Options {
@@ -271,6 +372,7 @@ func makeRow(rec *record.Run, rv *review.Reviewed) Row {
 		RunID:  h.RunID, Date: h.Start.UTC().Format("2006-01-02"), Attempts: len(rec.Attempts),
 		AsGraded: rv.AsGraded, AfterReview: rv.AfterReview,
 		Reviews: Reviews{ModelFailure: rv.ModelFailures, GraderFalseFail: rv.GraderFalseFails, ExpectationInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed},
+		Actions: rowActions(res.Actions),
 	}
 }
 
