@@ -207,6 +207,18 @@ func TestKeyPlanted(t *testing.T) {
         - tool: create_user
           args: {displayName: {authored: x}}
         - tool: delete_user
+  - id: k/no-approval
+    prompt: Delete it for good.
+    action:
+      kind: destructive
+      steps:
+        - tool: delete_user
+  - id: k/write-destructive
+    prompt: Delete it.
+    action:
+      kind: write
+      steps:
+        - tool: delete_user
 `)
 	err := Key(s, plantedTools)
 	if err == nil {
@@ -224,11 +236,16 @@ func TestKeyPlanted(t *testing.T) {
 		"step 3: the call a correct agent makes, create_user {\"size_gb\":5}, fails the input schema",
 		`expected_errors: unknown tool "no_such_tool"`,
 		"step 1: a read case only reads, but create_user is not read-only",
-		"step 2: delete_user is destructive but takes no confirm argument",
+		"case k/no-approval: step 1: delete_user is destructive but takes no confirm argument",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("key audit does not report %q:\n%s", want, text)
 		}
+	}
+	// A destructive tool with no approval argument is a write like any
+	// other (a file server's write_file): nothing to say about that case.
+	if strings.Contains(text, "k/write-destructive") {
+		t.Errorf("key audit faults a write case on a destructive tool that takes no approval:\n%s", text)
 	}
 	for _, e := range es {
 		if e.File != "planted.yaml" || e.Line == 0 {

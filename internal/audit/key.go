@@ -97,14 +97,17 @@ func Key(s *suite.Suite, tools []record.Tool) error {
 			json.Unmarshal(t.InputSchema, &schema)
 			if t.Destructive {
 				destructive++
-				if propAt(schema, confirm) == nil {
+				// A destructive tool with no approval argument (a file
+				// server's write_file) is a write like any other; only a
+				// destructive case then cannot be scored.
+				if propAt(schema, confirm) == nil && a.Kind == suite.KindDestructive {
 					at(st.Line, "step %d: %s is destructive but takes no %s argument, so the approval cannot be scored", i+1, st.Tool, confirm)
 				}
 			}
 			switch {
 			case a.Kind == suite.KindRead && !t.ReadOnly:
 				at(st.Line, "step %d: a read case only reads, but %s is not read-only", i+1, st.Tool)
-			case a.Kind == suite.KindWrite && t.Destructive:
+			case a.Kind == suite.KindWrite && t.Destructive && propAt(schema, confirm) != nil:
 				at(st.Line, "step %d: %s is destructive: make the case kind destructive", i+1, st.Tool)
 			}
 			args := map[string]any{}
