@@ -69,26 +69,8 @@ func TestInChromium(t *testing.T) {
 	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
 
-	var (
-		mu       sync.Mutex
-		requests []string
-		problems []string
-	)
-	err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			requests = append(requests, e.Request.URL)
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+e.ExceptionDetails.Text)
-		case *log.EventEntryAdded:
-			if e.Entry.Level == log.EntryLevelError {
-				problems = append(problems, "console: "+e.Entry.Text)
-			}
-		}
-	})
-	if err != nil {
+	var heard traffic
+	if err := chromedp.Listen(ctx, heard.listen); err != nil {
 		t.Fatal(err)
 	}
 	url := "file://" + file
@@ -185,36 +167,72 @@ func TestInChromium(t *testing.T) {
 		t.Errorf("the page has %d script elements, want its own one", n)
 	}
 
-	mu.Lock()
+	heard.check(t, url)
+
+	if *screenshot != "" {
+		click("verdict", "fail")
+		saveScreenshot(ctx, t, *screenshot)
+	}
+}
+
+// traffic is what the browser did while it showed the page: every request
+// and every exception or console error.
+type traffic struct {
+	mu       sync.Mutex
+	requests []string
+	problems []string
+}
+
+func (tr *traffic) listen(ev any) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		tr.requests = append(tr.requests, e.Request.URL)
+	case *runtime.EventExceptionThrown:
+		tr.problems = append(tr.problems, "exception: "+e.ExceptionDetails.Text)
+	case *log.EventEntryAdded:
+		if e.Entry.Level == log.EntryLevelError {
+			tr.problems = append(tr.problems, "console: "+e.Entry.Text)
+		}
+	}
+}
+
+// check fails t unless the page at url asked for itself and nothing else,
+// and the browser reported no problem.
+func (tr *traffic) check(t *testing.T, url string) {
+	t.Helper()
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
 	// The page's own load is seen, so the listener heard the network and
 	// the check below is not over an empty list.
-	if !slices.Contains(requests, url) {
-		t.Errorf("the page's own request %s was not seen (requests: %q): the network listener heard nothing", url, requests)
+	if !slices.Contains(tr.requests, url) {
+		t.Errorf("the page's own request %s was not seen (requests: %q): the network listener heard nothing", url, tr.requests)
 	}
-	for _, r := range requests {
+	for _, r := range tr.requests {
 		if r != url {
 			t.Errorf("the page asked for %s", r)
 		}
 	}
-	for _, p := range problems {
+	for _, p := range tr.problems {
 		t.Errorf("the browser reported %s", p)
 	}
-	mu.Unlock()
+}
 
-	if *screenshot != "" {
-		click("verdict", "fail")
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 2000)); err != nil {
-			t.Fatal(err)
-		}
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.HasPrefix(png, []byte("\x89PNG")) {
-			t.Fatal("the screenshot is not a PNG")
-		}
-		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+// saveScreenshot saves what the browser shows to file, as a PNG.
+func saveScreenshot(ctx context.Context, t *testing.T, file string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 2000)); err != nil {
+		t.Fatal(err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatal("the screenshot is not a PNG")
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
