@@ -466,241 +466,352 @@ func canonical(b []byte) json.RawMessage {
 	return out
 }
 
+// attempts runs the planned attempts on cfg.Concurrency workers and says
+// how the run ended. The first worker uses first, the run's connection;
+// the others dial their own.
 func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record.Planned) *record.End {
 	cfg := r.cfg
+	t := &tally{total: len(planned), skipped: map[string]int{}, slots: make(chan struct{}, cfg.Concurrency)}
 	jobs := make(chan record.Planned)
-	var mu sync.Mutex
-	done := 0
-	skipped := map[string]int{}
-	stopReason := ""
 	var wg sync.WaitGroup
-	var writeErr error
-	// slots bounds the attempts started but not yet recorded, so that
-	// BeforeAttempt (a budget) sees every earlier attempt's spending except
-	// those still in flight.
-	slots := make(chan struct{}, cfg.Concurrency)
 	for i := 0; i < cfg.Concurrency; i++ {
-		var conn *target.Conn
+		w := &worker{r: r, t: t, first: first}
 		if i == 0 {
-			conn = first
+			w.conn = first
 		}
 		wg.Add(1)
-		go func(conn *target.Conn) {
+		go func() {
 			defer wg.Done()
-			owned := conn != first
-			defer func() {
-				if owned && conn != nil {
-					conn.Close()
-				}
-			}()
-			for p := range jobs {
-				if cfg.FreshTarget && conn != nil {
-					if conn != first {
-						conn.Close()
-					}
-					conn = nil
-				}
-				var dialErr error
-				if conn == nil {
-					c, err := target.Dial(ctx, cfg.Target)
-					if err == nil {
-						conn, owned = c, true
-					}
-					dialErr = err
-				}
-				a := r.attempt(ctx, conn, p)
-				if ctx.Err() != nil && a.End == record.EndError {
-					// An error while the run is being interrupted may be the
-					// interruption's doing (a stdio server gets the terminal's
-					// Ctrl-C too): abandon the attempt rather than record it.
-					mu.Lock()
-					skipped["interrupted"]++
-					mu.Unlock()
-					<-slots
-					continue // abandoned cleanly: not recorded, --resume runs it again
-				}
-				if conn == nil && dialErr != nil {
-					explainDial(a, dialErr)
-				}
-				if a.End == record.EndError && (a.Error.Kind == record.ErrTarget || a.Error.Kind == record.ErrTimeout) && conn != nil {
-					restart(a, conn)
-					conn = nil // restart the server for the next attempt
-				}
-				if cfg.AfterAttempt != nil {
-					cfg.AfterAttempt(a)
-				}
-				newScrubber(cfg.Target).attempt(a)
-				err := r.w.Attempt(a)
-				mu.Lock()
-				if err != nil && writeErr == nil {
-					writeErr = err
-				}
-				done++
-				if cfg.Progress != nil {
-					cfg.Progress(Progress{Done: done, Total: len(planned), Attempt: a, Header: r.header})
-				}
-				mu.Unlock()
-				<-slots
-			}
-		}(conn)
+			w.work(ctx, jobs)
+		}()
 	}
-	skip := func(why string, n int) { // workers count abandoned attempts too
-		mu.Lock()
-		skipped[why] += n
-		mu.Unlock()
-	}
-	for i, p := range planned {
-		select {
-		case slots <- struct{}{}: // a worker is free, or will be
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			stopReason = "interrupted"
-			skip("interrupted", len(planned)-i)
-			break
-		}
-		if cfg.BeforeAttempt != nil {
-			if why := cfg.BeforeAttempt(); why != "" {
-				stopReason = why
-				skip(why, len(planned)-i)
-				break
-			}
-		}
-		mu.Lock()
-		failed := writeErr != nil
-		mu.Unlock()
-		if failed {
-			stopReason = "record write failed"
-			skip(stopReason, len(planned)-i)
-			break
-		}
-		jobs <- p // a slot is held, so a worker takes it
-	}
+	stopReason := t.hand(ctx, planned, jobs, cfg.BeforeAttempt)
 	close(jobs)
 	wg.Wait()
 	if ctx.Err() != nil {
 		stopReason = "interrupted"
 	}
-	end := &record.End{Finish: cfg.Now().UTC(), Complete: len(skipped) == 0 && writeErr == nil, Reason: stopReason}
-	if len(skipped) > 0 {
-		end.Skipped = skipped
+	end := &record.End{Finish: cfg.Now().UTC(), Complete: len(t.skipped) == 0 && t.writeErr == nil, Reason: stopReason}
+	if len(t.skipped) > 0 {
+		end.Skipped = t.skipped
 	}
-	if writeErr != nil {
-		end.Reason = writeErr.Error()
+	if t.writeErr != nil {
+		end.Reason = t.writeErr.Error()
 	}
 	return end
 }
 
+// tally is what the workers of a run share: the attempts done and
+// skipped, the first failure to write the record, and the slots that bound
+// the attempts started but not yet recorded, so that BeforeAttempt (a
+// budget) sees every earlier attempt's spending except those still in
+// flight.
+type tally struct {
+	total int
+	slots chan struct{}
+
+	mu       sync.Mutex
+	done     int
+	skipped  map[string]int
+	writeErr error
+}
+
+// hand gives the planned attempts to the workers one by one, each once a
+// slot is free, and stops at an interruption, a refusal by before, or a
+// failed write. It returns why it stopped early, or "".
+func (t *tally) hand(ctx context.Context, planned []record.Planned, jobs chan<- record.Planned, before func() string) string {
+	for i, p := range planned {
+		select {
+		case t.slots <- struct{}{}: // a worker is free, or will be
+		case <-ctx.Done():
+		}
+		why := ""
+		switch {
+		case ctx.Err() != nil:
+			why = "interrupted"
+		case before != nil:
+			why = before()
+		}
+		if why == "" && t.writeFailed() {
+			why = "record write failed"
+		}
+		if why != "" {
+			t.skip(why, len(planned)-i)
+			return why
+		}
+		jobs <- p // a slot is held, so a worker takes it
+	}
+	return ""
+}
+
+func (t *tally) skip(why string, n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.skipped[why] += n
+}
+
+func (t *tally) writeFailed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.writeErr != nil
+}
+
+// recorded counts an attempt written (err nil) or not, and reports
+// progress.
+func (t *tally) recorded(a *record.Attempt, err error, progress func(Progress), h *record.Header) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err != nil && t.writeErr == nil {
+		t.writeErr = err
+	}
+	t.done++
+	if progress != nil {
+		progress(Progress{Done: t.done, Total: t.total, Attempt: a, Header: h})
+	}
+}
+
+// worker runs attempts one after another over its own connection to the
+// target, dialling it again when it is missing: for a fresh target on
+// every attempt, or after the target failed.
+type worker struct {
+	r     *run
+	t     *tally
+	first *target.Conn // the run's connection: never closed here but after a failure
+	conn  *target.Conn // nil when there is none yet
+}
+
+// work runs the attempts it is given until jobs is closed.
+func (w *worker) work(ctx context.Context, jobs <-chan record.Planned) {
+	defer func() {
+		if w.conn != nil && w.conn != w.first {
+			w.conn.Close()
+		}
+	}()
+	for p := range jobs {
+		w.one(ctx, p)
+		<-w.t.slots
+	}
+}
+
+// one runs, scrubs and records one attempt. An attempt that failed while
+// the run is being interrupted is abandoned instead: the error may be the
+// interruption's doing (a stdio server gets the terminal's Ctrl-C too), so
+// it is not recorded and --resume runs it again.
+func (w *worker) one(ctx context.Context, p record.Planned) {
+	cfg := w.r.cfg
+	dialErr := w.connect(ctx)
+	a := w.r.attempt(ctx, w.conn, p)
+	if ctx.Err() != nil && a.End == record.EndError {
+		w.t.skip("interrupted", 1)
+		return
+	}
+	if w.conn == nil && dialErr != nil {
+		explainDial(a, dialErr)
+	}
+	if a.End == record.EndError && (a.Error.Kind == record.ErrTarget || a.Error.Kind == record.ErrTimeout) && w.conn != nil {
+		restart(a, w.conn)
+		w.conn = nil // restart the server for the next attempt
+	}
+	if cfg.AfterAttempt != nil {
+		cfg.AfterAttempt(a)
+	}
+	newScrubber(cfg.Target).attempt(a)
+	w.t.recorded(a, w.r.w.Attempt(a), cfg.Progress, w.r.header)
+}
+
+// connect drops the connection when every attempt gets a fresh target,
+// and dials one when there is none.
+func (w *worker) connect(ctx context.Context) error {
+	if w.r.cfg.FreshTarget && w.conn != nil {
+		if w.conn != w.first {
+			w.conn.Close()
+		}
+		w.conn = nil
+	}
+	if w.conn != nil {
+		return nil
+	}
+	c, err := target.Dial(ctx, w.r.cfg.Target)
+	if err == nil {
+		w.conn = c
+	}
+	return err
+}
+
+// attempt puts case p to the model over conn (nil when the target could
+// not be started) until it answers, asks nothing more, or reaches the
+// turn cap.
 func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) *record.Attempt {
 	cfg := r.cfg
 	c := cfg.Suite.Case(p.Case)
+	r = r.forCase(c) // only the tools this case is shown
 	start := cfg.Now()
-	a := &record.Attempt{Case: p.Case, N: p.N, Prompt: c.Prompt, Start: start.UTC()}
+	at := &conversation{r: r, ctx: ctx, conn: conn, c: c,
+		a: &record.Attempt{Case: p.Case, N: p.N, Prompt: c.Prompt, Start: start.UTC()}}
+	a := at.a
 	defer func() { a.DurationMS = cfg.Now().Sub(start).Milliseconds() }()
-	fail := func(kind, msg string, stderr []string) *record.Attempt {
-		a.End = record.EndError
-		a.Error = &record.Error{Kind: kind, Message: msg, Stderr: stderr}
-		return a
-	}
 	if conn == nil {
-		return fail(record.ErrTarget, "the target could not be started for this attempt", nil)
+		return at.fail(record.ErrTarget, "the target could not be started for this attempt", nil)
 	}
 	turnCap := cfg.TurnCap
 	if cfg.Fixtures != nil && c.Action != nil {
 		prompt, f, err := cfg.Fixtures.Setup(ctx, conn, c, newToken())
 		a.Fixture = f
 		if err != nil {
-			return fail(record.ErrFixture, err.Error(), conn.Stderr())
+			return at.fail(record.ErrFixture, err.Error(), conn.Stderr())
 		}
 		defer func() { cfg.Fixtures.Finish(context.WithoutCancel(ctx), conn, c, f, a) }()
 		a.Prompt = prompt
 		turnCap = cfg.Suite.ActionTurnCap(c)
 	}
-	req := &model.Request{
+	at.req = &model.Request{
 		CaseID:   c.ID,
 		System:   cfg.Suite.SystemPrompt,
 		Tools:    r.tools,
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: a.Prompt}}}},
 	}
 	for turn := 0; turn < turnCap; turn++ {
-		t0 := time.Now()
-		resp, err := cfg.Model.Generate(ctx, req)
-		if err != nil {
-			if ctx.Err() != nil {
-				return fail(record.ErrCanceled, "interrupted", nil)
-			}
-			var pe *model.ProviderError
-			if errors.As(err, &pe) {
-				a.Turns = append(a.Turns, record.Turn{Tries: pe.Tries})
-			}
-			kind := record.ErrProvider
-			if pe == nil && errors.Is(err, context.DeadlineExceeded) {
-				kind = record.ErrTimeout
-			}
-			return fail(kind, err.Error(), nil)
-		}
-		lat := resp.Latency
-		if lat == 0 {
-			lat = time.Since(t0)
-		}
-		rt := record.Turn{
-			Text:       resp.Message.TextOf(),
-			StopReason: resp.StopReason,
-			Usage:      resp.Usage,
-			LatencyMS:  lat.Milliseconds(),
-			Tries:      resp.Tries,
-			Blocks:     recordable(resp.Message.Blocks),
-		}
-		for _, b := range resp.Message.Blocks {
-			if b.Kind == model.Thinking {
-				rt.Thinking += b.Text
-			}
-		}
-		capTurn(&rt, cfg.MaxOutputBytes)
-		calls := resp.Message.Calls()
-		resp.Message.Role = model.Assistant
-		req.Messages = append(req.Messages, resp.Message)
-		if len(calls) == 0 {
-			rt.Blocks = nil
-			a.Turns = append(a.Turns, rt)
-			a.End = record.EndAnswered
-			a.Answer = rt.Text
+		if at.turn() {
 			return a
 		}
-		if c.IsToolCall() {
-			for _, call := range calls {
-				rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: r.known[call.Name], NotSent: true}
-				if !json.Valid(call.Args) {
-					rc.Args = jsonString(string(call.Args))
-				}
-				rt.Calls = append(rt.Calls, rc)
-			}
-			a.Turns = append(a.Turns, rt)
-			a.End = record.EndToolCall
-			return a
-		}
-		results := model.Message{Role: model.User}
-		for _, call := range calls {
-			rc, res, err := r.call(ctx, conn, call)
-			rt.Calls = append(rt.Calls, rc)
-			if err != nil {
-				a.Turns = append(a.Turns, rt)
-				if ctx.Err() != nil {
-					return fail(record.ErrCanceled, "interrupted", nil)
-				}
-				kind := record.ErrTarget
-				if errors.Is(err, context.DeadlineExceeded) {
-					kind = record.ErrTimeout
-				}
-				return fail(kind, err.Error(), conn.Stderr())
-			}
-			results.Blocks = append(results.Blocks, model.Block{Kind: model.ToolResult, Result: res})
-		}
-		a.Turns = append(a.Turns, rt)
-		req.Messages = append(req.Messages, results)
 	}
 	a.End = record.EndTurnCap
 	return a
+}
+
+// conversation is one attempt under way: the messages so far and the
+// record being filled in.
+type conversation struct {
+	r    *run
+	ctx  context.Context
+	conn *target.Conn
+	c    *suite.Case
+	a    *record.Attempt
+	req  *model.Request
+}
+
+// fail ends the attempt in an error.
+func (at *conversation) fail(kind, msg string, stderr []string) *record.Attempt {
+	at.a.End = record.EndError
+	at.a.Error = &record.Error{Kind: kind, Message: msg, Stderr: stderr}
+	return at.a
+}
+
+// turn asks the model once and acts on what it says: an answer or a
+// tool-call case's first calls end the attempt; tool calls are sent and
+// their results become the next message. It reports whether the attempt
+// has ended.
+func (at *conversation) turn() bool {
+	cfg := at.r.cfg
+	t0 := time.Now()
+	resp, err := cfg.Model.Generate(at.ctx, at.req)
+	if err != nil {
+		at.modelFailed(err)
+		return true
+	}
+	lat := resp.Latency
+	if lat == 0 {
+		lat = time.Since(t0)
+	}
+	rt := record.Turn{
+		Text:       resp.Message.TextOf(),
+		StopReason: resp.StopReason,
+		Usage:      resp.Usage,
+		LatencyMS:  lat.Milliseconds(),
+		Tries:      resp.Tries,
+		Blocks:     recordable(resp.Message.Blocks),
+	}
+	for _, b := range resp.Message.Blocks {
+		if b.Kind == model.Thinking {
+			rt.Thinking += b.Text
+		}
+	}
+	capTurn(&rt, cfg.MaxOutputBytes)
+	calls := resp.Message.Calls()
+	resp.Message.Role = model.Assistant
+	at.req.Messages = append(at.req.Messages, resp.Message)
+	switch {
+	case len(calls) == 0:
+		at.answered(rt)
+		return true
+	case at.c.IsToolCall():
+		at.calledFirst(rt, calls)
+		return true
+	}
+	return at.callTools(rt, calls)
+}
+
+// modelFailed ends the attempt for a model request that failed.
+func (at *conversation) modelFailed(err error) {
+	if at.ctx.Err() != nil {
+		at.fail(record.ErrCanceled, "interrupted", nil)
+		return
+	}
+	var pe *model.ProviderError
+	if errors.As(err, &pe) {
+		at.a.Turns = append(at.a.Turns, record.Turn{Tries: pe.Tries})
+	}
+	kind := record.ErrProvider
+	if pe == nil && errors.Is(err, context.DeadlineExceeded) {
+		kind = record.ErrTimeout
+	}
+	at.fail(kind, err.Error(), nil)
+}
+
+// answered ends the attempt with the model's answer in text.
+func (at *conversation) answered(rt record.Turn) {
+	rt.Blocks = nil
+	at.a.Turns = append(at.a.Turns, rt)
+	at.a.End = record.EndAnswered
+	at.a.Answer = rt.Text
+}
+
+// calledFirst ends a tool-call case's attempt at the model's first calls,
+// which are recorded and not sent.
+func (at *conversation) calledFirst(rt record.Turn, calls []model.Call) {
+	for _, call := range calls {
+		rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: at.r.known[call.Name], NotSent: true}
+		if !json.Valid(call.Args) {
+			rc.Args = jsonString(string(call.Args))
+		}
+		rt.Calls = append(rt.Calls, rc)
+	}
+	at.a.Turns = append(at.a.Turns, rt)
+	at.a.End = record.EndToolCall
+}
+
+// callTools sends the turn's calls to the target and puts their results
+// to the model. A failure of the target itself ends the attempt (and the
+// result is true).
+func (at *conversation) callTools(rt record.Turn, calls []model.Call) bool {
+	results := model.Message{Role: model.User}
+	for _, call := range calls {
+		rc, res, err := at.r.call(at.ctx, at.conn, call)
+		rt.Calls = append(rt.Calls, rc)
+		if err != nil {
+			at.a.Turns = append(at.a.Turns, rt)
+			at.targetFailed(err)
+			return true
+		}
+		results.Blocks = append(results.Blocks, model.Block{Kind: model.ToolResult, Result: res})
+	}
+	at.a.Turns = append(at.a.Turns, rt)
+	at.req.Messages = append(at.req.Messages, results)
+	return false
+}
+
+// targetFailed ends the attempt for a tool call the target could not
+// answer.
+func (at *conversation) targetFailed(err error) {
+	if at.ctx.Err() != nil {
+		at.fail(record.ErrCanceled, "interrupted", nil)
+		return
+	}
+	kind := record.ErrTarget
+	if errors.Is(err, context.DeadlineExceeded) {
+		kind = record.ErrTimeout
+	}
+	at.fail(kind, err.Error(), at.conn.Stderr())
 }
 
 // call sends one tool call to the server verbatim. It returns an error only
