@@ -98,36 +98,62 @@ func Load(path string) (*Overlay, error) {
 
 // Parse reads an overlay from data; name locates its errors.
 func Parse(data []byte, name string) (*Overlay, error) {
-	var es Errors
-	errorf := func(line int, format string, args ...any) {
-		msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", `\n`)
-		es = append(es, &Error{File: name, Line: line, Msg: msg})
+	p := &parser{name: name}
+	tools := p.tools(data)
+	if tools == nil {
+		return nil, p.es.err()
 	}
+	o := &Overlay{Path: name}
+	seen := map[string]int{}
+	for k, v := range pairs(tools) {
+		if t, ok := p.tool(k, v, seen); ok {
+			o.Tools = append(o.Tools, t)
+		}
+	}
+	if err := p.es.err(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// parser gathers the errors of an overlay file as it is read.
+type parser struct {
+	name string
+	es   Errors
+}
+
+func (p *parser) errorf(line int, format string, args ...any) {
+	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", `\n`)
+	p.es = append(p.es, &Error{File: p.name, Line: line, Msg: msg})
+}
+
+// tools checks the file as a whole and returns its tools: mapping, or nil
+// when there is none to read.
+func (p *parser) tools(data []byte) *yaml.Node {
 	if len(data) > MaxSize {
-		errorf(0, "%d bytes, more than the %d an overlay may have", len(data), MaxSize)
-		return nil, es.err()
+		p.errorf(0, "%d bytes, more than the %d an overlay may have", len(data), MaxSize)
+		return nil
 	}
 	if !utf8.Valid(data) {
-		errorf(1+bytes.Count(data[:invalidAt(data)], []byte("\n")), "not valid UTF-8: an overlay is UTF-8 text")
-		return nil, es.err()
+		p.errorf(1+bytes.Count(data[:invalidAt(data)], []byte("\n")), "not valid UTF-8: an overlay is UTF-8 text")
+		return nil
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		errorf(0, "the file is empty: want tools: {TOOL: {description: ..., params: {PARAM: ...}}}")
-		return nil, es.err()
+		p.errorf(0, "the file is empty: want tools: {TOOL: {description: ..., params: {PARAM: ...}}}")
+		return nil
 	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
-		errorf(yamlLine(err), "%s", strings.TrimPrefix(yamlMsg(err), "yaml: "))
-		return nil, es.err()
+		p.errorf(yamlLine(err), "%s", strings.TrimPrefix(yamlMsg(err), "yaml: "))
+		return nil
 	}
-	o := &Overlay{Path: name}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
 	if root.Kind != yaml.MappingNode {
-		errorf(root.Line, "want a mapping with tools: at the top")
-		return nil, es.err()
+		p.errorf(root.Line, "want a mapping with tools: at the top")
+		return nil
 	}
 	var tools *yaml.Node
 	for k, v := range pairs(root) {
@@ -135,87 +161,97 @@ func Parse(data []byte, name string) (*Overlay, error) {
 		case "tools":
 			tools = v
 		default:
-			errorf(k.Line, "unknown field %q: an overlay has tools only", k.Value)
+			p.errorf(k.Line, "unknown field %q: an overlay has tools only", k.Value)
 		}
 	}
 	if tools == nil {
-		errorf(root.Line, "no tools: want tools: {TOOL: {description: ..., params: {PARAM: ...}}}")
-		return nil, es.err()
+		p.errorf(root.Line, "no tools: want tools: {TOOL: {description: ..., params: {PARAM: ...}}}")
+		return nil
 	}
 	if tools.Kind != yaml.MappingNode || len(tools.Content) == 0 {
-		errorf(tools.Line, "tools: want a mapping from tool names to their edits")
-		return nil, es.err()
+		p.errorf(tools.Line, "tools: want a mapping from tool names to their edits")
+		return nil
 	}
-	seen := map[string]int{}
-	for k, v := range pairs(tools) {
-		t := Tool{Name: k.Value, Line: k.Line}
-		if k.Kind != yaml.ScalarNode || k.Value == "" {
-			errorf(k.Line, "a tool name must be a string")
-			continue
-		}
-		if first, dup := seen[t.Name]; dup {
-			errorf(k.Line, "tool %s is already edited at line %d", t.Name, first)
-			continue
-		}
-		seen[t.Name] = k.Line
-		if v.Kind != yaml.MappingNode {
-			errorf(v.Line, "tool %s: want a mapping with description and/or params", t.Name)
-			continue
-		}
-		seenParam := map[string]int{}
-		errsBefore := len(es)
-		for fk, fv := range pairs(v) {
-			switch fk.Value {
-			case "description":
-				d, ok := text(fv)
-				if !ok {
-					errorf(fv.Line, "tool %s: description: want text", t.Name)
-					continue
-				}
-				if strings.TrimSpace(d) == "" {
-					errorf(fv.Line, "tool %s: description is empty", t.Name)
-					continue
-				}
-				t.Description, t.HasDescription = d, true
-			case "params":
-				if fv.Kind != yaml.MappingNode {
-					errorf(fv.Line, "tool %s: params: want a mapping from parameter names to descriptions", t.Name)
-					continue
-				}
-				for pk, pv := range pairs(fv) {
-					if pk.Kind != yaml.ScalarNode || pk.Value == "" {
-						errorf(pk.Line, "tool %s: a parameter name must be a string", t.Name)
-						continue
-					}
-					if first, dup := seenParam[pk.Value]; dup {
-						errorf(pk.Line, "tool %s: parameter %s is already edited at line %d", t.Name, pk.Value, first)
-						continue
-					}
-					seenParam[pk.Value] = pk.Line
-					d, ok := text(pv)
-					if !ok || strings.TrimSpace(d) == "" {
-						errorf(pv.Line, "tool %s: parameter %s: want its new description as text", t.Name, pk.Value)
-						continue
-					}
-					t.Params = append(t.Params, Param{Name: pk.Value, Description: d, Line: pk.Line})
-				}
-			default:
-				errorf(fk.Line, "tool %s: unknown field %q: want description or params", t.Name, fk.Value)
-			}
-		}
-		if len(es) > errsBefore {
-			continue
-		}
-		if !t.HasDescription && len(t.Params) == 0 {
-			errorf(k.Line, "tool %s changes nothing: want description or params", t.Name)
-			continue
-		}
-		o.Tools = append(o.Tools, t)
+	return tools
+}
+
+// tool reads the edit of the tool named k; seen holds the line of each
+// tool read so far. It reports whether the edit is whole and changes
+// something.
+func (p *parser) tool(k, v *yaml.Node, seen map[string]int) (Tool, bool) {
+	t := Tool{Name: k.Value, Line: k.Line}
+	if k.Kind != yaml.ScalarNode || k.Value == "" {
+		p.errorf(k.Line, "a tool name must be a string")
+		return t, false
 	}
-	if err := es.err(); err != nil {
-		return nil, err
+	if first, dup := seen[t.Name]; dup {
+		p.errorf(k.Line, "tool %s is already edited at line %d", t.Name, first)
+		return t, false
 	}
-	return o, nil
+	seen[t.Name] = k.Line
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v.Line, "tool %s: want a mapping with description and/or params", t.Name)
+		return t, false
+	}
+	seenParam := map[string]int{}
+	errsBefore := len(p.es)
+	for fk, fv := range pairs(v) {
+		switch fk.Value {
+		case "description":
+			p.description(&t, fv)
+		case "params":
+			p.params(&t, fv, seenParam)
+		default:
+			p.errorf(fk.Line, "tool %s: unknown field %q: want description or params", t.Name, fk.Value)
+		}
+	}
+	if len(p.es) > errsBefore {
+		return t, false
+	}
+	if !t.HasDescription && len(t.Params) == 0 {
+		p.errorf(k.Line, "tool %s changes nothing: want description or params", t.Name)
+		return t, false
+	}
+	return t, true
+}
+
+func (p *parser) description(t *Tool, v *yaml.Node) {
+	d, ok := text(v)
+	if !ok {
+		p.errorf(v.Line, "tool %s: description: want text", t.Name)
+		return
+	}
+	if strings.TrimSpace(d) == "" {
+		p.errorf(v.Line, "tool %s: description is empty", t.Name)
+		return
+	}
+	t.Description, t.HasDescription = d, true
+}
+
+// params reads the new descriptions of a tool's parameters; seen holds the
+// line of each parameter named so far.
+func (p *parser) params(t *Tool, v *yaml.Node, seen map[string]int) {
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v.Line, "tool %s: params: want a mapping from parameter names to descriptions", t.Name)
+		return
+	}
+	for pk, pv := range pairs(v) {
+		if pk.Kind != yaml.ScalarNode || pk.Value == "" {
+			p.errorf(pk.Line, "tool %s: a parameter name must be a string", t.Name)
+			continue
+		}
+		if first, dup := seen[pk.Value]; dup {
+			p.errorf(pk.Line, "tool %s: parameter %s is already edited at line %d", t.Name, pk.Value, first)
+			continue
+		}
+		seen[pk.Value] = pk.Line
+		d, ok := text(pv)
+		if !ok || strings.TrimSpace(d) == "" {
+			p.errorf(pv.Line, "tool %s: parameter %s: want its new description as text", t.Name, pk.Value)
+			continue
+		}
+		t.Params = append(t.Params, Param{Name: pk.Value, Description: d, Line: pk.Line})
+	}
 }
 
 // pairs yields the key and value nodes of a mapping.
