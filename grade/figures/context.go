@@ -16,6 +16,12 @@ var (
 	reAccountDashes = regexp.MustCompile(`^\d{3,}(?:-\d{3,})+`)
 )
 
+// dateShapes read the shapes of date and time, in order: each is given
+// the text, the start and the next 32 bytes of text.
+var dateShapes = []func(s string, i int, rest string) (int, Figure, bool){
+	isoDate, dayMonthYear, monthYear, timeOfDay,
+}
+
 // dateAt reads a date or time that starts at i.
 func (x *extractor) dateAt(i int) (int, Figure, bool) {
 	s := x.s
@@ -27,47 +33,83 @@ func (x *extractor) dateAt(i int) (int, Figure, bool) {
 		return 0, Figure{}, false
 	}
 	rest := s[i:min(len(s), i+32)]
-	if m := reISODate.FindStringSubmatch(rest); m != nil {
-		y, _ := strconv.Atoi(m[1])
-		mo, _ := strconv.Atoi(m[3])
-		ok := y >= 1900 && y <= 2100 && mo >= 1 && mo <= 12 && (m[4] == "" || m[4] == m[2])
-		if m[5] != "" {
-			d, _ := strconv.Atoi(m[5])
-			ok = ok && d >= 1 && d <= 31
-		}
-		if ok && dateBoundary(s, i+len(m[0])) {
-			return i + len(m[0]), Figure{Value: float64(y), Kind: Plain, Start: i, End: i + len(m[0]), Precision: 1, Step: 1, SigDigits: 4, IsYear: true, IsDate: true}, true
-		}
-	}
-	if m := reDMY.FindStringSubmatch(rest); m != nil && m[2] == m[4] {
-		a, _ := strconv.Atoi(m[1])
-		b, _ := strconv.Atoi(m[3])
-		if a >= 1 && a <= 31 && b >= 1 && b <= 31 && (a <= 12 || b <= 12) && dateBoundary(s, i+len(m[0])) {
-			return i + len(m[0]), Figure{Value: float64(a), Kind: Plain, Start: i, End: i + len(m[0]), Precision: 1, Step: 1, SigDigits: 1, IsDate: true}, true
-		}
-	}
-	if m := reMonthYear.FindStringSubmatch(rest); m != nil {
-		mo, _ := strconv.Atoi(m[1])
-		y, _ := strconv.Atoi(m[2])
-		if mo >= 1 && mo <= 12 && y >= 1900 && y <= 2100 && dateBoundary(s, i+len(m[0])) {
-			return i + len(m[0]), Figure{Value: float64(mo), Kind: Plain, Start: i, End: i + len(m[0]), Precision: 1, Step: 1, SigDigits: 1, IsDate: true}, true
-		}
-	}
-	if m := reTime.FindStringSubmatch(rest); m != nil {
-		h, _ := strconv.Atoi(m[1])
-		mi, _ := strconv.Atoi(m[2])
-		if h <= 24 && mi < 60 && dateBoundary(s, i+len(m[0])) {
-			end := i + len(m[0])
-			j := skipSpace1(s, end)
-			if j < len(s) && wordAt(s, j) {
-				if w := strings.ToLower(s[j:wordEnd(s, j)]); w == "am" || w == "pm" {
-					end = wordEnd(s, j)
-				}
-			}
-			return end, Figure{Value: float64(h), Kind: Plain, Start: i, End: end, Precision: 1, Step: 1, SigDigits: 1, IsDate: true}, true
+	for _, read := range dateShapes {
+		if end, f, ok := read(s, i, rest); ok {
+			return end, f, true
 		}
 	}
 	return 0, Figure{}, false
+}
+
+// isoDate reads "2026-09" or "2026-09-30" (or with slashes).
+func isoDate(s string, i int, rest string) (int, Figure, bool) {
+	m := reISODate.FindStringSubmatch(rest)
+	if m == nil {
+		return 0, Figure{}, false
+	}
+	y, _ := strconv.Atoi(m[1])
+	mo, _ := strconv.Atoi(m[3])
+	ok := y >= 1900 && y <= 2100 && mo >= 1 && mo <= 12 && (m[4] == "" || m[4] == m[2])
+	if m[5] != "" {
+		d, _ := strconv.Atoi(m[5])
+		ok = ok && d >= 1 && d <= 31
+	}
+	end := i + len(m[0])
+	if !ok || !dateBoundary(s, end) {
+		return 0, Figure{}, false
+	}
+	return end, Figure{Value: float64(y), Kind: Plain, Start: i, End: end, Precision: 1, Step: 1, SigDigits: 4, IsYear: true, IsDate: true}, true
+}
+
+// dayMonthYear reads "30/09/2026", "09.30.26" and the like.
+func dayMonthYear(s string, i int, rest string) (int, Figure, bool) {
+	m := reDMY.FindStringSubmatch(rest)
+	if m == nil || m[2] != m[4] {
+		return 0, Figure{}, false
+	}
+	a, _ := strconv.Atoi(m[1])
+	b, _ := strconv.Atoi(m[3])
+	end := i + len(m[0])
+	if a < 1 || a > 31 || b < 1 || b > 31 || a > 12 && b > 12 || !dateBoundary(s, end) {
+		return 0, Figure{}, false
+	}
+	return end, Figure{Value: float64(a), Kind: Plain, Start: i, End: end, Precision: 1, Step: 1, SigDigits: 1, IsDate: true}, true
+}
+
+// monthYear reads "09/2026".
+func monthYear(s string, i int, rest string) (int, Figure, bool) {
+	m := reMonthYear.FindStringSubmatch(rest)
+	if m == nil {
+		return 0, Figure{}, false
+	}
+	mo, _ := strconv.Atoi(m[1])
+	y, _ := strconv.Atoi(m[2])
+	end := i + len(m[0])
+	if mo < 1 || mo > 12 || y < 1900 || y > 2100 || !dateBoundary(s, end) {
+		return 0, Figure{}, false
+	}
+	return end, Figure{Value: float64(mo), Kind: Plain, Start: i, End: end, Precision: 1, Step: 1, SigDigits: 1, IsDate: true}, true
+}
+
+// timeOfDay reads "10:30", "10:30:15" and "10:30 am".
+func timeOfDay(s string, i int, rest string) (int, Figure, bool) {
+	m := reTime.FindStringSubmatch(rest)
+	if m == nil {
+		return 0, Figure{}, false
+	}
+	h, _ := strconv.Atoi(m[1])
+	mi, _ := strconv.Atoi(m[2])
+	end := i + len(m[0])
+	if h > 24 || mi >= 60 || !dateBoundary(s, end) {
+		return 0, Figure{}, false
+	}
+	j := skipSpace1(s, end)
+	if j < len(s) && wordAt(s, j) {
+		if w := strings.ToLower(s[j:wordEnd(s, j)]); w == "am" || w == "pm" {
+			end = wordEnd(s, j)
+		}
+	}
+	return end, Figure{Value: float64(h), Kind: Plain, Start: i, End: end, Precision: 1, Step: 1, SigDigits: 1, IsDate: true}, true
 }
 
 // dateBoundary reports whether a date may end at i: no digit, letter, or

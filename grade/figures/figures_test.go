@@ -233,6 +233,10 @@ func FuzzExtract(f *testing.F) {
 		"I can't say it was $0. I don't have a figure like $X.",
 		"| Account | Currency | Balance |\n|---|---|---:|\n| IBKR | USD | 307,500 |",
 		"450 VOO units and 400 FXTC shares",
+		"region,units,revenue_eur\nSouth,845,25350\nEast,\"1,234\",-3.5",
+		`[845,250,{"a":"1,234","b":[-5,-6.5]}]`,
+		"a\tb\n1,234\t-3.5\n| x | y |\n|---|---|\n|1,234|(1,200)|",
+		"25350EUR EUR25350 30kg 16GB 845,25350 1,234,5678 x,-5",
 	} {
 		f.Add(s)
 	}

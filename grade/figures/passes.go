@@ -1,129 +1,108 @@
 package figures
 
 import (
-	"regexp"
 	"strings"
 )
 
-var reTableRule = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
+// column is what a table header says of its column's figures.
+type column struct {
+	cur      string // the currency every figure is in
+	pct      bool
+	count    bool
+	money    bool // money, in the row's currency when a column holds it
+	currency bool // the column holds each row's currency
+}
 
-// cell is one cell of a Markdown table row, by byte offsets.
-type cell struct{ start, end int }
+var (
+	countHeaders = []string{"units", "shares", "qty", "quantity", "count"}
+	moneyHeaders = []string{"balance", "value", "amount", "total", "price", "cost", "income", "expense", "spend", "net", "worth", "cash", "payment", "salary", "tax", "revenue"}
+)
 
-// tables gives the plain figures of a Markdown table the kind and currency
-// their column states: a header naming a currency ("In SGD", "Balance
-// (S$)") or a percent, or a row's currency cell for a money column
-// ("| IBKR | USD | 307,500 |" under "| Account | Currency | Balance |").
+// readColumn reads a header cell.
+func readColumn(h string) column {
+	h = strings.Trim(strings.TrimSpace(h), `"`)
+	lh := strings.ToLower(h)
+	col := column{
+		cur:      currencyIn(h),
+		pct:      strings.Contains(h, "%") || strings.Contains(lh, "percent"),
+		currency: lh == "currency" || lh == "ccy",
+	}
+	for _, w := range countHeaders {
+		col.count = col.count || strings.Contains(lh, w)
+	}
+	for _, w := range moneyHeaders {
+		col.money = col.money || strings.Contains(lh, w)
+	}
+	return col
+}
+
+// kind gives plain figure f the kind its column states, in a row whose
+// currency column (if any) says rowCur.
+func (col column) kind(f *Figure, rowCur string) {
+	switch {
+	case col.cur != "":
+		f.Kind, f.Currency = Money, col.cur
+	case col.pct:
+		f.Kind = Percent
+	case col.count:
+		f.Kind = Count
+	case col.money && rowCur != "":
+		f.Kind, f.Currency = Money, rowCur
+	}
+	if f.Kind != Plain {
+		f.IsYear, f.IsAccount = false, false
+	}
+}
+
+// tables gives the plain figures of a table (Markdown, CSV or TSV) the
+// kind and currency their column states: a header naming a currency ("In
+// SGD", "Balance (S$)", "revenue_eur") or a percent, or a row's currency
+// cell for a money column ("| IBKR | USD | 307,500 |" under "| Account |
+// Currency | Balance |").
 func (x *extractor) tables() {
-	s := x.s
-	lines := lineSpans(s)
-	for li := 0; li+1 < len(lines); li++ {
-		head := s[lines[li].start:lines[li].end]
-		if !strings.Contains(head, "|") || !reTableRule.MatchString(s[lines[li+1].start:lines[li+1].end]) {
+	fi := 0
+	for _, g := range x.grids {
+		cols := make([]column, len(g.header))
+		for i, c := range g.header {
+			cols[i] = readColumn(x.s[c.start:c.end])
+		}
+		for _, r := range g.rows {
+			for fi < len(x.figs) && x.figs[fi].Start < r.line.start {
+				fi++
+			}
+			x.tableRow(cols, r, fi)
+		}
+	}
+}
+
+// tableRow applies cols to the figures of row r, the first of which may be
+// x.figs[fi].
+func (x *extractor) tableRow(cols []column, r row, fi int) {
+	rowCur := ""
+	for i, c := range r.cells {
+		if i < len(cols) && cols[i].currency {
+			rowCur = currencyCode(strings.Trim(strings.TrimSpace(x.s[c.start:c.end]), `"`))
+		}
+	}
+	ci := 0
+	for ; fi < len(x.figs) && x.figs[fi].Start < r.line.end; fi++ {
+		f := &x.figs[fi]
+		if f.End > r.line.end || f.Kind != Plain || f.IsDate || f.IsList {
 			continue
 		}
-		hcells := splitRow(s, lines[li])
-		type column struct {
-			cur      string
-			pct      bool
-			count    bool
-			money    bool
-			currency bool // the column holds each row's currency
+		for ci < len(r.cells) && r.cells[ci].end < f.Start {
+			ci++
 		}
-		cols := make([]column, len(hcells))
-		for i, c := range hcells {
-			h := s[c.start:c.end]
-			cols[i].cur = currencyIn(h)
-			lh := strings.ToLower(h)
-			cols[i].pct = strings.Contains(h, "%") || strings.Contains(lh, "percent")
-			cols[i].currency = strings.TrimSpace(lh) == "currency" || strings.TrimSpace(lh) == "ccy"
-			for _, w := range []string{"units", "shares", "qty", "quantity", "count"} {
-				cols[i].count = cols[i].count || strings.Contains(lh, w)
-			}
-			for _, w := range []string{"balance", "value", "amount", "total", "price", "cost", "income", "expense", "spend", "net", "worth", "cash", "payment", "salary", "tax"} {
-				cols[i].money = cols[i].money || strings.Contains(lh, w)
-			}
-		}
-		li += 2
-		for ; li < len(lines); li++ {
-			row := s[lines[li].start:lines[li].end]
-			if !strings.Contains(row, "|") {
-				break
-			}
-			cells := splitRow(s, lines[li])
-			rowCur := ""
-			for i, c := range cells {
-				if i < len(cols) && cols[i].currency {
-					rowCur = currencyCode(strings.TrimSpace(s[c.start:c.end]))
-				}
-			}
-			for fi := range x.figs {
-				f := &x.figs[fi]
-				if f.Start < lines[li].start || f.End > lines[li].end || f.Kind != Plain || f.IsDate || f.IsList {
-					continue
-				}
-				for i, c := range cells {
-					if i >= len(cols) || f.Start < c.start || f.End > c.end {
-						continue
-					}
-					col := cols[i]
-					switch {
-					case col.cur != "":
-						f.Kind, f.Currency = Money, col.cur
-					case col.pct:
-						f.Kind = Percent
-					case col.count:
-						f.Kind = Count
-					case col.money && rowCur != "":
-						f.Kind, f.Currency = Money, rowCur
-					}
-					if f.Kind != Plain {
-						f.IsYear, f.IsAccount = false, false
-					}
-				}
-			}
-		}
-		li--
-	}
-}
-
-type span struct{ start, end int }
-
-func lineSpans(s string) []span {
-	var out []span
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == '\n' {
-			out = append(out, span{start, i})
-			start = i + 1
+		if ci < len(r.cells) && ci < len(cols) && f.Start >= r.cells[ci].start && f.End <= r.cells[ci].end {
+			cols[ci].kind(f, rowCur)
 		}
 	}
-	return out
-}
-
-func splitRow(s string, l span) []cell {
-	line := s[l.start:l.end]
-	var cells []cell
-	start := 0
-	for i := 0; i <= len(line); i++ {
-		if i == len(line) || line[i] == '|' {
-			cells = append(cells, cell{l.start + start, l.start + i})
-			start = i + 1
-		}
-	}
-	// A leading and a trailing pipe frame the row; they are not cells.
-	if strings.HasPrefix(strings.TrimSpace(line), "|") && len(cells) > 0 {
-		cells = cells[1:]
-	}
-	if strings.HasSuffix(strings.TrimSpace(line), "|") && len(cells) > 0 {
-		cells = cells[:len(cells)-1]
-	}
-	return cells
 }
 
 // currencyIn returns the currency a table header names, or "".
 func currencyIn(h string) string {
-	for _, w := range strings.FieldsFunc(h, func(r rune) bool { return !isWordRune(r) }) {
+	// "revenue_eur": a word of a snake_case name counts too.
+	for _, w := range strings.FieldsFunc(h, func(r rune) bool { return r == '_' || !isWordRune(r) }) {
 		if c := currencyCode(w); c != "" {
 			return c
 		}
