@@ -118,89 +118,126 @@ func Apply(res *grade.Result, log *Log) *Reviewed {
 	if log == nil {
 		log = &Log{}
 	}
-	rv := &Reviewed{Groups: []Rates{}, Cases: []Rates{}, Attempts: []Attempt{}, Entries: []Entry{}}
-	groupOf := map[string]string{}
+	ap := &applying{res: res, log: log, groupOf: map[string]string{}, grades: map[Key]*grade.AttemptGrade{}, prints: map[Key]string{}, byKey: map[Key]int{},
+		rv: &Reviewed{Groups: []Rates{}, Cases: []Rates{}, Attempts: []Attempt{}, Entries: []Entry{}}}
 	for _, c := range res.Cases {
-		groupOf[c.ID] = c.Group
+		ap.groupOf[c.ID] = c.Group
 	}
-	grades := map[Key]*grade.AttemptGrade{}
-	prints := map[Key]string{}
 	for i := range res.Attempts {
 		a := &res.Attempts[i]
 		k := Key{a.Case, a.N}
-		grades[k] = a
+		ap.grades[k] = a
 		if a.Outcome == grade.Fail {
-			prints[k] = log.Fingerprint(a)
+			ap.prints[k] = log.Fingerprint(a)
 		}
 	}
+	ap.entries()
+	ap.attempts()
+	ap.verdicts()
+	ap.rates()
+	return ap.rv
+}
 
-	// The status of every review; the last one that applies is current.
+// applying is the state of Apply as it goes: the graded run and the log,
+// indexed, and the result being built.
+type applying struct {
+	res     *grade.Result
+	log     *Log
+	groupOf map[string]string           // case id -> group
+	grades  map[Key]*grade.AttemptGrade // every graded attempt
+	prints  map[Key]string              // the fingerprint of every failed one
+	byKey   map[Key]int                 // index in rv.Attempts
+	rv      *Reviewed
+}
+
+// entries gives every review its status; the last one that applies is
+// current.
+func (ap *applying) entries() {
+	rv := ap.rv
 	current := map[Key]int{}
-	for i, r := range log.Reviews {
+	for i, r := range ap.log.Reviews {
 		e := Entry{Review: r}
 		k := r.Key()
-		g := grades[k]
-		switch {
-		case r.RunID != "" && log.RunID != "" && r.RunID != log.RunID:
-			e.Status, e.Why = Stale, fmt.Sprintf("made on run %s, not this one", r.RunID)
-		case g == nil:
-			e.Status, e.Why = Stale, "the attempt is not in the grades"
-		case g.Outcome == grade.Pass:
-			e.Status, e.Why = Stale, "the attempt now passes"
-		case g.Outcome == grade.Error:
-			e.Status, e.Why = Stale, "the attempt now ends in an error"
-		case r.Fingerprint != prints[k]:
-			e.Status, e.Why = Stale, "the attempt now fails for other reasons"
-		default:
+		e.Status, e.Why = ap.status(r)
+		if e.Status == Current {
 			if j, ok := current[k]; ok {
 				rv.Entries[j].Status = Replaced
 			}
 			current[k] = i
-			e.Status = Current
 		}
 		rv.Entries = append(rv.Entries, e)
 	}
+}
 
-	// Every failed or reviewed attempt, with its review.
-	byKey := map[Key]int{}
-	add := func(k Key, g *grade.AttemptGrade) *Attempt {
-		if i, ok := byKey[k]; ok {
-			return &rv.Attempts[i]
-		}
-		a := Attempt{Case: k.Case, N: k.N, Group: groupOf[k.Case], Fingerprint: prints[k]}
-		if g != nil {
-			a.Outcome = g.Outcome
-		}
-		byKey[k] = len(rv.Attempts)
-		rv.Attempts = append(rv.Attempts, a)
-		return &rv.Attempts[len(rv.Attempts)-1]
+// status says whether review r is current, or why it is stale.
+func (ap *applying) status(r Review) (Status, string) {
+	k := r.Key()
+	g := ap.grades[k]
+	switch {
+	case r.RunID != "" && ap.log.RunID != "" && r.RunID != ap.log.RunID:
+		return Stale, fmt.Sprintf("made on run %s, not this one", r.RunID)
+	case g == nil:
+		return Stale, "the attempt is not in the grades"
+	case g.Outcome == grade.Pass:
+		return Stale, "the attempt now passes"
+	case g.Outcome == grade.Error:
+		return Stale, "the attempt now ends in an error"
+	case r.Fingerprint != ap.prints[k]:
+		return Stale, "the attempt now fails for other reasons"
 	}
+	return Current, ""
+}
+
+// add returns the attempt k of the result, adding it first.
+func (ap *applying) add(k Key, g *grade.AttemptGrade) *Attempt {
+	rv := ap.rv
+	if i, ok := ap.byKey[k]; ok {
+		return &rv.Attempts[i]
+	}
+	a := Attempt{Case: k.Case, N: k.N, Group: ap.groupOf[k.Case], Fingerprint: ap.prints[k]}
+	if g != nil {
+		a.Outcome = g.Outcome
+	}
+	ap.byKey[k] = len(rv.Attempts)
+	rv.Attempts = append(rv.Attempts, a)
+	return &rv.Attempts[len(rv.Attempts)-1]
+}
+
+// attempts lists every failed or reviewed attempt, with its current review
+// and its stale ones.
+func (ap *applying) attempts() {
+	rv := ap.rv
 	reviewed := map[Key]bool{}
 	for _, e := range rv.Entries {
 		reviewed[e.Key()] = true
 	}
-	for i := range res.Attempts {
-		g := &res.Attempts[i]
+	for i := range ap.res.Attempts {
+		g := &ap.res.Attempts[i]
 		k := Key{g.Case, g.N}
 		if g.Outcome == grade.Fail || reviewed[k] {
-			add(k, g)
+			ap.add(k, g)
 		}
 	}
 	for _, e := range rv.Entries {
-		if grades[e.Key()] == nil {
-			add(e.Key(), nil)
+		if ap.grades[e.Key()] == nil {
+			ap.add(e.Key(), nil)
 		}
 	}
 	for i, e := range rv.Entries {
-		a := &rv.Attempts[byKey[e.Key()]]
+		a := &rv.Attempts[ap.byKey[e.Key()]]
 		switch e.Status {
 		case Current:
-			r := log.Reviews[i]
+			r := ap.log.Reviews[i]
 			a.Review = &r
 		case Stale:
 			a.Stale = append(a.Stale, e)
 		}
 	}
+}
+
+// verdicts counts the failures by their current review's verdict.
+func (ap *applying) verdicts() {
+	rv := ap.rv
 	for _, a := range rv.Attempts {
 		if a.Review == nil && len(a.Stale) > 0 {
 			rv.StaleReviews++
@@ -222,40 +259,49 @@ func Apply(res *grade.Result, log *Log) *Reviewed {
 			rv.ExpectationsInQuestion++
 		}
 	}
+}
 
-	// The two rates, overall, per group and per case.
-	forgiven := func(g *grade.AttemptGrade) bool {
-		if g.Outcome != grade.Fail {
-			return false
-		}
-		a := rv.Attempt(g.Case, g.N)
-		return a != nil && a.Review != nil && a.Review.Verdict == GraderFalseFail
-	}
-	type tally struct{ as, after grade.Counts }
-	total := &tally{}
-	groups := map[string]*tally{}
-	cases := map[string]*tally{}
-	for i := range res.Attempts {
-		g := &res.Attempts[i]
+// rateCounts are the outcomes of some attempts as graded and after
+// review.
+type rateCounts struct{ as, after grade.Counts }
+
+// rates computes the two rates, overall, per group and per case: a
+// failure reviewed as the grader's false fail passes after review.
+func (ap *applying) rates() {
+	rv := ap.rv
+	total := &rateCounts{}
+	groups := map[string]*rateCounts{}
+	cases := map[string]*rateCounts{}
+	for i := range ap.res.Attempts {
+		g := &ap.res.Attempts[i]
 		after := g.Outcome
-		if forgiven(g) {
+		if ap.forgiven(g) {
 			after = grade.Pass
 		}
-		for _, t := range []*tally{total, at(groups, groupOf[g.Case]), at(cases, g.Case)} {
+		for _, t := range []*rateCounts{total, at(groups, ap.groupOf[g.Case]), at(cases, g.Case)} {
 			count(&t.as, g.Outcome)
 			count(&t.after, after)
 		}
 	}
 	rv.AsGraded, rv.AfterReview = finish(total.as), finish(total.after)
-	for _, g := range res.Groups {
+	for _, g := range ap.res.Groups {
 		t := at(groups, g.Name)
 		rv.Groups = append(rv.Groups, Rates{Name: g.Name, AsGraded: finish(t.as), AfterReview: finish(t.after)})
 	}
-	for _, c := range res.Cases {
+	for _, c := range ap.res.Cases {
 		t := at(cases, c.ID)
 		rv.Cases = append(rv.Cases, Rates{Name: c.ID, Group: c.Group, AsGraded: finish(t.as), AfterReview: finish(t.after)})
 	}
-	return rv
+}
+
+// forgiven reports whether a failed attempt was reviewed as the grader's
+// false fail.
+func (ap *applying) forgiven(g *grade.AttemptGrade) bool {
+	if g.Outcome != grade.Fail {
+		return false
+	}
+	a := ap.rv.Attempt(g.Case, g.N)
+	return a != nil && a.Review != nil && a.Review.Verdict == GraderFalseFail
 }
 
 func at[T any](m map[string]*T, k string) *T {
