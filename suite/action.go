@@ -17,8 +17,10 @@ const (
 	// KindSequence cases take several steps in order, typically finding an
 	// id the prompt does not give and then acting on it.
 	KindSequence = "sequence"
-	// KindDestructive cases make a change the server refuses without the
-	// approval argument (confirm: true).
+	// KindDestructive cases make a change that must be approved: every
+	// step on a destructive tool needs the approval argument (confirm:
+	// true), and a tool that cannot take it makes the case unpassable
+	// (validate warns of it).
 	KindDestructive = "destructive"
 	// KindDecline cases ask for something no tool does, or something too
 	// vague to act on safely: the right answer says so and changes nothing.
@@ -32,10 +34,11 @@ var Kinds = []string{KindRead, KindWrite, KindSequence, KindDestructive, KindDec
 // is, the fixtures it needs, the ordered steps of its key and the state to
 // verify after it. See the action suites internal/builtin/ops/suite and internal/corpus/memory for examples.
 //
-// Strings in fixtures, verify calls, literals and the prompt may name
-// {{token}} (the attempt's fresh token) and {{fact.NAME}} (a value a
-// fixture produced; {{fact.NAME@PATH}} is another spelling of it); the
-// prompt is sent rendered.
+// Strings in fixtures, verify calls, literals, authored examples and the
+// prompt may name {{token}} (the attempt's fresh token) and {{fact.NAME}}
+// (a value a fixture produced; {{fact.NAME@PATH}} is another spelling of
+// it); the prompt is sent rendered, and so are the authored examples
+// fake:perfect sends.
 type Action struct {
 	// Kind is "read", "write", "sequence", "destructive" or "decline".
 	Kind string `yaml:"kind"`
@@ -149,7 +152,8 @@ type ArgSource struct {
 	// filter a list: "users[username={{fact.user}}].id".
 	Produced Paths `yaml:"produced,omitempty"`
 	// Authored is free text the model writes, never compared; fake:perfect
-	// sends this example.
+	// sends this example, rendered ({{token}} and {{fact.NAME}} become the
+	// attempt's values).
 	Authored any `yaml:"authored,omitempty"`
 }
 
@@ -181,8 +185,12 @@ type ActionSettings struct {
 	// per declared step, plus TurnsExtra (3 and 4 when zero).
 	TurnsPerStep int `yaml:"turns_per_step,omitempty"`
 	TurnsExtra   int `yaml:"turns_extra,omitempty"`
-	// Confirm is the argument a destructive tool needs set to true before
-	// it acts ("confirm" when empty).
+	// Confirm is the approval argument a destructive tool takes, set to
+	// true before it acts ("confirm" when empty). A step on a destructive
+	// tool needs the approval when the tool's input schema has this
+	// argument, or when the case is a destructive case; a destructive tool
+	// without it (a file server's write_file) is reached without one in
+	// any other case.
 	Confirm string `yaml:"confirm,omitempty"`
 	// Inventory says how to list what the target holds and remove an item:
 	// after each attempt, every item whose name carries the token or that
