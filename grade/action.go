@@ -31,5 +31,5 @@ func actionAttempt(c *suite.Case, h *record.Header, a *record.Attempt) AttemptGr
 			g.Reasons = append(g.Reasons, Reason{CheckAction, m})
 		}
 	}
-	return g
+	return withAnswer(g, c, a)
 }

@@ -19,10 +19,10 @@ func checkFigures(s *suite.Suite, c *suite.Case, answer string) []Reason {
 	claims := figures.Claims(answer)
 	var rs []Reason
 	for _, want := range c.Figures {
+		tol := s.FigureTolerance(c, want) // before the kind default: no kind is exact
 		if want.Kind == "" {
 			want.Kind = suite.Money
 		}
-		tol := s.FigureTolerance(want)
 		found := false
 		for _, w := range claims {
 			if Match(w, want, tol) {

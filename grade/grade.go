@@ -2,6 +2,7 @@ package grade
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -75,8 +76,11 @@ type Opinion struct {
 //
 // An attempt that ended in an error is an Error, with the error's kind. An
 // attempt stopped at the turn cap fails, with its tool and argument checks
-// reported too. Otherwise every check the case declares is run, and the
-// attempt passes when none fails.
+// reported too. Otherwise every check the case declares is run (tools,
+// arguments, figures, grounding, decline, answer text), and the attempt
+// passes when none fails. A tool the case lists in expected_errors counts
+// as used even by a call it refused: the case provokes that error on
+// purpose.
 func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt) AttemptGrade {
 	if s == nil {
 		s = &suite.Suite{}
@@ -120,13 +124,14 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 	if capped {
 		rs = append(rs, Reason{CheckEnd, fmt.Sprintf("stopped at the turn cap after %d turns without a final answer", len(a.Turns))})
 	}
-	rs = append(rs, checkTools(c, h, calls)...)
+	rs = append(rs, checkTools(c, h, allowErrors(c, calls))...)
 	rs = append(rs, checkArgs(c, h, calls)...)
 	if !capped {
 		ans := a.Answer
 		rs = append(rs, checkFigures(s, c, ans)...)
 		rs = append(rs, checkGrounding(c, a, ans)...)
 		rs = append(rs, checkDecline(c, ans)...)
+		rs = append(rs, checkAnswer(c, a)...)
 	}
 	g.Outcome = Pass
 	if len(rs) > 0 {
@@ -134,4 +139,22 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 		g.Reasons = rs
 	}
 	return g
+}
+
+// allowErrors returns calls with the failures case c provokes on purpose
+// (calls of its expected_errors tools that the tool refused or the server
+// rejected) counted as successful uses. A call of a tool the model was not
+// shown is never excused.
+func allowErrors(c *suite.Case, calls []record.Call) []record.Call {
+	if len(c.ExpectedErrors) == 0 {
+		return calls
+	}
+	out := make([]record.Call, len(calls))
+	for i, call := range calls {
+		if call.Shown && slices.Contains(c.ExpectedErrors, call.Name) {
+			call.IsError, call.Rejected = false, ""
+		}
+		out[i] = call
+	}
+	return out
 }

@@ -44,7 +44,7 @@ func FuzzLoad(f *testing.F) {
 			}
 			s.DatasetOf(c)
 			for _, fig := range c.Figures {
-				s.FigureTolerance(fig)
+				s.FigureTolerance(c, fig)
 			}
 		}
 		s.Groups()

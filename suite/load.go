@@ -177,14 +177,18 @@ func cleanYAMLMsg(m string) string {
 
 func friendlyType(t string) string {
 	switch strings.TrimPrefix(t, "suite.") {
-	case "Case", "caseFile":
+	case "Case":
 		return "a case"
+	case "caseFile":
+		return "a file of cases (want cases: only; settings go in suite.yaml)"
 	case "fileHead", "Suite":
 		return "the suite settings"
 	case "Figure", "figureYAML":
 		return "a figure"
 	case "ToolRules":
-		return "tools (want required, accepted, forbidden)"
+		return "tools (want required, accepted, forbidden, include, exclude)"
+	case "ToolFilter":
+		return "tools (want include, exclude)"
 	case "ArgRule":
 		return "an argument rule (want tool, arg, equals, min, max, why)"
 	case "Key":
@@ -245,6 +249,9 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		nodes = cases
 		l.head(s, shown, data)
 	} else {
+		if !l.caseFileShape(shown, data) {
+			return
+		}
 		var cf caseFile
 		if err := yaml.Load(data, &cf, yaml.WithKnownFields()); err != nil {
 			l.yamlErr(shown, err)
@@ -261,6 +268,7 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		}
 		c.File, c.Line = shown, n.Line
 		l.figureValues(c, n)
+		l.answerChecks(c, n)
 		s.Cases = append(s.Cases, c)
 	}
 }
@@ -278,6 +286,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	default:
 		l.errorf(file, lineOf(data, "tool_results:"), 0, "tool_results %q: want text or text+structured", s.ToolResults)
 	}
+	l.suiteToolFilter(s, file, data)
 	if s.TurnCap < 0 {
 		l.errorf(file, lineOf(data, "turn_cap:"), 0, "turn_cap is %d: want a positive number", s.TurnCap)
 	}
@@ -424,14 +433,59 @@ func (l *loader) check(s *Suite) {
 		if c.Mode != ModeToolCall && (len(c.ExpectTools) > 0 || len(c.ExpectArgs) > 0) {
 			at("expect_tools and expect_args go with mode: tool-call")
 		}
-		if len(c.Tools.Required)+len(c.Tools.Accepted)+len(c.Tools.Forbidden)+len(c.Args)+len(c.Figures)+len(c.ExpectTools)+c.extraChecks() == 0 && !c.NoInventedFigures && !c.Decline {
-			at("declares no check: want tools, args, figures, no_invented_figures or decline")
+		if len(c.Tools.Required)+len(c.Tools.Accepted)+len(c.Tools.Forbidden)+len(c.Args)+len(c.Figures)+len(c.ExpectTools)+c.extraChecks() == 0 && !c.NoInventedFigures && !c.Decline && c.Answer == nil {
+			at("declares no check: want tools, args, figures, answer, no_invented_figures or decline")
 		}
 		if len(c.Figures) > 0 && c.Decline {
 			at("both expects figures and expects a decline: want one or the other")
 		}
 	}
+	l.checkToolFilters(s)
+	l.expectedErrors(s)
 	l.errs = append(l.errs, checkActions(s)...)
+}
+
+// expectedErrors checks each case's expected_errors and adds those of an
+// action case to its action's, where its score reads them.
+func (l *loader) expectedErrors(s *Suite) {
+	for _, c := range s.Cases {
+		for i, t := range c.ExpectedErrors {
+			if strings.TrimSpace(t) == "" {
+				l.errorf(c.File, c.Line, 0, "case %s: expected_errors %d is empty: want a tool name", c.ID, i+1)
+			}
+		}
+		if c.Action != nil && len(c.ExpectedErrors) > 0 {
+			c.Action.ExpectedErrors = append(c.Action.ExpectedErrors, c.ExpectedErrors...)
+		}
+	}
+}
+
+// caseFileShape reports whether a further file of a suite folder is a
+// file of cases: a mapping with a cases key. Otherwise it says, at the
+// file's first line of content, which files a suite folder reads.
+func (l *loader) caseFileShape(file string, data []byte) bool {
+	var root yaml.Node
+	if err := yaml.Load(data, &root); err != nil {
+		l.yamlErr(file, err)
+		return false
+	}
+	n := &root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	if n.Kind == yaml.MappingNode && mapValue(n, "cases") != nil {
+		return true
+	}
+	line := n.Line
+	if line == 0 {
+		line = 1
+	}
+	what := "has no cases: key"
+	if n.Kind != yaml.MappingNode {
+		what = "is not a mapping"
+	}
+	l.errorf(file, line, 0, "not a file of cases (it %s): a suite folder reads suite.yaml (settings and cases) and every other .yaml or .yml file in it as a file of cases (cases: [...]); move other YAML files out of the folder", what)
+	return false
 }
 
 // toolRefs returns every tool name the suite's cases and preflight name,
@@ -463,6 +517,9 @@ func (s *Suite) toolRefs() []toolRef {
 		for _, t := range c.ExpectTools {
 			add(t, "expect_tools")
 		}
+		for _, t := range c.ExpectedErrors {
+			add(t, "expected_errors")
+		}
 	}
 	for _, t := range s.ReadOnlyTools {
 		refs = append(refs, toolRef{t, s.Path, 0, "read_only_tools"})
@@ -489,6 +546,7 @@ func (s *Suite) CheckTools(known []string) error {
 			errs = append(errs, &Error{File: r.file, Line: r.line, Msg: fmt.Sprintf("%s: unknown tool %q: the target lists %s", r.where, r.name, strings.Join(known, ", "))})
 		}
 	}
+	errs = append(errs, s.checkFilterRefs(known)...)
 	if len(errs) > 0 {
 		return errs.sorted()
 	}

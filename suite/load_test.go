@@ -48,10 +48,10 @@ func TestLoadGood(t *testing.T) {
 	if c.Group != "dates" || c.Line != 12 {
 		t.Errorf("case group %q line %d, want dates and 12", c.Group, c.Line)
 	}
-	if tol := s.FigureTolerance(c.Figures[0]); tol.Relative != 0.0025 {
+	if tol := s.FigureTolerance(c, c.Figures[0]); tol.Relative != 0.0025 {
 		t.Errorf("tolerance %+v, want 0.25%%", tol)
 	}
-	if tol := s.FigureTolerance(Figure{Kind: Count}); tol.Absolute != 0 || tol.Relative != 0 {
+	if tol := s.FigureTolerance(nil, Figure{Kind: Count}); tol.Absolute != 0 || tol.Relative != 0 {
 		t.Errorf("count tolerance %+v, want exact", tol)
 	}
 	if s.Hash == "" || len(s.Hash) != 64 {

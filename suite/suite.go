@@ -48,6 +48,10 @@ type Suite struct {
 	Actions *ActionSettings `yaml:"actions,omitempty"`
 	// Dataset is the dataset of cases that name none.
 	Dataset string `yaml:"dataset,omitempty"`
+	// Tools decides which of the target's tools the model is shown (every
+	// one when empty); a case's tools.include and tools.exclude narrow it
+	// further. The read-only guard looks only at the tools shown.
+	Tools ToolFilter `yaml:"tools,omitempty"`
 	// Preflight lists tool calls made once before any attempt, with the
 	// figures their results must hold; a mismatch makes the run invalid.
 	Preflight []PreflightCheck `yaml:"preflight,omitempty"`
@@ -113,12 +117,13 @@ func (t *Tolerance) UnmarshalText(b []byte) error {
 // MarshalText implements encoding.TextMarshaler.
 func (t Tolerance) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
 
-// String writes the tolerance back as it is written in a suite.
+// String writes the tolerance back as it is written in a suite; an exact
+// tolerance is "0".
 func (t Tolerance) String() string {
 	if !t.Set {
 		return ""
 	}
-	if t.Relative != 0 || t.Absolute == 0 {
+	if t.Relative != 0 {
 		return strconv.FormatFloat(t.Relative*100, 'f', -1, 64) + "%"
 	}
 	return strconv.FormatFloat(t.Absolute, 'f', -1, 64)
@@ -162,8 +167,17 @@ type Case struct {
 	// Working is the arithmetic behind the expected figures, written for a
 	// person to check.
 	Working string `yaml:"working,omitempty"`
-	// Tools says which tools the model must, may and must not call.
+	// Tools says which tools the model must, may and must not call, and
+	// which it is shown.
 	Tools ToolRules `yaml:"tools,omitempty"`
+	// ExpectedErrors lists tools the case provokes an error from on
+	// purpose: a call of one that the tool refused (or the server
+	// rejected) still counts as using it. On an action case it adds to
+	// action.expected_errors.
+	ExpectedErrors []string `yaml:"expected_errors,omitempty"`
+	// Answer says what the final answer must and must not say, beside its
+	// figures.
+	Answer *AnswerCheck `yaml:"answer,omitempty"`
 	// Args are the arguments that matter for this question.
 	Args []ArgRule `yaml:"args,omitempty"`
 	// Figures are the figures the answer must state.
@@ -213,6 +227,9 @@ type ToolRules struct {
 	Accepted []string `yaml:"accepted,omitempty"`
 	// Forbidden tools must not be called.
 	Forbidden []string `yaml:"forbidden,omitempty"`
+	// ToolFilter (include, exclude) narrows the tools this case's model is
+	// shown, within the suite's tools filter.
+	ToolFilter `yaml:",inline"`
 }
 
 // ArgRule says what an argument of a tool must be, in some call of that
@@ -234,7 +251,9 @@ type ArgRule struct {
 type Figure struct {
 	// Value is the expected figure.
 	Value float64 `yaml:"value"`
-	// Kind is "money" (the default), "percent" or "count".
+	// Kind is "money", "percent" or "count". A figure without a kind is
+	// read as money but compared exactly unless it has a tolerance: the
+	// suite's tolerances apply only to figures of their kind.
 	Kind string `yaml:"kind,omitempty"`
 	// Currency names the money's currency ("SGD"), for reasons and answers.
 	Currency string `yaml:"currency,omitempty"`
@@ -320,27 +339,63 @@ func (s *Suite) Groups() []string {
 	return gs
 }
 
-// FigureTolerance returns the tolerance figure f is judged with: its own,
-// else the suite's for its kind, else 1% for money, 0.1 points for
-// percentages; counts are exact.
-func (s *Suite) FigureTolerance(f Figure) Tolerance {
+// FigureTolerance returns the tolerance figure f of case c is judged
+// with. It is, in order: the figure's own tolerance; exact for a count;
+// for a percentage the suite's percent tolerance, else 0.1 points; for
+// money (kind: money) the suite's money tolerance, else 1%. A figure with
+// no kind and no tolerance of its own is exact: no default applies to it
+// silently. c may be nil; it names the case for callers that list
+// tolerances.
+func (s *Suite) FigureTolerance(c *Case, f Figure) Tolerance {
 	if f.Tolerance.Set {
 		return f.Tolerance
 	}
 	switch f.Kind {
-	case Count:
-		return Tolerance{Absolute: 0, Set: true}
 	case Percent:
 		if s.Tolerances.Percent.Set {
 			return s.Tolerances.Percent
 		}
 		return Tolerance{Absolute: 0.1, Set: true}
-	default:
+	case Money:
 		if s.Tolerances.Money.Set {
 			return s.Tolerances.Money
 		}
 		return Tolerance{Relative: 0.01, Set: true}
+	default: // a count, or a figure of no kind
+		return Tolerance{Absolute: 0, Set: true}
 	}
+}
+
+// FigureTol is one figure with the tolerance it is judged with.
+type FigureTol struct {
+	Case   *Case
+	Figure Figure
+	// Tolerance is FigureTolerance of the figure.
+	Tolerance Tolerance
+	// Source says where the tolerance comes from: "figure", "suite",
+	// "default" or "exact" (a count, or a figure with no kind).
+	Source string
+}
+
+// FigureTolerances lists every figure of every case with the tolerance it
+// is judged with and where that tolerance comes from, in case order.
+func (s *Suite) FigureTolerances() []FigureTol {
+	var out []FigureTol
+	for _, c := range s.Cases {
+		for _, f := range c.Figures {
+			src := "default"
+			switch {
+			case f.Tolerance.Set:
+				src = "figure"
+			case f.Kind == Percent && s.Tolerances.Percent.Set, f.Kind == Money && s.Tolerances.Money.Set:
+				src = "suite"
+			case f.Kind != Percent && f.Kind != Money:
+				src = "exact"
+			}
+			out = append(out, FigureTol{Case: c, Figure: f, Tolerance: s.FigureTolerance(c, f), Source: src})
+		}
+	}
+	return out
 }
 
 // Target says how a suite reaches its server by default. It is written as a

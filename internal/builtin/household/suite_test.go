@@ -287,7 +287,7 @@ func TestMonthsStandApart(t *testing.T) {
 		if need := float64(len(months) - i); rule == nil || rule.Min == nil || *rule.Min != need {
 			t.Errorf("%s: want an argument rule get_net_worth_history months min %v (%s .. %s)", c.ID, need, q.month, months[len(months)-1])
 		}
-		tol := s.FigureTolerance(c.Figures[0])
+		tol := s.FigureTolerance(c, c.Figures[0])
 		asked := q.series(d, q.month)
 		for j, m := range months {
 			if j == i {
