@@ -172,8 +172,44 @@ func TestConversation(t *testing.T) {
 	}
 	noKey(t, resp, err)
 
-	// What the harness sent.
-	got := f.reqs[0]
+	checkFirstRequest(t, f.reqs[0], f.headers[0])
+
+	// What it made of the answer.
+	want := &model.Response{
+		Message: model.Message{Role: model.Assistant, Blocks: []model.Block{
+			{Kind: model.Thinking, Text: "Two reads at once.", Opaque: json.RawMessage(thinkingBlock)},
+			{Kind: model.Thinking, Opaque: json.RawMessage(redactedBlock)},
+			{Kind: model.Text, Text: "Let me look."},
+			{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_01", Name: "list containers", WireName: "list_containers", Args: json.RawMessage(`{"all":true, "b":1}`)}},
+			{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_02", Name: "container_stop", Args: json.RawMessage(`{"id":"web"}`)}},
+		}},
+		StopReason: "tool_use",
+		Usage:      model.Usage{Input: 120, Output: 80, CacheWrite: 1500},
+	}
+	resp.Latency = 0
+	if d := cmp.Diff(want, resp); d != "" {
+		t.Fatalf("response (-want +got):\n%s", d)
+	}
+
+	// The next turn sends the assistant's content back as it came.
+	req.Messages = append(req.Messages, resp.Message, model.Message{Role: model.User, Blocks: []model.Block{
+		{Kind: model.ToolResult, Result: &model.Result{CallID: "toolu_01", Name: "list containers", Content: `[{"id":"web"}]`}},
+		{Kind: model.ToolResult, Result: &model.Result{CallID: "toolu_02", Name: "container_stop", Content: "container web is locked", IsError: true}},
+	}})
+	resp2, err := m.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp2.Usage != (model.Usage{Input: 40, Output: 9, CacheRead: 1500}) || resp2.StopReason != "end_turn" || resp2.Message.TextOf() != "Stopped web." {
+		t.Errorf("second answer: %+v", resp2)
+	}
+	checkSentBack(t, f.raw[1])
+}
+
+// checkFirstRequest checks the first request of TestConversation: the
+// spec's settings, the system prompt and the tools, cached at their end.
+func checkFirstRequest(t *testing.T, got map[string]any, h http.Header) {
+	t.Helper()
 	if got["model"] != "claude-sonnet-5-5" || got["max_tokens"] != 2000.0 {
 		t.Errorf("model %v, max_tokens %v", got["model"], got["max_tokens"])
 	}
@@ -206,50 +242,27 @@ func TestConversation(t *testing.T) {
 	if d := cmp.Diff(map[string]any{"type": "object", "properties": map[string]any{"all": map[string]any{"type": "boolean"}}, "additionalProperties": false}, t0["input_schema"]); d != "" {
 		t.Errorf("input_schema not sent verbatim (-want +got):\n%s", d)
 	}
-	if h := f.headers[0]; h.Get("Authorization") != "Bearer "+key || h.Get("Anthropic-Version") == "" {
+	if h.Get("Authorization") != "Bearer "+key || h.Get("Anthropic-Version") == "" {
 		t.Errorf("auth %q, anthropic-version %q", h.Get("Authorization"), h.Get("Anthropic-Version"))
 	}
+}
 
-	// What it made of the answer.
-	want := &model.Response{
-		Message: model.Message{Role: model.Assistant, Blocks: []model.Block{
-			{Kind: model.Thinking, Text: "Two reads at once.", Opaque: json.RawMessage(thinkingBlock)},
-			{Kind: model.Thinking, Opaque: json.RawMessage(redactedBlock)},
-			{Kind: model.Text, Text: "Let me look."},
-			{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_01", Name: "list containers", WireName: "list_containers", Args: json.RawMessage(`{"all":true, "b":1}`)}},
-			{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_02", Name: "container_stop", Args: json.RawMessage(`{"id":"web"}`)}},
-		}},
-		StopReason: "tool_use",
-		Usage:      model.Usage{Input: 120, Output: 80, CacheWrite: 1500},
-	}
-	resp.Latency = 0
-	if d := cmp.Diff(want, resp); d != "" {
-		t.Fatalf("response (-want +got):\n%s", d)
-	}
-
-	// The next turn sends the assistant's content back as it came.
-	req.Messages = append(req.Messages, resp.Message, model.Message{Role: model.User, Blocks: []model.Block{
-		{Kind: model.ToolResult, Result: &model.Result{CallID: "toolu_01", Name: "list containers", Content: `[{"id":"web"}]`}},
-		{Kind: model.ToolResult, Result: &model.Result{CallID: "toolu_02", Name: "container_stop", Content: "container web is locked", IsError: true}},
-	}})
-	resp2, err := m.Generate(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp2.Usage != (model.Usage{Input: 40, Output: 9, CacheRead: 1500}) || resp2.StopReason != "end_turn" || resp2.Message.TextOf() != "Stopped web." {
-		t.Errorf("second answer: %+v", resp2)
-	}
+// checkSentBack checks the second request of TestConversation: the
+// assistant's content goes back as it came, signatures intact, followed by
+// the tool results.
+func checkSentBack(t *testing.T, raw []byte) {
+	t.Helper()
 	var second struct {
 		Messages []struct {
 			Role    string            `json:"role"`
 			Content []json.RawMessage `json:"content"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal(f.raw[1], &second); err != nil {
+	if err := json.Unmarshal(raw, &second); err != nil {
 		t.Fatal(err)
 	}
 	if len(second.Messages) != 3 || second.Messages[1].Role != "assistant" || len(second.Messages[1].Content) != 5 {
-		t.Fatalf("second request messages: %s", f.raw[1])
+		t.Fatalf("second request messages: %s", raw)
 	}
 	echo := second.Messages[1].Content
 	for i, want := range []string{thinkingBlock, redactedBlock} {
