@@ -303,6 +303,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	}
 	r.header.Shard = cfg.Shard
 	r.header.Dataset = cfg.Dataset
+	r.recordCaseTools()
 	buildinfo.Suite(cfg.Suite.Path).Record(&r.header.Suite) // the suite's own checkout, not the working directory's
 	if cfg.Overlay != nil {
 		r.header.ServerTools = r.listed
@@ -431,6 +432,7 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 		r.shown = append(r.shown, rt)
 		r.tools = append(r.tools, model.Tool{Name: rt.Name, Description: rt.Description, InputSchema: rt.InputSchema})
 	}
+	writes = r.hideTools(writes) // the suite's and cases' tools filters
 	if err := r.cfg.Suite.CheckTools(names); err != nil {
 		return fmt.Errorf("the suite names tools the target does not list:\n%w", err)
 	}
