@@ -143,4 +143,3 @@ func TestAllowlistPatternMatchingNoTool(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
-
