@@ -2,6 +2,7 @@ package figures
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -35,6 +36,10 @@ func (c core) value(scale float64) float64 {
 	return v
 }
 
+// reContinental is a number written with points between thousands and a
+// decimal comma.
+var reContinental = regexp.MustCompile(`^[1-9]\d{0,2}(?:\.\d{3})+,\d+`)
+
 // groupSeps are the thousands separators read: a comma, and the spaces
 // typesetters use inside numbers (not an ordinary space).
 var groupSeps = []string{",", "\u00a0", "\u202f", "\u2009"}
@@ -59,14 +64,30 @@ func (x *extractor) readCore(i int) core {
 		c.frac = s[j+1 : k]
 		j = k
 	}
-	c.end, c.junk = j, j
-	// A run that goes on with a point and more digits is not one number
-	// ("1.2.3"). A comma after a decimal part separates values.
-	if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
-		c.junk = pointRunEnd(s, j)
-	}
+	c.end, c.junk = j, x.junkEnd(i, j, c)
 	x.core, x.coreAt = c, i+1
 	return c
+}
+
+// junkEnd returns the end of a malformed run that starts at i and goes on
+// after the number c ending at j, or j when there is none. A run that goes
+// on with a point and more digits is not one number ("1.2.3"), nor is one
+// written the continental way ("1.234,56", "1.234.567,89"). Otherwise a
+// comma after a decimal part separates values ("0.5,0.25").
+func (x *extractor) junkEnd(i, j int, c core) int {
+	s := x.s
+	if j+1 >= len(s) || !isDigit(s[j+1]) {
+		return j
+	}
+	if len(c.frac) == 3 && (s[j] == '.' || s[j] == ',' && !x.isSep(j)) {
+		if m := reContinental.FindString(s[i:]); m != "" {
+			return i + len(m)
+		}
+	}
+	if s[j] == '.' {
+		return pointRunEnd(s, j)
+	}
+	return j
 }
 
 // groups reads the thousands groups that follow a number's first one to

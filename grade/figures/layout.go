@@ -79,8 +79,10 @@ func tableGrids(s string, lines []span) []grid {
 		}
 		for _, d := range []byte{',', '\t'} {
 			if g, n := delimitedGrid(s, lines[li:], d); n > 0 {
-				out = append(out, g)
-				li += n - 1
+				if len(g.rows) > 0 {
+					out = append(out, g)
+				}
+				li += n - 1 // the lines under a header are not headers
 				break
 			}
 		}
@@ -105,8 +107,8 @@ func markdownGrid(s string, lines []span) (grid, int) {
 
 // delimitedGrid reads CSV (d is ',') or TSV (d is '\t') rows under a header
 // at the first of lines and returns the grid and how many lines it takes,
-// or 0 when there is none. The grid holds the rows with as many cells as
-// the header, each cell that has a digit is a value ("845", "EUR25350",
+// or 0 when there is no header. The grid holds the rows with as many cells
+// as the header, each cell that has a digit is a value ("845", "EUR25350",
 // "2026-09", a quoted "1,234"), not prose; other rows are left out. The
 // grid ends at a line without d.
 func delimitedGrid(s string, lines []span, d byte) (grid, int) {
@@ -127,9 +129,6 @@ func delimitedGrid(s string, lines []span, d byte) (grid, int) {
 		if len(cells) == len(head) && (d == '\t' || valueCells(s, cells)) {
 			g.rows = append(g.rows, row{lines[n], cells})
 		}
-	}
-	if len(g.rows) == 0 {
-		return grid{}, 0
 	}
 	return g, n
 }

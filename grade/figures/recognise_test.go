@@ -39,6 +39,9 @@ func TestRecognisers(t *testing.T) {
 		{"version", "192.168.0.1", 0, "192.168.0.1", "a"},
 		{"version", "1.5,2.5", 0, "", ""},
 		{"version", "1,234.5", 0, "", ""},
+		{"version", "EUR 1.234,56", 4, "1.234,56", "a"},     // continental: not read
+		{"version", "1.234.567,89", 0, "1.234.567,89", "a"}, // continental
+		{"version", "0.125,0.5", 0, "", ""},                 // two values
 		{"figure", "-$1,200", 2, "-$1,200", ""},
 		{"figure", "(1,200)", 1, "(1,200)", "p"},
 		{"figure", "S$2.39M", 2, "S$2.39M", ""},
@@ -132,6 +135,7 @@ func TestLayout(t *testing.T) {
 		{"| a | b |\n|---|---|\n| 1,234 | 5 |", nil, 1},
 		{"Hello, Bob\nYou have 1,200", nil, 0},
 		{"Cash, 1,200\nDebt, 3,400", nil, 0},
+		{"a,b\nc,d,e\na,b\nc,d,e", []int{11}, 1}, // the rows that line up
 		{"We have two lines.\nSouth,845,250", nil, 0},
 	}
 	for _, tt := range tests {
