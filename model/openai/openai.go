@@ -241,75 +241,99 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.ChatComple
 		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
 	}
 	for _, t := range req.Tools {
-		schema := bytes.TrimSpace(t.InputSchema)
-		if len(schema) == 0 {
-			schema = []byte(`{"type":"object","properties":{}}`)
-		}
-		if len(schema) == 0 || schema[0] != '{' || !json.Valid(schema) {
-			return p, fmt.Errorf("tool %q: input schema is not a JSON object", t.Name)
-		}
-		// The function is sent as raw JSON so the schema goes out byte for
-		// byte (the SDK's own encoder would turn numbers into strings).
-		fn := struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description,omitempty"`
-			Parameters  json.RawMessage `json:"parameters"`
-		}{mp.Wire(t.Name), t.Description, schema}
-		raw, err := json.Marshal(fn)
+		tool, err := functionTool(t, mp)
 		if err != nil {
-			return p, fmt.Errorf("tool %q: %w", t.Name, err)
+			return p, err
 		}
-		fd := param.Override[shared.FunctionDefinitionParam](json.RawMessage(raw))
-		p.Tools = append(p.Tools, sdk.ChatCompletionFunctionTool(fd))
+		p.Tools = append(p.Tools, tool)
 	}
 	for i, msg := range req.Messages {
 		switch msg.Role {
 		case model.User:
-			var text []string
-			for _, b := range msg.Blocks {
-				switch {
-				case b.Kind == model.ToolResult && b.Result != nil:
-					content := b.Result.Content
-					if b.Result.IsError {
-						content = "Error: " + content
-					}
-					p.Messages = append(p.Messages, sdk.ToolMessage(content, b.Result.CallID))
-				case b.Kind == model.Text && b.Text != "":
-					text = append(text, b.Text)
-				}
-			}
-			if len(text) > 0 {
-				p.Messages = append(p.Messages, sdk.UserMessage(strings.Join(text, "\n")))
-			}
+			p.Messages = append(p.Messages, userMessages(msg)...)
 		case model.Assistant:
-			var a sdk.ChatCompletionAssistantMessageParam
-			var text []string
-			for _, b := range msg.Blocks {
-				switch {
-				case b.Kind == model.Text && b.Text != "":
-					text = append(text, b.Text)
-				case b.Kind == model.ToolUse && b.Call != nil:
-					name := mp.Wire(b.Call.Name)
-					if name == b.Call.Name && b.Call.WireName != "" {
-						name = b.Call.WireName
-					}
-					a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
-						OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
-							ID:       b.Call.ID,
-							Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: name, Arguments: string(b.Call.Args)},
-						},
-					})
-				}
-			}
-			if len(text) > 0 || len(a.ToolCalls) == 0 {
-				a.Content.OfString = param.NewOpt(strings.Join(text, "\n"))
-			}
-			p.Messages = append(p.Messages, sdk.ChatCompletionMessageParamUnion{OfAssistant: &a})
+			p.Messages = append(p.Messages, assistantMessage(msg, mp))
 		default:
 			return p, fmt.Errorf("message %d: role %q is neither user nor assistant", i, msg.Role)
 		}
 	}
 	return p, nil
+}
+
+// functionTool declares a tool as a function, under its wire name.
+func functionTool(t model.Tool, mp *toolname.Mapping) (sdk.ChatCompletionToolUnionParam, error) {
+	schema := bytes.TrimSpace(t.InputSchema)
+	if len(schema) == 0 {
+		schema = []byte(`{"type":"object","properties":{}}`)
+	}
+	if len(schema) == 0 || schema[0] != '{' || !json.Valid(schema) {
+		return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("tool %q: input schema is not a JSON object", t.Name)
+	}
+	// The function is sent as raw JSON so the schema goes out byte for
+	// byte (the SDK's own encoder would turn numbers into strings).
+	fn := struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}{mp.Wire(t.Name), t.Description, schema}
+	raw, err := json.Marshal(fn)
+	if err != nil {
+		return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	fd := param.Override[shared.FunctionDefinitionParam](json.RawMessage(raw))
+	return sdk.ChatCompletionFunctionTool(fd), nil
+}
+
+// userMessages turns a user message into one tool message per result
+// (an error's content marked "Error: "), then one user message with its
+// text, if it has any.
+func userMessages(msg model.Message) []sdk.ChatCompletionMessageParamUnion {
+	var out []sdk.ChatCompletionMessageParamUnion
+	var text []string
+	for _, b := range msg.Blocks {
+		switch {
+		case b.Kind == model.ToolResult && b.Result != nil:
+			content := b.Result.Content
+			if b.Result.IsError {
+				content = "Error: " + content
+			}
+			out = append(out, sdk.ToolMessage(content, b.Result.CallID))
+		case b.Kind == model.Text && b.Text != "":
+			text = append(text, b.Text)
+		}
+	}
+	if len(text) > 0 {
+		out = append(out, sdk.UserMessage(strings.Join(text, "\n")))
+	}
+	return out
+}
+
+// assistantMessage sends an assistant's message back: its text and its
+// tool calls under the names the model gave them.
+func assistantMessage(msg model.Message, mp *toolname.Mapping) sdk.ChatCompletionMessageParamUnion {
+	var a sdk.ChatCompletionAssistantMessageParam
+	var text []string
+	for _, b := range msg.Blocks {
+		switch {
+		case b.Kind == model.Text && b.Text != "":
+			text = append(text, b.Text)
+		case b.Kind == model.ToolUse && b.Call != nil:
+			name := mp.Wire(b.Call.Name)
+			if name == b.Call.Name && b.Call.WireName != "" {
+				name = b.Call.WireName
+			}
+			a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
+					ID:       b.Call.ID,
+					Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: name, Arguments: string(b.Call.Args)},
+				},
+			})
+		}
+	}
+	if len(text) > 0 || len(a.ToolCalls) == 0 {
+		a.Content.OfString = param.NewOpt(strings.Join(text, "\n"))
+	}
+	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}
 }
 
 // blocks turns the answer's message into model blocks: reasoning, text,
