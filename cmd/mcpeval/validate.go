@@ -2,25 +2,44 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/runner"
+	"github.com/mcpeval/mcpeval/suite"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const validateHelp = `
-Usage: mcpeval validate [SUITE] [--target SPEC] [--offline]
+Usage: mcpeval validate [SUITE] [--target SPEC] [--offline] [--strict] [--json]
 
-Checks a suite: its files (every problem with file:line), then, against its
-target's live tool list, that every tool it names exists, that a read-only
-suite is shown only read-only tools, and that the preflight figures hold.
-SUITE is a path or an embedded suite name (default: household).
+Checks a suite: its files (every problem with file:line) and the tolerance
+each figure is judged with; then, against its target's live tool list,
+that every tool it names exists, that a read-only suite is shown only
+read-only tools, that every case's key fits its tools' input schemas (a
+key argument a tool does not have makes the case unpassable), that no
+prompt names the tools or arguments it should lead to (the leak audit,
+less the suite's actions.leak_exceptions), and that the preflight
+figures hold. SUITE is a path or an embedded suite name (default:
+household).
+
+Exit status: 2 when a case cannot pass as written (its key does not fit
+the target), 3 when the preflight finds the target's data drifted. Leaks
+and other warnings are printed and leave the status 0, unless --strict.
+
+Examples:
+  mcpeval validate
+  mcpeval validate ops --offline
+  mcpeval validate my-suite/ --target "stdio:./bin/server" --strict
+  mcpeval validate my-suite/ --json
 `
 
 const serveHelp = `
@@ -37,10 +56,73 @@ func init() {
 	register(&command{name: "serve-target", summary: "serve an embedded target over stdio or streamable HTTP", run: serveCmd})
 }
 
+// validation is what validate found, as --json prints it.
+type validation struct {
+	Suite struct {
+		Name   string `json:"name"`
+		Path   string `json:"path"`
+		Cases  int    `json:"cases"`
+		Groups int    `json:"groups"`
+	} `json:"suite"`
+	Figures []figureTolerance `json:"figures"`
+	Target  *validatedTarget  `json:"target,omitempty"`
+	// Problems make a case unpassable as written (exit status 2).
+	Problems []located `json:"problems"`
+	// Warnings are worth a look: leaks, a suite with no cases.
+	Warnings []located `json:"warnings"`
+	// Preflight is what the preflight found, when the target was started.
+	Preflight *validatedPreflight `json:"preflight,omitempty"`
+}
+
+type figureTolerance struct {
+	Case      string  `json:"case"`
+	Value     float64 `json:"value"`
+	Kind      string  `json:"kind,omitempty"`
+	Label     string  `json:"label,omitempty"`
+	Tolerance string  `json:"tolerance"`
+	// Source is where the tolerance comes from: figure, suite, default or
+	// exact.
+	Source string `json:"source"`
+}
+
+type validatedTarget struct {
+	Spec          string `json:"spec"`
+	Server        string `json:"server"`
+	ServerVersion string `json:"server_version"`
+	Tools         int    `json:"tools"`
+}
+
+type validatedPreflight struct {
+	Checks   int      `json:"checks"`
+	Problems []string `json:"problems"`
+}
+
+// located is a problem or warning, with where it is when known.
+type located struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+func (l located) String() string {
+	switch {
+	case l.File != "" && l.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", l.File, l.Line, l.Message)
+	case l.File != "":
+		return l.File + ": " + l.Message
+	}
+	return l.Message
+}
+
 func validateCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "validate", validateHelp)
 	tgt := fs.String("target", "", "target `SPEC` (default: the suite's)")
+	var headers, envs repeated
+	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment; repeatable")
+	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
 	offline := fs.Bool("offline", false, "check the files only; do not start the target")
+	strict := fs.Bool("strict", false, "treat warnings (leaks, no cases) as problems: exit status 2")
+	asJSON := fs.Bool("json", false, "print what was found as JSON on stdout")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -56,31 +138,147 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "suite %s: %d cases in %d groups, files ok\n", s.Name, len(s.Cases), len(s.Groups()))
-	if *offline {
-		return nil
+	v := &validation{Problems: []located{}, Warnings: []located{}, Figures: []figureTolerance{}}
+	v.Suite.Name, v.Suite.Path, v.Suite.Cases, v.Suite.Groups = s.Name, s.Path, len(s.Cases), len(s.Groups())
+	for _, ft := range s.FigureTolerances() {
+		v.Figures = append(v.Figures, figureTolerance{Case: ft.Case.ID, Value: ft.Figure.Value, Kind: ft.Figure.Kind, Label: ft.Figure.Label,
+			Tolerance: ft.Tolerance.String(), Source: ft.Source})
 	}
-	tcfg, err := suiteTarget(s, *tgt)
+	if len(s.Cases) == 0 {
+		v.Warnings = append(v.Warnings, located{File: s.Path, Message: "the suite has no cases yet: write cases from what users of the server ask (see docs/suite.md), then run mcpeval validate again"})
+	}
+	if !*offline {
+		if err := validateLive(ctx, s, *tgt, headers, envs, v); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		if err := printJSON(e.stdout, v); err != nil {
+			return err
+		}
+	} else {
+		printValidation(e, v, *offline)
+	}
+	switch {
+	case len(v.Problems) > 0:
+		return usagef("%d %s: %s cannot pass as written", len(v.Problems), either(len(v.Problems), "problem", "problems"), either(len(v.Problems), "a case", "cases"))
+	case v.Preflight != nil && len(v.Preflight.Problems) > 0:
+		return exitf(exitInvalid, "preflight: %d problems: the target's data is not what the suite expects", len(v.Preflight.Problems))
+	case *strict && len(v.Warnings) > 0:
+		return usagef("%d %s, and --strict is set", len(v.Warnings), either(len(v.Warnings), "warning", "warnings"))
+	}
+	return nil
+}
+
+// validateLive checks s against its target's live tools: the key audit,
+// the leak audit and the preflight.
+func validateLive(ctx context.Context, s *suite.Suite, override string, headers, envs []string, v *validation) error {
+	tcfg, err := suiteTarget(s, override)
 	if err != nil {
+		return err
+	}
+	if err := addTargetFlags(&tcfg, headers, envs); err != nil {
 		return err
 	}
 	ins, err := runner.Validate(ctx, s, tcfg)
 	if err != nil {
 		return badInput(err)
 	}
-	fmt.Fprintf(e.stdout, "target %s (%s %s): %d tools, every tool the suite names is listed\n", tcfg.Describe(), termsafe.Line(ins.Server.Name), termsafe.Line(ins.Server.Version), len(ins.Tools))
-	bad := 0
-	for _, c := range ins.Preflight.Checks {
-		for _, pr := range c.Problems {
-			fmt.Fprintf(e.stdout, "preflight %s: %s\n", c.Tool, termsafe.Line(pr)) // it quotes the server
-			bad++
+	v.Target = &validatedTarget{Spec: tcfg.Describe(), Server: ins.Server.Name, ServerVersion: ins.Server.Version, Tools: len(ins.Tools)}
+	if err := audit.Key(s, ins.Tools); err != nil {
+		var es suite.Errors
+		if !errors.As(err, &es) {
+			return err
+		}
+		for _, e := range es {
+			v.Problems = append(v.Problems, located{File: e.File, Line: e.Line, Message: e.Msg})
 		}
 	}
-	if bad > 0 {
-		return exitf(exitInvalid, "preflight: %d problems: the target's data is not what the suite expects", bad)
+	for _, l := range audit.Leaks(s, ins.Tools) {
+		v.Warnings = append(v.Warnings, located{File: l.File, Line: l.Line,
+			Message: fmt.Sprintf("case %s: the prompt says %q, which names %s: a model told the answer measures nothing (reword it, or list the word under actions.leak_exceptions with the reason)", l.Case, l.Found, l.What)})
 	}
-	fmt.Fprintf(e.stdout, "preflight: %d checks hold\n", len(ins.Preflight.Checks))
+	v.Preflight = &validatedPreflight{Checks: len(ins.Preflight.Checks), Problems: []string{}}
+	for _, c := range ins.Preflight.Checks {
+		for _, pr := range c.Problems {
+			v.Preflight.Problems = append(v.Preflight.Problems, c.Tool+": "+pr)
+		}
+	}
 	return nil
+}
+
+func printValidation(e *env, v *validation, offline bool) {
+	w := e.stdout
+	fmt.Fprintf(w, "suite %s: %d cases in %d groups, files ok\n", termsafe.Line(v.Suite.Name), v.Suite.Cases, v.Suite.Groups)
+	if len(v.Figures) > 0 {
+		fmt.Fprintf(w, "figures: %d, each judged within (a figure with no kind and no tolerance is exact):\n", len(v.Figures))
+		for _, f := range v.Figures {
+			label := ""
+			if f.Label != "" {
+				label = "  (" + termsafe.Line(f.Label) + ")"
+			}
+			fmt.Fprintf(w, "  %-38s %14s  ±%-6s %s%s\n", f.Case, strconv.FormatFloat(f.Value, 'f', -1, 64), f.Tolerance, toleranceSource(f), label)
+		}
+	}
+	if v.Target != nil {
+		fmt.Fprintf(w, "target %s (%s %s): %d tools, every tool the suite names is listed\n", termsafe.Line(v.Target.Spec), termsafe.Line(v.Target.Server), termsafe.Line(v.Target.ServerVersion), v.Target.Tools)
+		if len(v.Problems) == 0 {
+			fmt.Fprintln(w, "keys: every case's key fits its tools' input schemas")
+		}
+		leaks := 0
+		for _, x := range v.Warnings {
+			if strings.Contains(x.Message, "which names") {
+				leaks++
+			}
+		}
+		if leaks == 0 {
+			fmt.Fprintln(w, "leaks: no prompt names its tools or their arguments")
+		}
+	}
+	for _, x := range v.Problems {
+		fmt.Fprintf(w, "problem: %s\n", termsafe.Line(x.String()))
+	}
+	for _, x := range v.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", termsafe.Line(x.String()))
+	}
+	if pf := v.Preflight; pf != nil {
+		for _, pr := range pf.Problems {
+			fmt.Fprintf(w, "preflight %s\n", termsafe.Line(pr)) // it quotes the server
+		}
+		switch {
+		case len(pf.Problems) > 0:
+		case pf.Checks == 0:
+			fmt.Fprintln(w, "preflight: none; checks under preflight: catch a drift in the target's data before anything is graded")
+		default:
+			fmt.Fprintf(w, "preflight: %d checks hold\n", pf.Checks)
+		}
+	}
+	if offline {
+		fmt.Fprintln(w, "offline: the target was not started; keys, leaks and the preflight were not checked")
+	}
+}
+
+func toleranceSource(f figureTolerance) string {
+	switch f.Source {
+	case "figure":
+		return "its own"
+	case "suite":
+		return "the suite's " + f.Kind + " tolerance"
+	case "exact":
+		if f.Kind == "" {
+			return "exact: no kind, no tolerance"
+		}
+		return "exact: a " + f.Kind
+	}
+	return "the default for " + f.Kind
+}
+
+// either returns one when n is 1, else many.
+func either(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func serveCmd(ctx context.Context, e *env, args []string) error {
