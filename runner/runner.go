@@ -448,7 +448,7 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 			r.tools = append(r.tools, model.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 		}
 	}
-	if len(writes) > 0 && !r.cfg.Suite.AllowWrites {
+	if len(writes) > 0 && !r.cfg.Suite.AllowWrites && !onlyToolCalls(r.cfg) { // a tool-call case executes nothing
 		return fmt.Errorf("read-only run stopped before any model request: the target shows tools not marked read-only: %s (mark them readOnlyHint, list them in the suite's read_only_tools, or set allow_writes)", strings.Join(writes, ", "))
 	}
 	return nil
