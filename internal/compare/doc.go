@@ -10,6 +10,11 @@
 // the p-value of Fisher's exact test (two-sided) on the 2×2 table of passed
 // and failed attempts. Errors are left out of the rates, as everywhere.
 //
+// For suites with action cases, each action column (Pass, Reached, First
+// time, Arguments, Confirmation, Clean, Declined, Completion) moves too,
+// over every action case and per kind: scored of counted, base against
+// new, with the same test. A column neither run counted is left out.
+//
 // Fisher's test is exact, so it stays honest with a handful of attempts;
 // the price is that small counts can show only large movements: one case of
 // 3 attempts against 3 can never differ significantly at 0.05. In the
@@ -18,5 +23,5 @@
 //
 // Compare is a pure function of the two records and their grades; Text,
 // Markdown and JSON render a Comparison. Regressions lists what a CI gate
-// fails on.
+// fails on; ActionRegressions lists the action columns that fell.
 package compare

@@ -20,6 +20,11 @@
 //   - unredacted-identifier: the copy about to be written still holds a
 //     secret or a listed identifier.
 //
+// A row carries both rates with their counts and intervals, the reviews,
+// and, when the suite has action cases, every action column as scored of
+// counted with its rate and interval (optional, so rows published before
+// stay readable).
+//
 // A dry run sets aside only fake-provider and dirty-tree, and writes into
 // a scratch folder with a banner on every page. Check verifies offline
 // that a ledger and its pages agree.
