@@ -4,8 +4,9 @@
 //
 // A run page shows the run's provenance; each rate, as graded and after
 // review, with its 95% Wilson interval drawn as a bar in inline SVG; the
-// rates per group and per case; and every attempt with its full transcript
-// (tool calls, arguments, results, final answer), the checks that failed
+// rates per group and per case; the action columns per model and kind
+// when the suite has action cases; and every attempt with its full
+// transcript (tool calls, arguments, results, final answer), the checks that failed
 // and its review. A little inline script filters the attempts by verdict
 // and by group without a server.
 //
