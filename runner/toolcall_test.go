@@ -13,7 +13,6 @@ import (
 // question case; it does not allow writes.
 const writableSuite = `name: w
 target: builtin:runner-test-writable
-datasets: {}
 cases:
   - id: pr/set
     dataset: pr
@@ -33,7 +32,7 @@ cases:
 // is not stopped by the read-only guard (nothing it calls executes), while
 // a run that includes another case still is.
 func TestToolCallRunShowsWriteTools(t *testing.T) {
-	s := loadSuite(t, strings.Replace(writableSuite, "datasets: {}\n", "", 1))
+	s := loadSuite(t, writableSuite)
 	m, _ := fake.New("perfect", s)
 	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: t.TempDir(), Attempts: 1, Dataset: "pr"})
 	if err != nil {
