@@ -86,20 +86,20 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return exitOK
 	}
 	name := args[0]
-	if name == "help" {
-		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
 	if name == "--version" || name == "-version" {
 		name, args = "version", append([]string{"version"}, args[1:]...)
 	}
+	if name == "help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
 				c.run(ctx, e, []string{"--help"})
 				return exitOK
 			}
+			fmt.Fprintf(stderr, "mcpeval help: no command %q\n\n%s", termsafe.Line(args[1]), commandList())
+			return exitUsage
 		}
 		fmt.Fprint(stdout, usageText())
 		return exitOK
-			fmt.Fprintf(stderr, "mcpeval help: no command %q\n\n%s", termsafe.Line(args[1]), commandList())
-			return exitUsage
 	}
 	c, ok := commands[name]
 	if !ok {
