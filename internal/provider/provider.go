@@ -55,6 +55,9 @@ func Open(spec string, opts Options) (model.Model, model.Info, error) {
 			return nil, info, err
 		}
 		s.Suite = opts.Suite // for {{token}} and {{fact.NAME}} in the script
+		if err := s.CheckCases(opts.Suite); err != nil {
+			return nil, info, fmt.Errorf("script %s names cases the suite does not have:\n%w", s.Path, err)
+		}
 		info.Name = strings.TrimPrefix(spec, "script:")
 		info.Options = nil
 		info.Fake = true

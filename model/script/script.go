@@ -70,6 +70,8 @@ type Script struct {
 	// {{token}} and {{fact.NAME}} are read back from; without it they are
 	// sent as written.
 	Suite *suite.Suite
+	// Lines are the lines of the case ids in the file, for CheckCases.
+	Lines map[string]int
 }
 
 // MaxSize is the largest script file read.
@@ -116,6 +118,7 @@ func Parse(data []byte, name string) (*Script, error) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		id := k.Value
+		s.Lines = setLine(s.Lines, id, k.Line)
 		if _, dup := s.Cases[id]; dup {
 			bad(k, "case %s scripted twice", id)
 			continue
