@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -137,6 +138,7 @@ func testSuite(r Run) (testsuite, time.Duration) {
 		add("pass_rate", rate(t.Rate))
 		add("pass_rate_95ci", "["+rate(t.WilsonLow)+", "+rate(t.WilsonHigh)+"]")
 	}
+	s.Properties = append(s.Properties, actionProperties(res)...)
 
 	// Durations per case, from the record.
 	dur := map[string]time.Duration{}
@@ -318,6 +320,26 @@ func oneLine(s string) string {
 		s = string(r[:499]) + "…"
 	}
 	return s
+}
+
+// actionProperties are the action columns of a valid run with action
+// cases, over all its models: action_scored, then action_KEY as scored of
+// counted ("18/20") for each column.
+func actionProperties(res *grade.Result) []property {
+	if !res.Valid || res.Actions == nil || len(res.Actions.Models) == 0 {
+		return nil
+	}
+	var cols actions.Columns
+	scored := 0
+	for _, m := range res.Actions.Models {
+		cols.Add(m.Columns)
+		scored += m.Scored
+	}
+	props := []property{{"action_scored", strconv.Itoa(scored)}}
+	for i, c := range cols.List() {
+		props = append(props, property{"action_" + actions.ColumnKeys[i], c.String()})
+	}
+	return props
 }
 
 func rate(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	gojunit "github.com/joshdk/go-junit"
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -177,5 +178,31 @@ func golden(t *testing.T, got []byte) {
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", p, diff)
+	}
+}
+
+// TestActionProperties: a run with action cases carries each action
+// column as a property of its suite, scored of counted; a run without
+// carries none.
+func TestActionProperties(t *testing.T) {
+	r, res := testRun(t)
+	var b bytes.Buffer
+	if err := Write(&b, Run{r, res}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "action_") {
+		t.Errorf("a run without action cases has action properties:\n%s", b.String())
+	}
+	res.Actions = &actions.Report{Models: []actions.Row{{Model: "fake:perfect", Scored: 4,
+		Columns: actions.Columns{Pass: actions.Column{Num: 3, Den: 4}, FirstTime: actions.Column{Num: 5, Den: 6}}}}}
+	b.Reset()
+	if err := Write(&b, Run{r, res}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<property name="action_scored" value="4">`, `<property name="action_pass" value="3/4">`,
+		`<property name="action_first_time" value="5/6">`, `<property name="action_declined" value="0/0">`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the XML lacks %s:\n%s", want, b.String())
+		}
 	}
 }
