@@ -93,6 +93,9 @@ func (l *loader) answerChecks(c *Case, n *yaml.Node) {
 	if checks == 0 {
 		at(0, "checks nothing: want contains, any_of, not_contains or matches")
 	}
+	if c.Mode == ModeToolCall {
+		at(0, "a tool-call case asserts its first tool call only and has no answer: answer needs mode agent")
+	}
 	for _, s := range c.Answer.Contains {
 		for _, t := range c.Answer.NotContains {
 			if strings.EqualFold(strings.TrimSpace(s), strings.TrimSpace(t)) {
