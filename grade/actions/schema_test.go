@@ -183,3 +183,20 @@ func BenchmarkCompileSchemaUncached(b *testing.B) {
 		}
 	}
 }
+
+// TestCompileSchemaDrafts: the drafts servers name in $schema are known
+// without fetching them (zod-to-json-schema writes draft-07's).
+func TestCompileSchemaDrafts(t *testing.T) {
+	for _, draft := range []string{
+		"http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema",
+		"https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft-04/schema#",
+	} {
+		schema := json.RawMessage(`{"$schema":"` + draft + `","type":"object","properties":{"n":{"type":"integer"}}}`)
+		if _, err := CompileSchema(schema); err != nil {
+			t.Errorf("%s: %v", draft, err)
+		}
+		if ValidateArgs(schema, json.RawMessage(`{"n":"1"}`)) == nil {
+			t.Errorf("%s: a string accepted for an integer", draft)
+		}
+	}
+}
