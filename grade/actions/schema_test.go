@@ -200,3 +200,16 @@ func TestCompileSchemaDrafts(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileSchemaCached: a schema is compiled once per text.
+func TestCompileSchemaCached(t *testing.T) {
+	a, err := CompileSchema(benchSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := CompileSchema(append(json.RawMessage{}, benchSchema...))
+	c, _ := CompileSchema(json.RawMessage(`{"type":"object"}`))
+	if a != b || a == c {
+		t.Errorf("same text compiled twice (%v) or different texts shared (%v)", a != b, a == c)
+	}
+}
