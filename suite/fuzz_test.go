@@ -16,6 +16,8 @@ var fuzzLine = regexp.MustCompile(`^suite\.yaml:(\d+(:\d+)?: |\s|\S+: (file is|r
 // testdata/fuzz/FuzzLoad.
 func FuzzLoad(f *testing.F) {
 	f.Add([]byte(good))
+	f.Add([]byte(answerGood))
+	f.Add([]byte("{name: x, tools: {include: [a], exclude: [a]}, cases: [{id: a/b, prompt: p, answer: {matches: '(', contains: []}}]}"))
 	f.Add([]byte("name: x\ncases:\n  - id: a/b\n    mode: tool-call\n    prompt: p\n    expect_tools: [t]\n    expect_args: &c {a: *c}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := LoadFS(fstest.MapFS{"suite.yaml": {Data: data}}, "suite.yaml", "suite.yaml")

@@ -417,7 +417,8 @@ func (l *loader) check(s *Suite) {
 					g = g2
 				}
 				c.Group = g
-			} else {
+			}
+			if c.Group == "" {
 				at("no group: want group: NAME, or an id of the form group/slug")
 			}
 		}

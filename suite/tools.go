@@ -94,8 +94,9 @@ func checkFilter(f ToolFilter, what string, at func(string, ...any)) {
 // suiteToolFilter checks the suite's tools filter, in the suite settings
 // file (data).
 func (l *loader) suiteToolFilter(s *Suite, file string, data []byte) {
+	line := max(topLineOf(data, "tools"), 1)
 	checkFilter(s.Tools, "tools", func(format string, args ...any) {
-		l.errorf(file, topLineOf(data, "tools"), 0, format, args...)
+		l.errorf(file, line, 0, format, args...)
 	})
 }
 
