@@ -10,8 +10,11 @@ import (
 	"testing/fstest"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/model/script"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
 	"github.com/mcpeval/mcpeval/target"
@@ -223,5 +226,56 @@ func TestFilesystemToolCallCases(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) > 0 {
 		t.Errorf("a tool-call case wrote to the served folder: %v", left)
+	}
+}
+
+// tokenScript acts on the files of the filesystem suite's token cases as a
+// model that read the prompt would: by their names, {{token}} and all.
+const tokenScript = `write/note:
+  - call: write_file
+    args: {path: "note-{{token}}.txt", content: "Call the plumber ({{token}})."}
+  - say: "Saved note-{{token}}.txt."
+sequence/archive:
+  - call: create_directory
+    args: {path: "archive-{{token}}"}
+  - call: move_file
+    args: '{"source": "draft-{{token}}.txt", "destination": "archive-{{token}}/draft-{{token}}.txt"}'
+  - say: Moved.
+`
+
+// TestFilesystemScriptTokens runs a script:FILE model on the filesystem
+// server: the cases it scripts, whose files are named by the attempt's
+// token, pass, and their verify checks hold.
+func TestFilesystemScriptTokens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the reference filesystem server under node")
+	}
+	node, server := filesystemServer(t)
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(filesystemSuite)}}, "suite.yaml", "filesystem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := script.Parse([]byte(tokenScript), "script.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Suite = s
+	fx, _ := fixture.For(s)
+	rec, err := runner.Run(context.Background(), runner.Config{
+		Suite: s, Target: target.Config{Spec: "stdio:" + node + " " + server + " .", Dir: t.TempDir()}, Model: m,
+		ModelInfo: model.Info{Spec: "script:script.yaml", Provider: "script", Name: "script.yaml", Fake: true},
+		Attempts:  2, Cases: []string{"write/note", "sequence/archive"}, OutDir: filepath.Join(t.TempDir(), "run"), Fixtures: fx,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Attempts) != 4 {
+		t.Fatalf("%d attempts, want 4", len(rec.Attempts))
+	}
+	for _, a := range rec.Attempts {
+		r := actions.Score(s.Case(a.Case), &rec.Header, &a)
+		if !r.Pass || len(r.Notes) > 0 {
+			t.Errorf("%s #%d: pass %v, reasons %v, notes %v", a.Case, a.N, r.Pass, r.Reasons, r.Notes)
+		}
 	}
 }
