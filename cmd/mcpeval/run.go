@@ -15,6 +15,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/provider"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/record"
@@ -170,6 +171,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	}
 	if fx, ok := fixture.For(s); ok {
 		cfg.Fixtures = fx
+		for _, w := range fixture.CleanupWarnings(s) {
+			fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
+		}
 	}
 	cfg.FreshTarget = s.FreshTarget
 	f.ci.configure(&cfg)
