@@ -10,6 +10,12 @@ import (
 //
 // With Include empty every tool passes it; otherwise a tool must match one
 // of its names. A tool matching a name of Exclude is never shown.
+//
+// The filter decides only what the model sees: the harness's own calls
+// (preflight, fixtures, verify, teardown) may use any tool the target
+// lists, so a delete tool can clean up after cases whose model never sees
+// it. Every name must match some tool of the target (checked against the
+// live catalog, by validate and before a run).
 type ToolFilter struct {
 	// Include lists the tools the model is shown; all when empty.
 	Include []string `yaml:"include,omitempty"`
