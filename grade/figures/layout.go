@@ -135,7 +135,7 @@ func delimitedGrid(s string, lines []span, d byte) (grid, int) {
 
 // splitDelimited splits a line at d, except inside double quotes.
 func splitDelimited(s string, l span, d byte) []cell {
-	var cells []cell
+	cells := make([]cell, 0, strings.Count(s[l.start:l.end], string(d))+1)
 	start, quoted := l.start, false
 	for i := l.start; i < l.end; i++ {
 		switch s[i] {

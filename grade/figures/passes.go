@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ type column struct {
 }
 
 var (
-	countHeaders = []string{"units", "shares", "qty", "quantity", "count"}
+	countHeaders = []string{"units", "unit", "shares", "qty", "quantity", "count"}
 	moneyHeaders = []string{"balance", "value", "amount", "total", "price", "cost", "income", "expense", "spend", "net", "worth", "cash", "payment", "salary", "tax", "revenue"}
 )
 
@@ -27,8 +28,9 @@ func readColumn(h string) column {
 		pct:      strings.Contains(h, "%") || strings.Contains(lh, "percent"),
 		currency: lh == "currency" || lh == "ccy",
 	}
-	for _, w := range countHeaders {
-		col.count = col.count || strings.Contains(lh, w)
+	// A count by its word: "Account" and "discount" are not counts.
+	for _, w := range strings.FieldsFunc(lh, func(r rune) bool { return r == '_' || !isWordRune(r) }) {
+		col.count = col.count || slices.Contains(countHeaders, w)
 	}
 	for _, w := range moneyHeaders {
 		col.money = col.money || strings.Contains(lh, w)
