@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 
@@ -34,6 +35,9 @@ type AnswerCheck struct {
 
 // UnmarshalYAML reads an answer check and remembers its line.
 func (a *AnswerCheck) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return errors.New("answer is a mapping: want contains, any_of, not_contains, matches (and case_sensitive)")
+	}
 	type plain AnswerCheck
 	if err := n.Load((*plain)(a), yaml.WithKnownFields()); err != nil {
 		return friendlyErr(err, "answer (want contains, any_of, not_contains, matches, case_sensitive)")

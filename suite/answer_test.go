@@ -121,6 +121,8 @@ func TestLoadAnswerAndToolsErrors(t *testing.T) {
 		{"required tool hidden", head + "    tools: {required: [read_file], include: [search_*]}\n", []string{`case a/b: tools.required names read_file, but the tools filter (include/exclude) hides it`}},
 		{"key tool hidden by suite", "name: x\ntools: {exclude: [write_*]}\ncases:\n  - id: a/b\n    prompt: p\n    decline: true\n    key: {calls: [{tool: write_file}]}\n", []string{`case a/b: key names write_file, but the tools filter`}},
 		{"case includes what the suite excludes", "name: x\ntools: {exclude: [write_file]}\ncases:\n  - id: a/b\n    prompt: p\n    decline: true\n    tools: {include: [write_file]}\n", []string{`case a/b: tools.include names write_file, which the suite's tools filter hides`}},
+		{"not a mapping", head + "    answer: data.csv\n", []string{`s.yaml:5:13: answer is a mapping: want contains, any_of, not_contains, matches`}},
+		{"one value for a list", head + "    answer: {contains: data.csv}\n", []string{"s.yaml:5:24: `data.csv` is one value where a list is wanted: write [data.csv]"}},
 		{"tool-call case", head + "    mode: tool-call\n    expect_tools: [x]\n    answer: {contains: [x]}\n", []string{`s.yaml:7: case a/b: answer: a tool-call case asserts its first tool call only`}},
 		{"empty expected error", head + "    decline: true\n    expected_errors: [\"\"]\n", []string{`case a/b: expected_errors 1 is empty`}},
 	} {

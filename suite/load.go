@@ -167,6 +167,11 @@ func (l *loader) yamlErr(file string, err error) {
 
 func cleanYAMLMsg(m string) string {
 	m = strings.TrimPrefix(m, "yaml: ")
+	if v, ok := strings.CutPrefix(m, "cannot construct !!str "); ok {
+		if v, ok := strings.CutSuffix(v, " into []string"); ok {
+			return fmt.Sprintf("%s is one value where a list is wanted: write [%s]", v, strings.Trim(v, "`"))
+		}
+	}
 	if f, ok := strings.CutPrefix(m, "field "); ok {
 		if name, typ, ok := strings.Cut(f, " not found in type "); ok {
 			return fmt.Sprintf("unknown field %q in %s", name, friendlyType(typ))
