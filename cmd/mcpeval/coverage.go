@@ -10,7 +10,7 @@ import (
 )
 
 const coverageHelp = `
-Usage: mcpeval coverage [SUITE] [--target SPEC]
+Usage: mcpeval coverage [SUITE] [--target SPEC] [--json]
 
 Prints which action cases of a suite exercise each tool of its target, and
 each argument of each tool (a leaf of its input schema, "*" for list
@@ -18,7 +18,20 @@ elements), against the target's live tool list. A tool or argument no case
 covers must be listed under actions.uncovered in the suite, with the
 reason; otherwise it is a gap, and the exit status is 5.
 SUITE is a path or an embedded suite name (default: household).
+With --json the matrix and its gaps are printed as JSON.
+
+Examples:
+  mcpeval coverage ops
+  mcpeval coverage my-suite/ --json
 `
+
+// coverageJSON is what coverage --json prints.
+type coverageJSON struct {
+	Suite  string `json:"suite"`
+	Target string `json:"target"`
+	*audit.Coverage
+	Gaps []string `json:"gaps"`
+}
 
 func init() {
 	register(&command{name: "coverage", summary: "show which cases cover each tool and argument of the target", run: coverageCmd})
@@ -27,6 +40,10 @@ func init() {
 func coverageCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "coverage", coverageHelp)
 	tgt := fs.String("target", "", "target `SPEC` (default: the suite's)")
+	var headers, envs repeated
+	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment; repeatable")
+	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
+	asJSON := fs.Bool("json", false, "print the matrix and its gaps as JSON on stdout")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -46,11 +63,27 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := addTargetFlags(&tcfg, headers, envs); err != nil {
+		return err
+	}
 	ins, err := runner.Validate(ctx, s, tcfg)
 	if err != nil {
 		return badInput(err)
 	}
 	cov := audit.CoverageOf(s, ins.Tools)
+	if *asJSON {
+		gaps := append([]string{}, cov.Gaps()...)
+		if cov.Tools == nil {
+			cov.Tools = []audit.ToolCoverage{}
+		}
+		if err := printJSON(e.stdout, coverageJSON{Suite: s.Name, Target: tcfg.Describe(), Coverage: cov, Gaps: gaps}); err != nil {
+			return err
+		}
+		if len(gaps) > 0 {
+			return exitf(exitGate, "%d coverage gaps", len(gaps))
+		}
+		return nil
+	}
 	fmt.Fprintf(e.stdout, "suite %s over %s: %d tools\n\n", s.Name, tcfg.Describe(), len(ins.Tools))
 	if err := cov.Write(e.stdout); err != nil {
 		return err

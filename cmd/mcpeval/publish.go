@@ -19,8 +19,8 @@ import (
 
 const publishHelp = `
 Usage: mcpeval publish RUN [--ledger results.json] [--site DIR] [--replace] [--dry-run]
-                           [--redact FILE] [--redact-value VALUE]...
-       mcpeval publish --check [--ledger results.json] [--site DIR]
+                           [--redact FILE] [--redact-value VALUE]... [--json]
+       mcpeval publish --check [--ledger results.json] [--site DIR] [--json]
 
 Folds a graded run into the results ledger (a committed JSON file, one row
 per model x target x suite, with the run's provenance, both rates with
@@ -34,11 +34,13 @@ nothing is written. None of the rules is about how well the model did:
 
   fake-provider          a fake's figures prove the pipe, not a model
   filtered-run           part of the corpus would read as all of it
-  incomplete-provenance  every row names commit, tool version, target and its
+  incomplete-provenance  every row names tool version, target and its
                          tool-definition hash, model, request options, suite hash
   stale-corpus           the run was made against another suite than HEAD's
   incomplete-run         the run stopped early
-  dirty-tree             a published figure must point at a commit that exists
+  dirty-tree             a published figure must point at a commit of the suite
+                         that exists: the suite's own checkout, clean, when the
+                         run was made (for an embedded suite, mcpeval's revision)
   invalid-run            the target's data drifted: nothing was graded
   duplicate-row          a published row is replaced only with --replace
   unredacted-identifier  the copy still holds a secret or a listed identifier
@@ -53,8 +55,31 @@ ledger and pages into --site (default dist/), with a banner on every page;
 the ledger itself is not touched. --check verifies offline that the ledger
 and its pages agree.
 
+With --json, what was done (or refused, and why) is printed as JSON.
+
 Exit status 5 when a rule refuses the run or the check finds disagreement.
+
+Examples:
+  mcpeval publish runs/RUN_ID --dry-run
+  mcpeval publish runs/RUN_ID --dry-run --json
+  mcpeval publish runs/RUN_ID
+  mcpeval publish --check
 `
+
+// publishJSON is what publish --json prints.
+type publishJSON struct {
+	RunID     string            `json:"run_id"`
+	Model     string            `json:"model"`
+	Target    string            `json:"target"`
+	Suite     string            `json:"suite"`
+	Published bool              `json:"published"`
+	DryRun    bool              `json:"dry_run"`
+	Replaced  bool              `json:"replaced"`
+	Refusals  []publish.Refusal `json:"refusals"`
+	SetAside  []publish.Refusal `json:"set_aside"`
+	Row       *publish.Row      `json:"row,omitempty"`
+	Files     []string          `json:"files"`
+}
 
 func init() {
 	register(&command{name: "publish", summary: "fold a graded run into the results ledger, unless a rule refuses it", run: publishCmd})
@@ -70,15 +95,16 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	redactFile := fs.String("redact", "", "the operator's redaction list `FILE` (default: redact.yaml beside the ledger)")
 	var values stringList
 	fs.Var(&values, "redact-value", "an identifier to redact wherever it appears (`VALUE`); repeatable")
+	asJSON := fs.Bool("json", false, "print what was published, or refused and why, as JSON on stdout")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if *check {
 		if len(pos) > 0 || *replace || *dry || *redactFile != "" || len(values) > 0 {
-			return usagef("--check takes only --ledger and --site (see mcpeval help publish)")
+			return usagef("--check takes only --ledger, --site and --json (see mcpeval help publish)")
 		}
-		return publishCheck(e, *ledger, *site)
+		return publishCheck(e, *ledger, *site, *asJSON)
 	}
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help publish)")
@@ -108,6 +134,22 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	h := &rec.Header
+	if *asJSON {
+		j := publishJSON{RunID: h.RunID, Model: h.Model.Spec, Target: h.Target.Spec, Suite: h.Suite.Name,
+			Published: len(out.Refusals) == 0 && !out.DryRun, DryRun: out.DryRun, Replaced: out.Replaced,
+			Refusals: append([]publish.Refusal{}, out.Refusals...), SetAside: append([]publish.Refusal{}, out.SetAside...),
+			Row: out.Row, Files: append([]string{}, out.Files...)}
+		if len(out.Refusals) > 0 {
+			j.Row, j.Files = nil, []string{}
+		}
+		if err := printJSON(e.stdout, j); err != nil {
+			return err
+		}
+		if len(out.Refusals) > 0 {
+			return exitf(exitGate, "nothing published: %d refusal%s (see mcpeval help publish)", len(out.Refusals), plural(len(out.Refusals)))
+		}
+		return nil
+	}
 	fmt.Fprintf(e.stdout, "run %s: %s on %s with suite %s\n", termsafe.Line(h.RunID), termsafe.Line(h.Model.Spec), termsafe.Line(h.Target.Spec), termsafe.Line(h.Suite.Name))
 	for _, r := range out.SetAside {
 		fmt.Fprintf(e.stdout, "set aside by --dry-run: %s: %s\n", r.Rule, termsafe.Line(r.Message))
@@ -152,13 +194,27 @@ func redactConfig(file, ledger string) (*redact.Config, error) {
 	return cfg, nil
 }
 
-func publishCheck(e *env, ledger, site string) error {
+func publishCheck(e *env, ledger, site string, asJSON bool) error {
 	if site == "" {
 		site = filepath.Join(filepath.Dir(ledger), "results")
 	}
 	probs, err := publish.Check(ledger, site)
 	if err != nil {
 		return badInput(err)
+	}
+	if asJSON {
+		if err := printJSON(e.stdout, struct {
+			Ledger   string   `json:"ledger"`
+			Site     string   `json:"site"`
+			Agree    bool     `json:"agree"`
+			Problems []string `json:"problems"`
+		}{ledger, site, len(probs) == 0, append([]string{}, probs...)}); err != nil {
+			return err
+		}
+		if len(probs) > 0 {
+			return exitf(exitGate, "%s and %s disagree: %d problem%s", ledger, site, len(probs), plural(len(probs)))
+		}
+		return nil
 	}
 	for _, p := range probs {
 		fmt.Fprintf(e.stdout, "%s\n", termsafe.Line(p))

@@ -21,7 +21,7 @@ import (
 const reviewHelp = `
 Usage: mcpeval review RUN [--reviewer NAME] [--full]
        mcpeval review RUN --case ID --attempt N --verdict VERDICT --note TEXT [--reviewer NAME]
-       mcpeval review RUN --list
+       mcpeval review RUN --list [--json]
 
 A person reads every failed attempt and records one verdict:
 
@@ -39,7 +39,8 @@ Reviews are appended to RUN/reviews.jsonl; the record is never edited.
 A review applies while the attempt fails the same way (same answer, same
 failing reasons); when grading changes and the attempt passes or fails for
 other reasons, it is stale and the failure is to be reviewed again.
---list shows every review with its status.
+--list shows every review with its status; --json prints them, with both
+rates and every attempt's review, as JSON.
 
 The run is graded against its suite as it is now (--suite to choose
 another). The reviewer's name comes from --reviewer or MCPEVAL_REVIEWER,
@@ -53,7 +54,7 @@ func init() {
 type reviewFlags struct {
 	suite, reviewer, caseID, verdict, note string
 	attempt                                int
-	list, full                             bool
+	list, full, json                       bool
 }
 
 func reviewCmd(ctx context.Context, e *env, args []string) error {
@@ -67,6 +68,7 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.note, "note", "", "why, for the next reader")
 	fs.BoolVar(&f.list, "list", false, "list every review with its status, stale ones included")
 	fs.BoolVar(&f.full, "full", false, "show tool results in full, however long")
+	fs.BoolVar(&f.json, "json", false, "with --list, print the reviews and both rates as JSON on stdout")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -78,6 +80,8 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 	switch {
 	case f.list && one:
 		return usagef("--list does not go with --case, --attempt, --verdict or --note")
+	case f.json && !f.list:
+		return usagef("--json goes with --list (see mcpeval help review)")
 	case one && (f.caseID == "" || f.attempt < 1 || f.verdict == "" || strings.TrimSpace(f.note) == ""):
 		return usagef("to record a verdict without asking, give all of --case, --attempt (from 1), --verdict and --note")
 	}
@@ -113,6 +117,8 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "mcpeval review: warning: %s\n", termsafe.Line(w))
 	}
 	switch {
+	case f.list && f.json:
+		return printJSON(e.stdout, review.Apply(res, log))
 	case f.list:
 		return listReviews(e, review.Apply(res, log))
 	case one:

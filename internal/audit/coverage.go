@@ -278,3 +278,105 @@ func readCaseCovers(c *suite.Case, tool string) (args []string, on bool) {
 	sort.Strings(args)
 	return args, on
 }
+
+// Argument is one leaf argument of a tool's input schema, as coverage
+// names it.
+type Argument struct {
+	// Path is the argument as a dotted path, "*" standing for list
+	// elements ("labels", "ports.*.host").
+	Path string `json:"path"`
+	// Type is the schema's type ("string", "integer", "array of string"),
+	// empty when the schema gives none.
+	Type string `json:"type,omitempty"`
+	// Required is true when the argument, and every object it sits in,
+	// is required.
+	Required bool `json:"required"`
+	// Enum lists the values the schema allows, when it lists them.
+	Enum []any `json:"enum,omitempty"`
+	// Description is the schema's description of the argument.
+	Description string `json:"description,omitempty"`
+}
+
+// Arguments returns the leaf arguments of an input schema with their
+// types, in the order and with the names coverage uses (Coverage's
+// ArgCoverage.Arg).
+func Arguments(schema json.RawMessage) []Argument {
+	var s map[string]any
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	var out []Argument
+	var walk func(s map[string]any, prefix string, required bool)
+	walk = func(s map[string]any, prefix string, parentRequired bool) {
+		props, _ := s["properties"].(map[string]any)
+		req := map[string]bool{}
+		if rs, ok := s["required"].([]any); ok {
+			for _, r := range rs {
+				if name, ok := r.(string); ok {
+					req[name] = true
+				}
+			}
+		}
+		names := make([]string, 0, len(props))
+		for n := range props {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			p, _ := props[n].(map[string]any)
+			path := prefix + n
+			required := parentRequired && req[n]
+			switch {
+			case p["properties"] != nil:
+				walk(p, path+".", required)
+			case isObjectList(p):
+				walk(p["items"].(map[string]any), path+".*.", required)
+			default:
+				a := Argument{Path: path, Type: typeName(p), Required: required}
+				a.Enum, _ = p["enum"].([]any)
+				a.Description, _ = p["description"].(string)
+				out = append(out, a)
+			}
+		}
+	}
+	walk(s, "", true)
+	return out
+}
+
+// typeName says what type a schema gives: its type, "array of" its items'
+// type, or the types its anyOf or oneOf allow, joined with "|".
+func typeName(p map[string]any) string {
+	var types []string
+	switch t := p["type"].(type) {
+	case string:
+		types = []string{t}
+	case []any:
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				types = append(types, s)
+			}
+		}
+	}
+	if len(types) == 0 {
+		for _, k := range []string{"anyOf", "oneOf"} {
+			alts, _ := p[k].([]any)
+			for _, a := range alts {
+				if m, ok := a.(map[string]any); ok {
+					if t := typeName(m); t != "" {
+						types = append(types, t)
+					}
+				}
+			}
+		}
+	}
+	for i, t := range types {
+		if t == "array" {
+			if items, ok := p["items"].(map[string]any); ok {
+				if it := typeName(items); it != "" {
+					types[i] = "array of " + it
+				}
+			}
+		}
+	}
+	return strings.Join(types, "|")
+}
