@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/text/cases"
 	unorm "golang.org/x/text/unicode/norm"
 
 	"github.com/mcpeval/mcpeval/record"
@@ -34,7 +35,7 @@ func checkAnswer(c *suite.Case, a *record.Attempt) []Reason {
 	fold := func(s string) string {
 		s = plainText(s)
 		if !ac.CaseSensitive {
-			s = strings.ToLower(s)
+			s = cases.Fold().String(s)
 		}
 		return s
 	}

@@ -32,6 +32,9 @@ cases:
   - id: search/exact-case
     prompt: What is the volume label?
     answer: {contains: [DATA], case_sensitive: true}
+  - id: search/street
+    prompt: Which street?
+    answer: {contains: [Hauptstraße]}
   - id: search/quotes
     prompt: What does the readme say?
     answer: {contains: ["it's done - finally"]}
@@ -87,6 +90,7 @@ func TestAnswerChecks(t *testing.T) {
 		{"does not match", "search/pattern", "The best was Q3 2025.", []string{`answer: does not match /\bQ[1-4] 2026\b/`}},
 		{"case sensitive: right", "search/exact-case", "It is DATA.", nil},
 		{"case sensitive: wrong case", "search/exact-case", "It is data.", []string{`answer: missing "DATA"`}},
+		{"Unicode case folding", "search/street", "It is on HAUPTSTRASSE.", nil},
 		{"curly quotes and dashes", "search/quotes", "It says \u201cit\u2019s done \u2014 finally\u201d.", nil},
 		{"empty answer", "search/any", "", []string{`answer: says none of`}},
 	}

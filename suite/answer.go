@@ -11,9 +11,10 @@ import (
 // AnswerCheck says what a case's final answer must and must not say, for
 // answers that are names rather than figures (a file, a ticket, a person).
 //
-// Matching is case-insensitive unless CaseSensitive is set, and done on
-// the Unicode-normalised answer: NFKC, curly quotes and dashes folded to
-// their ASCII forms, runs of white space collapsed to one space. Strings
+// Matching is case-insensitive (by Unicode case folding, so "straße"
+// matches "STRASSE") unless CaseSensitive is set. It is done on the
+// normalised answer: Markdown marks * and ` dropped, Unicode NFKC, curly
+// quotes and dashes as ASCII, runs of white space one space. Strings
 // may name {{token}} and {{fact.NAME}} of an action case's fixtures; they
 // are rendered with the attempt's values before matching.
 type AnswerCheck struct {
