@@ -80,7 +80,7 @@ func (x *extractor) junkEnd(i, j int, c core) int {
 		return j
 	}
 	if len(c.frac) == 3 && (s[j] == '.' || s[j] == ',' && !x.isSep(j)) {
-		if m := reContinental.FindString(s[i:]); m != "" {
+		if m := reContinental.FindString(s[i:]); m != "" && !continues(s, i+len(m)) {
 			return i + len(m)
 		}
 	}
@@ -142,6 +142,12 @@ func digitsEnd(s string, i int) int {
 		i++
 	}
 	return i
+}
+
+// continues reports whether a number goes on at e with a point or a comma
+// and more digits.
+func continues(s string, e int) bool {
+	return e+1 < len(s) && (s[e] == '.' || s[e] == ',') && isDigit(s[e+1])
 }
 
 // pointRunEnd returns the end of a run of digits and points followed by

@@ -42,6 +42,7 @@ func TestRecognisers(t *testing.T) {
 		{"version", "EUR 1.234,56", 4, "1.234,56", "a"},     // continental: not read
 		{"version", "1.234.567,89", 0, "1.234.567,89", "a"}, // continental
 		{"version", "0.125,0.5", 0, "", ""},                 // two values
+		{"version", "1.352,103.8198", 0, "", ""},            // two values, not continental
 		{"figure", "-$1,200", 2, "-$1,200", ""},
 		{"figure", "(1,200)", 1, "(1,200)", "p"},
 		{"figure", "S$2.39M", 2, "S$2.39M", ""},
