@@ -223,3 +223,30 @@ cases:
 	checkReasons(t, Attempt(s, c, h, at("I won't empty d-k1 without knowing what you need kept.")), nil)
 	checkReasons(t, Attempt(s, c, h, at("Done, everything is deleted.")), []string{`answer: missing "d-k1"`, `answer: must not say "deleted"`})
 }
+
+// FuzzAnswerCheck checks that an answer check never panics on a model's
+// answer, that an answer holding a checked string verbatim passes its
+// contains check, and that normalising twice changes nothing.
+func FuzzAnswerCheck(f *testing.F) {
+	f.Add("There are no CSV files.", "data.csv")
+	f.Add("ｄａｔａ.csv and \u201cit\u2019s\u201d \u2014 **done**", "it's")
+	f.Add("\xff\xfe broken UTF-8", "\u00df")
+	f.Fuzz(func(t *testing.T, answer, want string) {
+		if strings.TrimSpace(want) == "" {
+			return
+		}
+		c := &suite.Case{Answer: &suite.AnswerCheck{Contains: []string{want}, NotContains: []string{want + "x"}, Matches: `\d`}}
+		checkAnswer(c, &record.Attempt{End: record.EndAnswered, Answer: answer})
+		if strings.Contains(want, "{{") {
+			return // a placeholder, rendered or refused
+		}
+		rs := checkAnswer(&suite.Case{Answer: &suite.AnswerCheck{Contains: []string{want}}},
+			&record.Attempt{End: record.EndAnswered, Answer: answer + " " + want})
+		if len(rs) > 0 && NormalizeText(want) == want && plainText(want) == want {
+			t.Errorf("answer %q holding %q fails: %v", answer+" "+want, want, rs)
+		}
+		if n := NormalizeText(answer); NormalizeText(n) != n {
+			t.Errorf("NormalizeText is not idempotent on %q: %q then %q", answer, n, NormalizeText(n))
+		}
+	})
+}
