@@ -124,6 +124,7 @@ func TestLoadAnswerAndToolsErrors(t *testing.T) {
 		{"not a mapping", head + "    answer: data.csv\n", []string{`s.yaml:5:13: answer is a mapping: want contains, any_of, not_contains, matches`}},
 		{"one value for a list", head + "    answer: {contains: data.csv}\n", []string{"s.yaml:5:24: `data.csv` is one value where a list is wanted: write [data.csv]"}},
 		{"tool-call case", head + "    mode: tool-call\n    expect_tools: [x]\n    answer: {contains: [x]}\n", []string{`s.yaml:7: case a/b: answer: a tool-call case asserts its first tool call only`}},
+		{"expected errors of a tool-call case", head + "    mode: tool-call\n    expect_tools: [x]\n    expected_errors: [x]\n", []string{`s.yaml:3: case a/b: a tool-call case sends no call to the server`}},
 		{"empty expected error", head + "    decline: true\n    expected_errors: [\"\"]\n", []string{`case a/b: expected_errors 1 is empty`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

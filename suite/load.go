@@ -460,6 +460,9 @@ func (l *loader) expectedErrors(s *Suite) {
 				l.errorf(c.File, c.Line, 0, "case %s: expected_errors %d is empty: want a tool name", c.ID, i+1)
 			}
 		}
+		if c.IsToolCall() && len(c.ExpectedErrors) > 0 {
+			l.errorf(c.File, c.Line, 0, "case %s: a tool-call case sends no call to the server, so no tool can fail: expected_errors needs mode agent", c.ID)
+		}
 		if c.Action != nil && len(c.ExpectedErrors) > 0 {
 			c.Action.ExpectedErrors = append(c.Action.ExpectedErrors, c.ExpectedErrors...)
 		}
