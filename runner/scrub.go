@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"os"
+
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/target"
@@ -14,15 +16,38 @@ import (
 // also lose every credential recognised by its shape. Records never hold
 // a token, a password, the endpoint or a tenant id that came from the
 // configuration.
-type scrubber struct{ r *redact.Redactor }
+//
+// Every secret value mcpeval itself holds is also removed by value from
+// every string of the header and of each attempt, whatever its shape: the
+// values of the environment's secret-named variables (ANTHROPIC_API_KEY,
+// OPENAI_API_KEY, GITHUB_TOKEN, any *_KEY, *_TOKEN, *_SECRET, *_PASSWORD),
+// and the target's header and environment values once expanded. A tool
+// that echoes a provider key cannot get it into the record.
+type scrubber struct {
+	r     *redact.Redactor
+	known *redact.Known
+}
 
 func newScrubber(t target.Config) scrubber {
 	r, _ := redact.New(nil, nil)
 	r.AddTarget(t.Spec, t.Headers, t.Env, nil)
-	return scrubber{r}
+	known := redact.FromEnviron(os.Environ())
+	for _, v := range t.Secrets(nil).Values() {
+		known.Add(v)
+	}
+	return scrubber{r, known}
 }
 
-func (s scrubber) errText(msg string) string { return s.r.Literals(redact.Secrets(msg)) }
+func (s scrubber) errText(msg string) string {
+	return s.known.Scrub(s.r.Literals(redact.Secrets(msg)))
+}
+
+// text scrubs a string that is not an error: the configuration's values
+// and the known secrets, but not what merely looks like a credential
+// (graders read it).
+func (s scrubber) text(v string) string { return s.known.Scrub(s.r.Literals(v)) }
+
+func (s scrubber) empty() bool { return s.r.Empty() && s.known.Len() == 0 }
 
 // header scrubs a header before it is written.
 func (s scrubber) header(h *record.Header) {
@@ -32,8 +57,8 @@ func (s scrubber) header(h *record.Header) {
 			c.Problems[j] = s.errText(c.Problems[j])
 		}
 	}
-	if !s.r.Empty() {
-		redact.Walk(h, s.r.Literals)
+	if !s.empty() {
+		redact.Walk(h, s.text)
 	}
 }
 
@@ -50,7 +75,7 @@ func (s scrubber) attempt(a *record.Attempt) {
 			a.Turns[i].Tries[j].Error = s.errText(a.Turns[i].Tries[j].Error)
 		}
 	}
-	if !s.r.Empty() {
-		redact.Walk(a, s.r.Literals)
+	if !s.empty() {
+		redact.Walk(a, s.text)
 	}
 }

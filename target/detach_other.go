@@ -4,5 +4,9 @@ package target
 
 import "os/exec"
 
-// detach does nothing where process groups are not available.
+// detach does nothing where process groups are not available: a server
+// sees its stdin close when mcpeval goes.
 func detach(cmd *exec.Cmd) {}
+
+// killGroup does nothing where process groups are not available.
+func killGroup(pgid int) {}

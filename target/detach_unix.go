@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package target
 
@@ -10,7 +10,8 @@ import (
 // detach starts a stdio server in its own process group, so that the
 // terminal's Ctrl-C reaches mcpeval alone: mcpeval then stops starting
 // attempts and closes its servers itself, rather than watching them die
-// under attempts in flight.
+// under attempts in flight. Should mcpeval itself be killed, the server
+// sees its stdin close.
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }

@@ -21,8 +21,21 @@ type Config struct {
 	// Spec is "builtin:NAME", "stdio:CMD ARGS..." or an http(s) URL.
 	Spec string `yaml:"spec"`
 	// Env adds environment variables to a stdio command. Values may name
-	// variables of mcpeval's own environment as ${VAR}.
+	// variables of mcpeval's own environment as ${VAR}. Every value, once
+	// expanded, is treated as a secret: it is scrubbed from what a run
+	// writes.
 	Env map[string]string `yaml:"env,omitempty"`
+	// InheritEnv gives a stdio command the whole of mcpeval's environment,
+	// provider keys and CI tokens included. It is unsafe: a server under
+	// evaluation can read and send on every secret mcpeval holds. Without
+	// it a stdio command gets only PATH, HOME, USER, LOGNAME, the locale
+	// (LANG, LANGUAGE, LC_*), TZ, TMPDIR (and the few variables Windows
+	// programs need to start), plus Env.
+	InheritEnv bool `yaml:"inherit_env,omitempty"`
+	// ConnectTimeout bounds each step of connecting: starting the server
+	// and the initialize handshake in Dial, and listing its tools in Tools
+	// (default DefaultConnectTimeout).
+	ConnectTimeout time.Duration `yaml:"-"`
 	// Dir is a stdio command's working directory.
 	Dir string `yaml:"dir,omitempty"`
 	// Headers are sent with every HTTP request; values may name variables of
@@ -43,6 +56,10 @@ type Config struct {
 	// connects (default "dev").
 	ClientVersion string `yaml:"-"`
 }
+
+// DefaultConnectTimeout is how long connecting to a target may take when
+// Config.ConnectTimeout is zero.
+const DefaultConnectTimeout = 30 * time.Second
 
 // Builtins maps a builtin target's name to a function that returns a
 // fresh server each time a connection is made; writable serves its write
@@ -87,20 +104,28 @@ func (c Config) Check() error {
 	case "stdio":
 		args, err := SplitCommand(strings.TrimPrefix(c.Spec, "stdio:"))
 		if err != nil {
-			return fmt.Errorf("target %q: %w", c.Spec, err)
+			return fmt.Errorf("target %q: %w", c.Shown(), err)
 		}
 		if len(args) == 0 {
-			return fmt.Errorf("target %q: no command after the stdio: prefix", c.Spec)
+			return fmt.Errorf("target %q: no command after the stdio: prefix", c.Shown())
 		}
 	case "http":
 		if _, err := url.Parse(c.Spec); err != nil {
-			return fmt.Errorf("target %q: %w", c.Spec, err)
+			return fmt.Errorf("target %q: not a URL", c.Shown())
 		}
 	default:
-		return fmt.Errorf("target %q: want builtin:NAME, stdio:COMMAND ARGS... or an http(s):// URL", c.Spec)
+		return fmt.Errorf("target %q: want builtin:NAME, stdio:COMMAND ARGS... or an http(s):// URL", c.Shown())
+	}
+	if c.ConnectTimeout < 0 {
+		return fmt.Errorf("target %q: connect timeout %s: want a positive duration", c.Shown(), c.ConnectTimeout)
 	}
 	return nil
 }
+
+// Shown returns the spec as a message to the operator may show it: every
+// credential removed (a URL's user info and credential parameters, a
+// --password or --token flag's value in either form), the endpoint kept.
+func (c Config) Shown() string { return redact.Secrets(c.Spec) }
 
 // Describe returns the spec as a record may hold it: an HTTP target as
 // its scheme only ("https://[endpoint]": records never hold the endpoint,
@@ -125,6 +150,9 @@ type Conn struct {
 	stderr  *Tail
 	cmd     *exec.Cmd
 	closers []func() error
+	// timeout bounds listing the tools; secrets are scrubbed from errors.
+	timeout time.Duration
+	secrets *redact.Known
 }
 
 // Dial connects to the target and completes MCP initialization.
@@ -137,7 +165,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		version = "dev"
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, nil)
-	c := &Conn{}
+	c := &Conn{secrets: cfg.Secrets(nil)}
 	var transport mcp.Transport
 	switch cfg.Kind() {
 	case "builtin":
@@ -158,10 +186,10 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		cmd := exec.Command(args[0], args[1:]...)
 		detach(cmd)
 		cmd.Dir = cfg.Dir
-		cmd.Env = os.Environ()
-		for _, k := range sortedKeys(cfg.Env) {
-			cmd.Env = append(cmd.Env, k+"="+os.Expand(cfg.Env[k], os.Getenv))
-		}
+		cmd.Env = cfg.Environ(os.Environ(), os.Getenv)
+		// A child that keeps the server's stderr open must not keep Close
+		// waiting once the server itself has gone.
+		cmd.WaitDelay = time.Second
 		n := cfg.StderrLines
 		if n <= 0 {
 			n = 50
@@ -178,13 +206,90 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
 		transport = &mcp.StreamableClientTransport{Endpoint: cfg.Spec, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
 	}
-	session, err := client.Connect(ctx, transport, nil)
+	c.timeout = cfg.connectTimeout()
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	session, err := client.Connect(cctx, transport, nil)
 	if err != nil {
+		if cctx.Err() != nil && ctx.Err() == nil {
+			err = &StalledError{Step: "initialize", After: c.timeout}
+		}
 		c.Close()
-		return nil, c.wrap(fmt.Errorf("connecting to target %s: %w", cfg.Describe(), err))
+		return nil, c.wrap(fmt.Errorf("connecting to target %s: %w", cfg.Describe(), c.secrets.Error(err)))
 	}
 	c.Session = session
 	return c, nil
+}
+
+func (c Config) connectTimeout() time.Duration {
+	if c.ConnectTimeout > 0 {
+		return c.ConnectTimeout
+	}
+	return DefaultConnectTimeout
+}
+
+// StalledError says a server did not answer a step of connecting
+// ("initialize" or "tools/list") within the connect timeout.
+type StalledError struct {
+	Step  string
+	After time.Duration
+}
+
+func (e *StalledError) Error() string {
+	return fmt.Sprintf("the server did not answer %s within %s (the connect timeout)", e.Step, e.After)
+}
+
+// passedEnv are the variables of mcpeval's environment a stdio server gets
+// without InheritEnv: what a program needs to find its commands, home,
+// locale and scratch space. None holds a credential.
+var passedEnv = map[string]bool{
+	"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "LANG": true, "LANGUAGE": true,
+	"TZ": true, "TMPDIR": true,
+	// What Windows programs need to start.
+	"SYSTEMROOT": true, "SYSTEMDRIVE": true, "WINDIR": true, "COMSPEC": true, "PATHEXT": true,
+	"TEMP": true, "TMP": true, "USERPROFILE": true, "APPDATA": true, "LOCALAPPDATA": true, "PROGRAMDATA": true,
+}
+
+// Environ returns the environment a stdio command is started with, given
+// mcpeval's own (as os.Environ returns it) and getenv to expand Env's
+// ${VAR} references: the variables of parent that passedEnv names (all of
+// them with InheritEnv), then Env, sorted by name.
+func (c Config) Environ(parent []string, getenv func(string) string) []string {
+	var env []string
+	for _, kv := range parent {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, set := c.Env[k]; set {
+			continue
+		}
+		if c.InheritEnv || passedEnv[strings.ToUpper(k)] || strings.HasPrefix(k, "LC_") {
+			env = append(env, kv)
+		}
+	}
+	for _, k := range sortedKeys(c.Env) {
+		env = append(env, k+"="+os.Expand(c.Env[k], getenv))
+	}
+	return env
+}
+
+// Secrets returns a registry of the secret values the configuration
+// holds once expanded with getenv (nil: os.Getenv): every Env value, every
+// header value and every ${VAR} they name.
+func (c Config) Secrets(getenv func(string) string) *redact.Known {
+	k := &redact.Known{}
+	for _, m := range []map[string]string{c.Env, c.Headers} {
+		for _, v := range m {
+			k.AddExpanded(v, getenv)
+			k.Add(os.Expand(v, getenvOr(getenv)))
+		}
+	}
+	return k
+}
+
+func getenvOr(getenv func(string) string) func(string) string {
+	if getenv == nil {
+		return os.Getenv
+	}
+	return getenv
 }
 
 // wrap adds the server's last stderr lines to err, when there are any.
@@ -229,18 +334,31 @@ func (c *Conn) Alive() bool {
 }
 
 // Tools lists every tool the server offers, following pagination.
+// Listing all of them takes at most the connect timeout.
 func (c *Conn) Tools(ctx context.Context) ([]*mcp.Tool, error) {
+	timeout := c.timeout
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	lctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	var tools []*mcp.Tool
-	for t, err := range c.Session.Tools(ctx, nil) {
+	for t, err := range c.Session.Tools(lctx, nil) {
 		if err != nil {
-			return nil, c.wrap(fmt.Errorf("listing tools: %w", err))
+			if lctx.Err() != nil && ctx.Err() == nil {
+				err = &StalledError{Step: "tools/list", After: timeout}
+			}
+			return nil, c.wrap(fmt.Errorf("listing tools: %w", c.secrets.Error(err)))
 		}
 		tools = append(tools, t)
 	}
 	return tools, nil
 }
 
-// Close ends the session and stops a stdio server.
+// Close ends the session and stops a stdio server: it closes the
+// server's stdin, waits a moment for it to exit, then signals it, and
+// finally kills whatever is left of its process group (children a
+// wrapper such as npx or uv started).
 func (c *Conn) Close() error {
 	var errs []error
 	if c.Session != nil {
@@ -250,6 +368,9 @@ func (c *Conn) Close() error {
 	}
 	for _, f := range c.closers {
 		f()
+	}
+	if c.cmd != nil && c.cmd.Process != nil {
+		killGroup(c.cmd.Process.Pid)
 	}
 	return errors.Join(errs...)
 }

@@ -27,6 +27,10 @@ func (s shape) kept(text string, m []int) bool {
 // up to a separator, not starting with '[' (a label).
 const value = `([^\s"'<>,;&\[\]][^\s"'<>,;&]*)`
 
+// flagValue is the value of a command-line flag: a quoted string, or a
+// word that is neither a label nor the next flag.
+const flagValue = `('[^'\n]*'|"[^"\n]*"|[^\s"'<>,;&\[\]-][^\s"'<>,;&]*)`
+
 // shapes are the credentials the first pass removes wherever they appear.
 var shapes = []shape{
 	{"private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`), 0},
@@ -34,6 +38,7 @@ var shapes = []shape{
 	{"url token", regexp.MustCompile(`(?i)[?&;](?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session|tenant|tenant_id)=` + value), 1},
 	{"authorization", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,}|\[[a-z:]*)`), 1},
 	{"credential field", regexp.MustCompile(`(?i)\b(?:password|passwd|pwd|passphrase|secret|client_secret|api[_-]?key|apikey|x-api-key|access[_-]?key|secret[_-]?key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|authorization|cookie|set-cookie|tenant[_-]?id)\b["']?\s*[:=]\s*["']?` + value), 1},
+	{"credential flag", regexp.MustCompile(`(?i)(?:^|[\s'"=])--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds)(?:\s*=\s*|[ \t]+)` + flagValue), 1},
 	{"anthropic key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{16,}`), 0},
 	{"openai key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}`), 0},
 	{"github token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0},

@@ -1,0 +1,15 @@
+package target
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// detach starts a stdio server in its own process group, so that the
+// terminal's Ctrl-C reaches mcpeval alone: mcpeval then stops starting
+// attempts and closes its servers itself, rather than watching them die
+// under attempts in flight. Should mcpeval be killed outright (SIGKILL),
+// the kernel kills the server too (Pdeathsig).
+func detach(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
