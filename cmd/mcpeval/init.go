@@ -39,8 +39,8 @@ as one (${MCPEVAL_...}), never as the secret itself.
 
 Examples:
   mcpeval init builtin:household my-suite
-  mcpeval init 'stdio:mcpeval serve-target household' my-suite
-  mcpeval init my-suite -- stdio:mcpeval serve-target ops --writable
+  mcpeval init 'stdio:./bin/my-server --read-only' my-suite
+  mcpeval init my-suite -- stdio:./bin/my-server --read-only
   mcpeval init https://mcp.example.com/mcp my-suite --target-header 'Authorization: Bearer ${MCP_TOKEN}'
 `
 

@@ -60,10 +60,10 @@ With --json, what was done (or refused, and why) is printed as JSON.
 Exit status 5 when a rule refuses the run or the check finds disagreement.
 
 Examples:
-  mcpeval publish runs/RUN_ID --dry-run
-  mcpeval publish runs/RUN_ID --dry-run --json
-  mcpeval publish runs/RUN_ID
-  mcpeval publish --check
+  mcpeval publish RUN --dry-run
+  mcpeval publish RUN --dry-run --json
+  mcpeval publish RUN --ledger my-site/results.json
+  mcpeval publish --check --ledger my-site/results.json --site my-site
 `
 
 // publishJSON is what publish --json prints.

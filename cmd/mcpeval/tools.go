@@ -30,8 +30,8 @@ TARGET is builtin:NAME, stdio:COMMAND ARGS... (quote it, or give it after
 Examples:
   mcpeval tools builtin:household
   mcpeval tools builtin:ops --json
-  mcpeval tools 'stdio:mcpeval serve-target household'
-  mcpeval tools -- stdio:mcpeval serve-target ops --writable
+  mcpeval tools 'stdio:./bin/my-server --read-only'
+  mcpeval tools -- stdio:./bin/my-server --read-only
   mcpeval tools https://mcp.example.com/mcp --target-header 'Authorization: Bearer ${MCP_TOKEN}'
 `
 
