@@ -28,9 +28,14 @@ type Ladder struct {
 	Rungs []Rung `json:"rungs"`
 	// Cases are every case any run graded, in the order they first appear.
 	Cases []Case `json:"cases"`
-	// Calibrated is true when every case the strongest model ran passed
-	// every graded attempt there.
+	// Calibrated is true when the strongest model is a real one (not a
+	// fake or a script, whose passes prove the pipe, not the cases), it
+	// graded attempts, and every case it ran passed every graded attempt
+	// there.
 	Calibrated bool `json:"calibrated"`
+	// NotCalibrated says why the ladder is not calibrated; empty when it
+	// is.
+	NotCalibrated string `json:"not_calibrated,omitempty"`
 	// Warnings say where the runs are not comparable (another suite, other
 	// tool definitions, an invalid or unfinished run).
 	Warnings []string `json:"warnings,omitempty"`
@@ -38,10 +43,12 @@ type Ladder struct {
 
 // Rung is one model's run.
 type Rung struct {
-	Model  string       `json:"model"`
-	RunID  string       `json:"run_id"`
-	Dir    string       `json:"dir"`
-	Valid  bool         `json:"valid"`
+	Model string `json:"model"`
+	RunID string `json:"run_id"`
+	Dir   string `json:"dir"`
+	Valid bool   `json:"valid"`
+	// Fake is true for a fake or scripted model.
+	Fake   bool         `json:"fake,omitempty"`
 	Totals grade.Counts `json:"totals"`
 }
 
@@ -65,7 +72,7 @@ func Build(runs []*record.Run, results []*grade.Result) *Ladder {
 	index := map[string]int{}
 	for i, r := range runs {
 		res := results[i]
-		l.Rungs = append(l.Rungs, Rung{Model: res.Model, RunID: r.Header.RunID, Dir: r.Dir, Valid: res.Valid, Totals: res.Totals.Counts})
+		l.Rungs = append(l.Rungs, Rung{Model: res.Model, RunID: r.Header.RunID, Dir: r.Dir, Valid: res.Valid, Fake: r.Header.Model.Fake, Totals: res.Totals.Counts})
 		if !res.Valid {
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s (%s) is invalid: nothing was graded", res.Model, r.Dir))
 		} else if !r.Complete() {
@@ -91,17 +98,16 @@ func Build(runs []*record.Run, results []*grade.Result) *Ladder {
 			l.Cases[j].Counts[i] = &c
 		}
 	}
-	l.Calibrated = len(runs) > 0 && results[0].Valid
+	caseMissing := false
 	for i := range l.Cases {
 		c := &l.Cases[i]
 		top := c.Counts[0]
 		switch {
 		case top == nil || top.Graded == 0:
 			if top == nil {
-				l.Calibrated = false
+				caseMissing = true
 			}
 		case top.Failed > 0:
-			l.Calibrated = false
 			c.Reading = Defect
 			c.Why = fmt.Sprintf("fails on %s, the strongest model (%d/%d): a case defect or a product gap, not a description problem", l.Rungs[0].Model, top.Passed, top.Graded)
 		default:
@@ -117,7 +123,33 @@ func Build(runs []*record.Run, results []*grade.Result) *Ladder {
 			}
 		}
 	}
+	l.NotCalibrated = l.whyNotCalibrated(caseMissing)
+	l.Calibrated = len(runs) > 0 && l.NotCalibrated == ""
 	return l
+}
+
+// whyNotCalibrated says why the ladder is not calibrated, or "" when it
+// is; caseMissing is true when a case some run graded was not run on the
+// strongest model.
+func (l *Ladder) whyNotCalibrated(caseMissing bool) string {
+	if len(l.Rungs) == 0 {
+		return "no runs"
+	}
+	top := l.Rungs[0]
+	switch {
+	case !top.Valid:
+		return fmt.Sprintf("%s, the strongest model, has an invalid run: nothing was graded", top.Model)
+	case top.Fake:
+		return fmt.Sprintf("%s, the strongest model, is a fake model: its passes prove the pipe, not that a model can pass the cases; put a real model first", top.Model)
+	case top.Totals.Graded == 0:
+		return fmt.Sprintf("%s, the strongest model, has no graded attempt (%d ended in an error): nothing shows a model can pass the cases", top.Model, top.Totals.Errors)
+	case l.Count(Defect) > 0:
+		n := l.Count(Defect)
+		return fmt.Sprintf("%d case%s fail%s on %s (case defects or product gaps): fix those before reading weaker models' failures as description problems", n, plural(n), verbS(n), top.Model)
+	case caseMissing:
+		return fmt.Sprintf("%s, the strongest model, did not run every case the others ran", top.Model)
+	}
+	return ""
 }
 
 // Count returns how many cases have the reading.
@@ -183,12 +215,11 @@ func calibration(w io.Writer, l *Ladder, bullet string) {
 	if len(l.Rungs) == 0 {
 		return
 	}
-	top := l.Rungs[0].Model
+	top := termsafe.Line(l.Rungs[0].Model)
 	if l.Calibrated {
 		fmt.Fprintf(w, "%scalibrated: every case passes on %s, so failures lower down point at the descriptions.\n", bullet, top)
 	} else {
-		fmt.Fprintf(w, "%snot calibrated: %d case%s fail%s on %s (case defects or product gaps): fix those before reading weaker models' failures as description problems.\n",
-			bullet, l.Count(Defect), plural(l.Count(Defect)), verbS(l.Count(Defect)), top)
+		fmt.Fprintf(w, "%snot calibrated: %s.\n", bullet, termsafe.Line(l.NotCalibrated))
 	}
 	for _, c := range l.Cases {
 		if c.Why != "" {

@@ -94,3 +94,43 @@ func TestCalibratedAndWarnings(t *testing.T) {
 		t.Errorf("warnings %v", l.Warnings)
 	}
 }
+
+// TestCalibratedOnlyOnARealModel: a ladder is calibrated only when its
+// strongest rung is a real model with graded attempts. A fake model that
+// passes everything, or a real one whose every attempt failed to run,
+// shows nothing about the cases.
+func TestCalibratedOnlyOnARealModel(t *testing.T) {
+	s := testSuite()
+	weak, gw := testRun(s, "weak", "a/hard")
+
+	real, gr := testRun(s, "anthropic:claude-x")
+	if l := Build([]*record.Run{real, weak}, []*grade.Result{gr, gw}); !l.Calibrated || l.NotCalibrated != "" {
+		t.Errorf("a real strongest model passing every case: calibrated %v (%s)", l.Calibrated, l.NotCalibrated)
+	}
+
+	fake, gf := testRun(s, "fake:perfect")
+	fake.Header.Model.Fake = true
+	gf = grade.Run(s, fake)
+	l := Build([]*record.Run{fake, weak}, []*grade.Result{gf, gw})
+	if l.Calibrated || !strings.Contains(l.NotCalibrated, "fake:perfect, the strongest model, is a fake model") {
+		t.Errorf("a fake strongest model: calibrated %v (%q)", l.Calibrated, l.NotCalibrated)
+	}
+	var b bytes.Buffer
+	Text(&b, l)
+	if !strings.Contains(b.String(), "not calibrated: fake:perfect, the strongest model, is a fake model") || strings.Contains(b.String(), "\ncalibrated") {
+		t.Errorf("text of a ladder topped by a fake model:\n%s", b.String())
+	}
+	if l.Count(Descriptions) != 1 {
+		t.Errorf("the readings still stand below a fake model: %d description readings", l.Count(Descriptions))
+	}
+
+	down, gd := testRun(s, "openai:gpt-x")
+	for i := range down.Attempts {
+		down.Attempts[i] = record.Attempt{Case: down.Attempts[i].Case, N: down.Attempts[i].N, End: record.EndError, Error: &record.Error{Kind: "provider", Message: "connection refused"}}
+	}
+	gd = grade.Run(s, down)
+	l = Build([]*record.Run{down, weak}, []*grade.Result{gd, gw})
+	if l.Calibrated || !strings.Contains(l.NotCalibrated, "has no graded attempt (9 ended in an error)") {
+		t.Errorf("a strongest model whose every attempt errored: calibrated %v (%q)", l.Calibrated, l.NotCalibrated)
+	}
+}
