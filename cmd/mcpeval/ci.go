@@ -21,13 +21,14 @@ import (
 	"github.com/mcpeval/mcpeval/internal/compare"
 	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/internal/overlay"
+	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/report/junit"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 const ciHelp = `
@@ -47,6 +48,11 @@ CI:
                    and exit 5 on a significant regression (Fisher's exact
                    test, --alpha, default 0.05)
   --min-pass F     exit 5 when the pass rate is below F (0.9 for 90%)
+  --max-error-rate F
+                   a gate (--gate, --min-pass) cannot pass on a run with
+                   no graded attempt, or whose attempts ended in an error
+                   more often than F (default 0.2): it exits 6, too few
+                   graded attempts to judge
   --junit FILE     write JUnit XML (one test per case)
   --summary FILE   append a Markdown summary (e.g. "$GITHUB_STEP_SUMMARY")
 `
@@ -54,7 +60,7 @@ CI:
 // ciFlags are run's CI flags.
 type ciFlags struct {
 	gate, dataset, junit, summary, overlay, shard string
-	alpha, minPass                                float64
+	alpha, minPass, maxErrorRate                  float64
 
 	ov       *overlay.Overlay
 	sh       *record.Shard
@@ -68,6 +74,7 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.gate, "gate", "", "exit 5 on a significant regression against the baseline run `DIR`")
 	fs.Float64Var(&c.alpha, "alpha", compare.DefaultAlpha, "significance level of --gate")
 	fs.Float64Var(&c.minPass, "min-pass", 0, "exit 5 when the pass rate is below this `FRACTION` (0.9 for 90%)")
+	fs.Float64Var(&c.maxErrorRate, "max-error-rate", pipeline.DefaultMaxErrorRate, "exit 6 from a gate when more than this `FRACTION` of attempts ended in an error")
 	fs.StringVar(&c.junit, "junit", "", "write JUnit XML to `FILE`")
 	fs.StringVar(&c.summary, "summary", "", "append a Markdown summary to `FILE`")
 }
@@ -112,6 +119,9 @@ func (c *ciFlags) check(e *env, f runFlags, models int) error {
 	}
 	if c.minPass < 0 || c.minPass > 1 {
 		return usagef("--min-pass %g: want a fraction between 0 and 1 (0.9 for 90%%)", c.minPass)
+	}
+	if c.maxErrorRate <= 0 || c.maxErrorRate > 1 {
+		return usagef("--max-error-rate %g: want a fraction above 0 and at most 1 (0.2 for 20%%)", c.maxErrorRate)
 	}
 	if c.shard != "" {
 		sh, err := shard.Parse(c.shard)
@@ -170,11 +180,9 @@ func (c *ciFlags) check(e *env, f runFlags, models int) error {
 	return nil
 }
 
-// gradedRun is one finished run.
-type gradedRun struct {
-	s   *suite.Suite
-	rec *record.Run
-	res *grade.Result
+// gates are the gates the CI flags set.
+func (c *ciFlags) gates() pipeline.Gates {
+	return pipeline.Gates{MinPass: c.minPass, Baseline: c.gate, MaxErrorRate: c.maxErrorRate}
 }
 
 // runEach runs the suite on each model given (one run each), then writes
@@ -199,13 +207,13 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		quiet.stdout = io.Discard // --json prints the ladder alone
 		sub = &quiet
 	}
-	var runs []gradedRun
+	var runs []*pipeline.Graded
 	var firstErr error
 	used := map[string]bool{}
 	for i, m := range models {
 		g := f
 		g.model = m
-		g.graded = func(s *suite.Suite, rec *record.Run, res *grade.Result) { runs = append(runs, gradedRun{s, rec, res}) }
+		g.graded = func(r *pipeline.Graded) { runs = append(runs, r) }
 		if isLadder {
 			if f.out != "" {
 				g.out = filepath.Join(f.out, modelDir(m, used))
@@ -251,7 +259,7 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	var cmp *compare.Comparison
 	if f.ci.baseline != nil && firstErr == nil {
 		last := runs[len(runs)-1]
-		cmp = compare.Compare(f.ci.baseline, last.rec, grade.Run(last.s, f.ci.baseline), last.res)
+		cmp = compare.Compare(f.ci.baseline, last.Record, grade.Run(last.Suite, f.ci.baseline), last.Result)
 		cmp.SetAlpha(f.ci.alpha)
 		if !f.json {
 			fmt.Fprintf(e.stdout, "\ncompared with the baseline %s\n\n", f.ci.baseline.Dir)
@@ -263,8 +271,8 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		var recs []*record.Run
 		var ress []*grade.Result
 		for _, r := range runs {
-			recs = append(recs, r.rec)
-			ress = append(ress, r.res)
+			recs = append(recs, r.Record)
+			ress = append(ress, r.Result)
 		}
 		lad = ladder.Build(recs, ress)
 		if f.json {
@@ -274,28 +282,32 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 			ladder.Text(e.stdout, lad)
 		}
 		if f.out != "" {
-			if err := writeJSON(filepath.Join(f.out, "ladder.json"), lad); err != nil {
+			if err := rundir.WriteJSON(rundir.Path(f.out, rundir.Ladder), lad); err != nil {
 				fmt.Fprintf(e.stderr, "mcpeval run: %v\n", err)
 			}
 		}
 	}
-	var why []string
+	var verdict pipeline.Verdict
 	if firstErr == nil {
-		why = gateReasons(f.ci, runs, cmp)
+		var results []*grade.Result
+		for _, r := range runs {
+			results = append(results, r.Result)
+		}
+		verdict = f.ci.gates().Check(results, cmp)
 	}
 	if f.ci.junit != "" {
 		var jr []junit.Run
 		for _, r := range runs {
-			jr = append(jr, junit.Run{Record: r.rec, Result: r.res})
+			jr = append(jr, junit.Run{Record: r.Record, Result: r.Result})
 		}
-		if err := writeFileAtomic(f.ci.junit, func(w io.Writer) error { return junit.Write(w, jr...) }); err != nil {
+		if err := rundir.WriteFile(f.ci.junit, func(w io.Writer) error { return junit.Write(w, jr...) }); err != nil {
 			return err
 		}
 	}
 	if f.ci.summary != "" {
 		err := appendFile(f.ci.summary, func(w io.Writer) error {
 			for _, r := range runs {
-				if err := report.Markdown(w, r.res, &r.rec.Header); err != nil {
+				if err := report.Markdown(w, r.Result, &r.Record.Header); err != nil {
 					return err
 				}
 				fmt.Fprintln(w)
@@ -312,7 +324,7 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 				}
 				fmt.Fprintln(w)
 			}
-			gateMarkdown(w, f.ci, why)
+			gateMarkdown(w, f.ci.gates(), verdict)
 			return nil
 		})
 		if err != nil {
@@ -322,71 +334,54 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if firstErr != nil {
 		return firstErr
 	}
-	if len(why) > 0 {
-		return exitf(exitGate, "gate failed:\n  %s", strings.Join(why, "\n  "))
+	if err := gateError(verdict); err != nil {
+		return err
 	}
-	if f.ci.gate != "" || f.ci.minPass > 0 {
+	if f.ci.gates().Set() {
 		fmt.Fprintln(e.stderr, "mcpeval run: gate passed")
 	}
 	return nil
 }
 
-// gateReasons says why the gates fail, or nothing when they pass.
-func gateReasons(c ciFlags, runs []gradedRun, cmp *compare.Comparison) []string {
-	var why []string
-	if c.minPass > 0 {
-		for _, r := range runs {
-			t := r.res.Totals
-			switch {
-			case !r.res.Valid:
-				why = append(why, fmt.Sprintf("%s: the run is invalid, so it has no pass rate (--min-pass %g)", r.res.Model, c.minPass))
-			case t.Graded == 0:
-				why = append(why, fmt.Sprintf("%s: no attempt was graded, so there is no pass rate (--min-pass %g)", r.res.Model, c.minPass))
-			case t.Rate < c.minPass:
-				why = append(why, fmt.Sprintf("%s: pass rate %.1f%% (%d/%d, 95%% CI %.0f%%–%.0f%%) is below --min-pass %g%%",
-					r.res.Model, t.Rate*100, t.Passed, t.Graded, t.WilsonLow*100, t.WilsonHigh*100, c.minPass*100))
-			}
-		}
+// gateError is the exit a gate verdict calls for: exitTooFew when a run
+// had too few graded attempts to judge, exitGate when a gate failed, nil
+// when every gate passed.
+func gateError(v pipeline.Verdict) error {
+	switch {
+	case len(v.TooFew) > 0:
+		return exitf(exitTooFew, "gate cannot pass: too few graded attempts to judge:\n  %s", strings.Join(v.Reasons(), "\n  "))
+	case len(v.Failed) > 0:
+		return exitf(exitGate, "gate failed:\n  %s", strings.Join(v.Failed, "\n  "))
 	}
-	if cmp != nil {
-		why = append(why, compareReasons(cmp, c.gate)...)
-	}
-	return why
+	return nil
 }
 
-// compareReasons says why a comparison fails a gate.
-func compareReasons(cmp *compare.Comparison, base string) []string {
-	if !cmp.Comparable {
-		return []string{fmt.Sprintf("cannot compare with the baseline %s: %s", base, strings.Join(cmp.Warnings, "; "))}
+// compareGate is "mcpeval compare --gate": the new run nw, compared with
+// the baseline base in cmp, must have enough graded attempts to judge and
+// no significant regression.
+func compareGate(cmp *compare.Comparison, nw *grade.Result, base string) error {
+	v := pipeline.Gates{Baseline: base}.Check([]*grade.Result{nw}, cmp)
+	if len(v.TooFew) == 0 && len(v.Failed) > 0 {
+		return exitf(exitGate, "gate failed: %s", strings.Join(v.Failed, "\n  "))
 	}
-	regs := cmp.Regressions()
-	if len(regs) == 0 {
-		return nil
-	}
-	why := []string{fmt.Sprintf("significant regression against the baseline %s (%s, alpha %g):", base, cmp.Test, cmp.Alpha)}
-	for _, r := range regs {
-		why = append(why, "  "+r.Describe())
-	}
-	if len(cmp.Changes) == 0 {
-		return append(why, "between the runs nothing changed but the runs themselves: the model is not deterministic, or the target's behaviour moved")
-	}
-	var changed []string
-	for _, ch := range cmp.Changes {
-		changed = append(changed, ch.What)
-	}
-	return append(why, "what changed between the runs: "+strings.Join(changed, ", ")+" (mcpeval compare shows how)")
+	return gateError(v)
 }
 
-func gateMarkdown(w io.Writer, c ciFlags, why []string) {
-	if c.gate == "" && c.minPass == 0 {
+// gateMarkdown writes the gates' verdict for a Markdown summary.
+func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict) {
+	if !g.Set() {
 		return
 	}
-	if len(why) == 0 {
+	switch {
+	case v.Passed():
 		fmt.Fprint(w, "**Gate passed.**\n\n")
 		return
+	case len(v.TooFew) > 0:
+		fmt.Fprint(w, "**Gate cannot pass: too few graded attempts to judge:**\n\n")
+	default:
+		fmt.Fprint(w, "**Gate failed:**\n\n")
 	}
-	fmt.Fprint(w, "**Gate failed:**\n\n")
-	for _, s := range why {
+	for _, s := range v.Reasons() {
 		fmt.Fprintf(w, "- %s\n", strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(strings.TrimSpace(s)))
 	}
 	fmt.Fprintln(w)
@@ -431,5 +426,5 @@ func reportMarkdown(w io.Writer, res *grade.Result, rec *record.Run) error {
 
 // writeJUnit writes one graded run as JUnit XML to path.
 func writeJUnit(path string, rec *record.Run, res *grade.Result) error {
-	return writeFileAtomic(path, func(w io.Writer) error { return junit.Write(w, junit.Run{Record: rec, Result: res}) })
+	return rundir.WriteFile(path, func(w io.Writer) error { return junit.Write(w, junit.Run{Record: rec, Result: res}) })
 }

@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/record"
 )
 
 const gateSuite = `name: gate-demo
@@ -148,5 +153,93 @@ func TestLadderJSON(t *testing.T) {
 		if c.Reading != want {
 			t.Errorf("%s: reading %q, want %q", c.ID, c.Reading, want)
 		}
+	}
+}
+
+// TestGateOnNothingGraded: with the provider refusing every request, every
+// attempt is an error and nothing is graded. The run itself completes
+// (exit 0, no gate set), but a gate cannot pass on it: --min-pass, --gate
+// and compare --gate exit 6 and say why. A run where more attempts
+// errored than --max-error-rate allows exits 6 too; raising the share
+// lets the gate judge the rest.
+func TestGateOnNothingGraded(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"suite.yaml": gateSuite})
+	suitePath := filepath.Join(dir, "suite.yaml")
+	s, err := loadSuite(suitePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := make([]wiremodel.Fault, 1000)
+	for i := range refuse {
+		refuse[i] = wiremodel.Fault{Status: http.StatusUnauthorized}
+	}
+	// serve points the openai provider at a wire model that refuses the
+	// first requests as faults says and answers the rest from the keys.
+	serve := func(faults []wiremodel.Fault) {
+		h := &wiremodel.Handler{API: wiremodel.OpenAI, Keys: wiremodel.Keys(s), Faults: faults, APIKey: openaiKey}
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+	}
+	t.Setenv("OPENAI_API_KEY", openaiKey)
+	t.Setenv("MCPEVAL_SPEND", "")
+	serve(refuse)
+
+	base := filepath.Join(dir, "base")
+	if code, _, stderr := mainIn(t, "run", "--suite", suitePath, "--out", base, "--quiet"); code != exitOK {
+		t.Fatalf("base run: exit %d: %s", code, stderr)
+	}
+	openai := []string{"run", "--suite", suitePath, "--model", "openai:gpt-test", "--spend", "--quiet", "--concurrency", "1"}
+	down1 := filepath.Join(dir, "down")
+	code, _, stderr := mainIn(t, append(openai, "--out", down1)...)
+	if code != exitOK {
+		t.Fatalf("a run with the provider down and no gate: exit %d, want 0: %s", code, stderr)
+	}
+	rec, _ := record.Read(down1)
+	if rec == nil || len(rec.Attempts) != 10 {
+		t.Fatalf("the run with the provider down recorded %v", rec)
+	}
+	for _, a := range rec.Attempts {
+		if a.Error == nil || a.Error.Kind != record.ErrProvider {
+			t.Fatalf("attempt %s #%d did not end in a provider error: %+v", a.Case, a.N, a.Error)
+		}
+	}
+
+	const nothing = "openai:gpt-test: no attempt was graded: all 10 ended in an error (provider 10), so no gate can pass"
+	tests := []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{append(openai, "--out", filepath.Join(dir, "d1"), "--min-pass", "0.5"), exitTooFew, nothing},
+		{append(openai, "--out", filepath.Join(dir, "d2"), "--gate", base), exitTooFew, nothing},
+		{[]string{"compare", "--gate", base, down1}, exitTooFew, nothing},
+		{[]string{"compare", "--gate", base, base}, exitOK, ""},
+	}
+	for _, tt := range tests {
+		code, _, stderr := mainIn(t, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.stderr) || strings.Contains(stderr, "gate passed") {
+			t.Errorf("mcpeval %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tt.args, " "), code, stderr, tt.code, tt.stderr)
+		}
+		if tt.code == exitTooFew && !strings.Contains(stderr, "gate cannot pass: too few graded attempts to judge") {
+			t.Errorf("mcpeval %s: stderr %q does not say the gate cannot pass", strings.Join(tt.args, " "), stderr)
+		}
+	}
+
+	// Three of ten attempts refused (30%): too many errors for the default
+	// 20%, enough graded attempts for a gate that accepts half.
+	serve(refuse[:3])
+	code, _, stderr = mainIn(t, append(openai, "--out", filepath.Join(dir, "p1"), "--min-pass", "0.5")...)
+	if code != exitTooFew || !strings.Contains(stderr, "3 of 10 attempts ended in an error (30%; provider 3), more than the 20% a gate accepts") {
+		t.Errorf("30%% errors under the default share: exit %d, stderr %q", code, stderr)
+	}
+	serve(refuse[:3])
+	code, _, stderr = mainIn(t, append(openai, "--out", filepath.Join(dir, "p2"), "--min-pass", "0.5", "--max-error-rate", "0.5")...)
+	if code != exitOK || !strings.Contains(stderr, "gate passed") {
+		t.Errorf("30%% errors with --max-error-rate 0.5: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = mainIn(t, append(openai, "--out", filepath.Join(dir, "p3"), "--max-error-rate", "0")...)
+	if code != exitUsage || !strings.Contains(stderr, "--max-error-rate 0: want a fraction above 0 and at most 1") {
+		t.Errorf("--max-error-rate 0: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/compare"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -91,9 +89,7 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *gate {
-		if why := compareReasons(c, pos[0]); len(why) > 0 {
-			return exitf(exitGate, "gate failed: %s", strings.Join(why, "\n  "))
-		}
+		return compareGate(c, gn, pos[0])
 	}
 	return nil
 }
@@ -117,14 +113,13 @@ func loadGraded(e *env, dir, suitePath string) (*record.Run, *grade.Result, erro
 	if suitePath != "" {
 		return nil, nil, serr
 	}
-	data, err := os.ReadFile(filepath.Join(rec.Dir, summaryFile))
+	res, err := rundir.ReadGrades(rec.Dir)
+	if errors.Is(err, rundir.ErrNoGrades) {
+		return nil, nil, usagef("%s: cannot grade it (its suite %s: %v) and it has no %s; give the suite with --suite", dir, p, serr, rundir.Grades)
+	}
 	if err != nil {
-		return nil, nil, usagef("%s: cannot grade it (its suite %s: %v) and it has no %s; give the suite with --suite", dir, p, serr, summaryFile)
+		return nil, nil, badInput(err)
 	}
-	var res grade.Result
-	if err := json.Unmarshal(data, &res); err != nil {
-		return nil, nil, badInput(fmt.Errorf("%s: %v", filepath.Join(rec.Dir, summaryFile), err))
-	}
-	res.Warnings = append(res.Warnings, fmt.Sprintf("its suite %s could not be loaded, so its grades are read from %s as they were written", p, summaryFile))
-	return rec, &res, nil
+	res.Warnings = append(res.Warnings, fmt.Sprintf("its suite %s could not be loaded, so its grades are read from %s as they were written", p, rundir.Grades))
+	return rec, res, nil
 }

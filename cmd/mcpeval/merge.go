@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
@@ -17,7 +17,8 @@ Usage: mcpeval merge --out DIR SHARD... [--json | --markdown] [--junit FILE] [--
 
 Combines the records of a sharded run ("mcpeval run --shard K/N", one per
 machine: a CI matrix, a Kubernetes indexed job) into one run record in DIR,
-holding every attempt in plan order, then grades it as run does.
+holding every attempt in plan order, then grades it as run does and writes
+the same files beside it (grades.json, actions.json, ...).
 
 It refuses shards of different runs (another suite, other tool
 definitions or overlay, another model or options, target, attempts, turn
@@ -75,10 +76,11 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res := grade.Run(s, rec)
-	if err := writeSummary(rec.Dir, res, &rec.Header); err != nil {
+	g := pipeline.Score(ctx, s, rec, pipeline.Options{})
+	for _, err := range g.Problems {
 		fmt.Fprintf(e.stderr, "mcpeval merge: %v\n", err)
 	}
+	res := g.Result
 	if err := printAs(e, *asJSON, *asMD, res, rec); err != nil {
 		return err
 	}

@@ -5,15 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/judge"
+	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
@@ -61,7 +62,7 @@ type runFlags struct {
 	// models, ci and graded are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
-	graded func(*suite.Suite, *record.Run, *grade.Result)
+	graded func(*pipeline.Graded)
 }
 
 func runCmd(ctx context.Context, e *env, args []string) error {
@@ -169,13 +170,12 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		Cases: f.cases, OutDir: f.out, Build: build, CallTimeout: f.callTimeout,
 		Resume: resume,
 	}
-	if fx, ok := fixture.For(s); ok {
-		cfg.Fixtures = fx
+	// The pipeline builds the suite's fixtures and fresh targets itself.
+	if _, ok := fixture.For(s); ok {
 		for _, w := range fixture.CleanupWarnings(s) {
 			fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
 		}
 	}
-	cfg.FreshTarget = s.FreshTarget
 	f.ci.configure(&cfg)
 	if budget != nil {
 		cfg.BeforeAttempt = budget.Exceeded
@@ -186,34 +186,31 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if !f.json && !f.quiet && strings.HasPrefix(f.model, "fake:") && f.model == "fake:perfect" {
 		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
 	}
-	rec, err := runner.Run(ctx, cfg)
+	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: jdg})
 	prog.done()
-	if rec == nil && err != nil {
+	if g == nil {
 		return err
 	}
-	res := grade.Run(s, rec)
-	judgeRun(ctx, e, jdg, s, rec, res)
-	if f.graded != nil {
-		f.graded(s, rec, res)
+	rec, res := g.Record, g.Result
+	for _, perr := range g.Problems {
+		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", perr)
 	}
-	if werr := writeSummary(rec.Dir, res, &rec.Header); werr != nil {
-		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", werr)
+	tellDisagreements(e, g)
+	if f.graded != nil {
+		f.graded(g)
 	}
 	if perr := printResult(e, f.json, res, rec); perr != nil {
 		return perr
 	}
-	if werr := actionReport(e, f.json, s, rec); werr != nil {
-		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", werr)
+	if res.Actions != nil && !f.json {
+		fmt.Fprintln(e.stdout)
+		if perr := actions.Text(e.stdout, res.Actions); perr != nil {
+			return perr
+		}
 	}
-	if provider.Real(f.model) {
-		u := usage.Summarize(rec, nil)
-		if werr := writeJSON(filepath.Join(rec.Dir, "usage.json"), u); werr != nil {
-			fmt.Fprintf(e.stderr, "mcpeval run: %v\n", werr)
-		}
-		if !f.json {
-			fmt.Fprintln(e.stdout)
-			usage.Text(e.stdout, u)
-		}
+	if g.Usage != nil && !f.json {
+		fmt.Fprintln(e.stdout)
+		usage.Text(e.stdout, g.Usage)
 	}
 	switch {
 	case errors.Is(err, runner.ErrInvalid):

@@ -3,14 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/judge"
+	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/review"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -19,7 +21,8 @@ Usage: mcpeval score RUN [--suite PATH] [--json | --markdown]
 
 Grades (or re-grades) a recorded run against the suite as it is now,
 without calling any model: grading is a pure function of the record and
-the suite. Writes RUN/grades.json and prints the result.
+the suite. Rewrites every file derived from the record (RUN/grades.json,
+RUN/actions.json, ...) and prints the result.
 
   --suite   the suite to grade against (default: the one the run names)
 `
@@ -70,12 +73,12 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res := grade.Run(s, rec)
-	judgeRun(ctx, e, jdg, s, rec, res)
-	if err := writeSummary(rec.Dir, res, &rec.Header); err != nil {
+	g := pipeline.Score(ctx, s, rec, pipeline.Options{Judge: jdg})
+	tellDisagreements(e, g)
+	if err := errors.Join(g.Problems...); err != nil {
 		return err
 	}
-	return printAs(e, *asJSON, *asMD, res, rec)
+	return printAs(e, *asJSON, *asMD, g.Result, rec)
 }
 
 func reportCmd(ctx context.Context, e *env, args []string) error {
@@ -95,14 +98,14 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(filepath.Join(rec.Dir, summaryFile))
-	if err != nil {
+	graded, err := rundir.ReadGrades(rec.Dir)
+	if errors.Is(err, rundir.ErrNoGrades) {
 		return usagef("%s has no grades yet: run mcpeval score %s", rec.Dir, rec.Dir)
 	}
-	var res grade.Result
-	if err := json.Unmarshal(data, &res); err != nil {
-		return badInput(fmt.Errorf("%s: %v (re-create it with mcpeval score)", filepath.Join(rec.Dir, summaryFile), err))
+	if err != nil {
+		return badInput(fmt.Errorf("%v (re-create it with mcpeval score)", err))
 	}
+	res := *graded
 	log, err := review.Load(rec)
 	if err != nil {
 		return badInput(err)
@@ -144,28 +147,6 @@ func readRun(e *env, dir string) (*record.Run, error) {
 		return nil, badInput(err)
 	}
 	return rec, nil
-}
-
-const summaryFile = "grades.json"
-
-// writeSummary writes the grades beside the record. They are derived data:
-// score writes them anew; the record itself is never edited.
-func writeSummary(dir string, res *grade.Result, h *record.Header) error {
-	return writeJSON(filepath.Join(dir, summaryFile), res)
-}
-
-// writeJSON writes v as indented JSON through a temporary file, so that a
-// crash never leaves half a file.
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encoding %s: %w", filepath.Base(path), err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Rename(tmp, path)
 }
 
 func printResult(e *env, asJSON bool, res *grade.Result, rec *record.Run) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
@@ -40,12 +41,12 @@ var info = model.Info{Spec: "anthropic:claude-haiku-5-5;base_url=http://x", Prov
 func TestModelJudge(t *testing.T) {
 	for _, c := range []struct {
 		reply string
-		want  Opinion
+		want  grade.Opinion
 	}{
-		{"DECLINES\nIt says no tool returns prices.", Opinion{true, "It says no tool returns prices.", "anthropic:claude-haiku-5-5"}},
-		{"**Declines.** It asks which container.", Opinion{true, "It asks which container.", "anthropic:claude-haiku-5-5"}},
-		{"answers - gives a figure", Opinion{false, "gives a figure", "anthropic:claude-haiku-5-5"}},
-		{"ANSWERS", Opinion{false, "", "anthropic:claude-haiku-5-5"}},
+		{"DECLINES\nIt says no tool returns prices.", grade.Opinion{Declines: true, Reason: "It says no tool returns prices.", Model: "anthropic:claude-haiku-5-5"}},
+		{"**Declines.** It asks which container.", grade.Opinion{Declines: true, Reason: "It asks which container.", Model: "anthropic:claude-haiku-5-5"}},
+		{"answers - gives a figure", grade.Opinion{Declines: false, Reason: "gives a figure", Model: "anthropic:claude-haiku-5-5"}},
+		{"ANSWERS", grade.Opinion{Declines: false, Reason: "", Model: "anthropic:claude-haiku-5-5"}},
 	} {
 		s := &stub{reply: c.reply}
 		got, err := New(s, info).Declines(context.Background(), "What's the price of VOO?", "No tool returns prices.")

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// opsMini is one write case on builtin:ops, whose key creates a 5 GB
+// volume.
+const opsMini = `name: ops-mini
+target: builtin:ops
+fresh_target: true
+allow_writes: true
+attempts: 2
+cases:
+  - id: write/new-volume
+    prompt: Set up a 5 GB volume on nfs called cache-{{token}}.
+    action:
+      kind: write
+      steps:
+        - tool: create_volume
+          args:
+            name: {literal: "cache-{{token}}"}
+            size_gb: {literal: 5}
+            driver: {literal: nfs}
+`
+
+// argumentsColumn reads the Arguments column of the first model in an
+// action report file.
+func argumentsColumn(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Models []struct {
+			Columns struct {
+				Arguments struct{ Num, Den int } `json:"arguments"`
+			} `json:"columns"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil || len(rep.Models) == 0 {
+		t.Fatalf("%s: %v\n%s", path, err, b)
+	}
+	a := rep.Models[0].Columns.Arguments
+	b, _ = json.Marshal(a)
+	return string(b)
+}
+
+// TestScoreRefreshesActions: after the suite is edited, score rewrites
+// every graded file of the run, actions.json as well as grades.json, so
+// that no file of the run keeps the old suite's verdicts.
+func TestScoreRefreshesActions(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"suite.yaml": opsMini})
+	suitePath, run := filepath.Join(dir, "suite.yaml"), filepath.Join(dir, "run")
+	if code, _, stderr := mainIn(t, "run", "--suite", suitePath, "--out", run, "--quiet"); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	before := argumentsColumn(t, filepath.Join(run, "actions.json"))
+	if before != `{"Num":6,"Den":6}` {
+		t.Fatalf("arguments before the edit: %s, want 6/6", before)
+	}
+	// The suite now wants a 6 GB volume: the recorded calls (5 GB) get
+	// one argument wrong each.
+	edited := strings.NewReplacer("size_gb: {literal: 5}", "size_gb: {literal: 6}", "a 5 GB volume", "a 6 GB volume").Replace(opsMini)
+	if err := os.WriteFile(suitePath, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := mainIn(t, "score", run); code != 0 {
+		t.Fatalf("score: exit %d: %s", code, stderr)
+	}
+	after := argumentsColumn(t, filepath.Join(run, "actions.json"))
+	if after != `{"Num":4,"Den":6}` {
+		t.Errorf("actions.json after re-scoring against the edited suite: arguments %s, want 4/6", after)
+	}
+	if graded := argumentsColumnOf(t, filepath.Join(run, "grades.json")); graded != after {
+		t.Errorf("grades.json says arguments %s, actions.json %s", graded, after)
+	}
+}
+
+// argumentsColumnOf reads the Arguments column of the action report
+// carried in grades.json.
+func argumentsColumnOf(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Actions json.RawMessage `json:"actions"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(t.TempDir(), "a.json")
+	os.WriteFile(tmp, res.Actions, 0o644)
+	return argumentsColumn(t, tmp)
+}

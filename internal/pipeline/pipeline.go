@@ -1,0 +1,136 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/fixture"
+	"github.com/mcpeval/mcpeval/internal/judge"
+	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/runner"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// Options say what Run and Score do besides grading. The zero value grades
+// and writes every derived file, asking no judge.
+type Options struct {
+	// Judge, when set, is asked whether the run's decline answers decline,
+	// and its opinions replace those stored in the run directory. Stored
+	// opinions are attached to the grades either way; they never change one.
+	Judge judge.Judge
+	// JudgeConcurrency is how many answers are put to the judge at once;
+	// 0 means 4.
+	JudgeConcurrency int
+}
+
+// Graded is a graded run and what was derived from it.
+type Graded struct {
+	Suite  *suite.Suite
+	Record *record.Run
+	// Result is the graded run, action columns included, as grades.json
+	// holds it.
+	Result *grade.Result
+	// Usage is what the run cost, for a real model; nil for a fake one,
+	// whose usage says nothing.
+	Usage *usage.Summary
+	// Disagreements are the attempts the advisory judge reads otherwise
+	// than the grade (judge.Disagreements): where reviewers start.
+	Disagreements []string
+	// Problems are derived files that could not be read or written, each
+	// naming its file. The record is safe either way, and "mcpeval score"
+	// writes them again.
+	Problems []error
+}
+
+// Run runs cfg (runner.Run), then grades the record, attaches the judge's
+// opinions, totals the usage and writes every derived file, as Score does.
+// What the suite itself asks for is done without being asked: the fixtures
+// of its action cases (when cfg.Fixtures is nil) and a fresh target for
+// every attempt (when the suite says fresh_target).
+//
+// The error is runner.Run's. A run that stopped early (interrupted, out of
+// budget) or whose preflight failed (runner.ErrInvalid) is still graded
+// and written, and returned with its error; when there is no record at
+// all, Graded is nil.
+func Run(ctx context.Context, cfg runner.Config, opts Options) (*Graded, error) {
+	if cfg.Suite != nil {
+		if fx, ok := fixture.For(cfg.Suite); ok && cfg.Fixtures == nil {
+			cfg.Fixtures = fx
+		}
+		cfg.FreshTarget = cfg.FreshTarget || cfg.Suite.FreshTarget
+	}
+	rec, err := runner.Run(ctx, cfg)
+	if rec == nil {
+		return nil, err
+	}
+	return Score(ctx, cfg.Suite, rec, opts), err
+}
+
+// Score grades the recorded run rec against suite s as it is now, without
+// calling any model (the judge excepted, when Options.Judge is set), and
+// rewrites every derived file of the run directory rec.Dir: the grades, the
+// action columns, the usage, and the judge's opinions when a judge was
+// asked. With rec.Dir empty nothing is written.
+func Score(ctx context.Context, s *suite.Suite, rec *record.Run, opts Options) *Graded {
+	g := &Graded{Suite: s, Record: rec, Result: grade.Run(s, rec)}
+	g.judge(ctx, opts)
+	if !rec.Header.Model.Fake {
+		g.Usage = usage.Summarize(rec, nil)
+	}
+	if rec.Dir != "" {
+		g.write()
+	}
+	return g
+}
+
+// judge asks the judge when there is one, stores its opinions, and
+// attaches the run's opinions to the grades.
+func (g *Graded) judge(ctx context.Context, opts Options) {
+	dir := g.Record.Dir
+	var ops judge.Opinions
+	switch {
+	case opts.Judge != nil:
+		n := opts.JudgeConcurrency
+		if n < 1 {
+			n = 4
+		}
+		ops = judge.Ask(ctx, opts.Judge, g.Suite, g.Record, n)
+		if dir != "" {
+			g.problem(judge.Write(dir, ops))
+		}
+	case dir != "":
+		var err error
+		ops, err = judge.Read(dir)
+		g.problem(err)
+	}
+	if ops.Len() == 0 {
+		return
+	}
+	judge.Attach(g.Result, ops)
+	g.Disagreements = judge.Disagreements(g.Result)
+}
+
+// write writes every derived file of the run directory, and removes those
+// this grading does not produce.
+func (g *Graded) write() {
+	dir := g.Record.Dir
+	g.problem(rundir.WriteJSON(rundir.Path(dir, rundir.Grades), g.Result))
+	if g.Result.Actions != nil {
+		g.problem(rundir.WriteJSON(rundir.Path(dir, rundir.Actions), g.Result.Actions))
+	} else {
+		g.problem(rundir.Remove(dir, rundir.Actions))
+	}
+	if g.Usage != nil {
+		g.problem(rundir.WriteJSON(rundir.Path(dir, rundir.Usage), g.Usage))
+	} else {
+		g.problem(rundir.Remove(dir, rundir.Usage))
+	}
+}
+
+func (g *Graded) problem(err error) {
+	if err != nil {
+		g.Problems = append(g.Problems, err)
+	}
+}
