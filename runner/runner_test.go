@@ -2,12 +2,15 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"
@@ -475,4 +478,56 @@ func TestCheckExpectShowsNumbersInFull(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("CheckExpect = %q, want %q", got, want)
 	}
+}
+
+// envServerToken is what TestHelperEnvServer must find in its environment
+// to serve.
+const envServerToken = "tok-env-4711"
+
+// TestHelperEnvServer is not a test of its own: started as a stdio server
+// by TestRunStartsTheSuiteServerWithItsEnv, it serves the fault server's
+// tools when the suite's env reached it, and otherwise exits at once,
+// which no MCP client can connect to.
+func TestHelperEnvServer(t *testing.T) {
+	if os.Getenv("MCPEVAL_TEST_SERVER_TOKEN") != envServerToken {
+		return
+	}
+	os.Exit(faultserver.Main(nil, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// TestRunStartsTheSuiteServerWithItsEnv: a library call of Run with no
+// Config.Target runs the suite's own stdio target with the suite's env
+// (${VAR} taken from the environment), as the CLI does: a server that
+// needs a token gets it.
+func TestRunStartsTheSuiteServerWithItsEnv(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := json.Marshal("stdio:'" + strings.ReplaceAll(exe, "'", `'\''`) + "' -test.run=^TestHelperEnvServer$")
+	t.Setenv("RUNNER_TEST_SERVER_TOKEN", envServerToken)
+	s := loadSuite(t, "target:\n  spec: "+string(spec)+"\n  env: {MCPEVAL_TEST_SERVER_TOKEN: \"${RUNNER_TEST_SERVER_TOKEN}\"}\n"+faultSuite)
+	m, _ := fake.New("perfect", s)
+	rec, err := Run(context.Background(), Config{
+		Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect", Fake: true},
+		Attempts: 1, OutDir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatalf("running the suite's own stdio target: %v", err)
+	}
+	if len(rec.Attempts) != 1 || rec.Attempts[0].Answer != "The total is 42." {
+		t.Fatalf("attempts %+v, want one answered from the server's get_total", rec.Attempts)
+	}
+	if rec.Header.Target.Spec == "" || strings.Contains(string(mustJSON(t, rec.Header)), envServerToken) {
+		t.Errorf("the record's header names no target, or holds the token: %s", mustJSON(t, rec.Header.Target))
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
