@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +30,8 @@ read-only tools, that every case's key fits its tools' input schemas (a
 key argument a tool does not have makes the case unpassable), that no
 prompt names the tools or arguments it should lead to (the leak audit,
 less the suite's actions.leak_exceptions), and that the preflight
-figures hold. SUITE is a path or an embedded suite name (default:
+figures hold. It warns of a destructive case whose tool has no way to
+take the approval. SUITE is a path or an embedded suite name (default:
 household).
 
 Exit status: 2 when a case cannot pass as written (its key does not fit
@@ -99,9 +102,23 @@ type validatedPreflight struct {
 
 // located is a problem or warning, with where it is when known.
 type located struct {
+	// Kind says which check found it: "key", "leak", "confirm" or
+	// "no-cases".
+	Kind    string `json:"kind"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
+}
+
+// fileLine splits a "file:line: message" warning into its parts.
+var fileLine = regexp.MustCompile(`^(.+?):(\d+): (.*)$`)
+
+func locate(kind, w string) located {
+	if m := fileLine.FindStringSubmatch(w); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		return located{Kind: kind, File: m[1], Line: n, Message: m[3]}
+	}
+	return located{Kind: kind, Message: w}
 }
 
 func (l located) String() string {
@@ -145,7 +162,7 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 			Tolerance: ft.Tolerance.String(), Source: ft.Source})
 	}
 	if len(s.Cases) == 0 {
-		v.Warnings = append(v.Warnings, located{File: s.Path, Message: "the suite has no cases yet: write cases from what users of the server ask (see docs/suite.md), then run mcpeval validate again"})
+		v.Warnings = append(v.Warnings, located{Kind: "no-cases", File: s.Path, Message: "the suite has no cases yet: write cases from what users of the server ask (see docs/suite.md), then run mcpeval validate again"})
 	}
 	if !*offline {
 		if err := validateLive(ctx, s, *tgt, headers, envs, v); err != nil {
@@ -191,12 +208,18 @@ func validateLive(ctx context.Context, s *suite.Suite, override string, headers,
 			return err
 		}
 		for _, e := range es {
-			v.Problems = append(v.Problems, located{File: e.File, Line: e.Line, Message: e.Msg})
+			v.Problems = append(v.Problems, located{Kind: "key", File: e.File, Line: e.Line, Message: e.Msg})
 		}
 	}
 	for _, l := range audit.Leaks(s, ins.Tools) {
-		v.Warnings = append(v.Warnings, located{File: l.File, Line: l.Line,
+		v.Warnings = append(v.Warnings, located{Kind: "leak", File: l.File, Line: l.Line,
 			Message: fmt.Sprintf("case %s: the prompt says %q, which names %s: a model told the answer measures nothing (reword it, or list the word under actions.leak_exceptions with the reason)", l.Case, l.Found, l.What)})
+	}
+	for _, w := range audit.ConfirmWarnings(s, ins.Tools) {
+		l := locate("confirm", w)
+		if !slices.ContainsFunc(v.Problems, func(p located) bool { return p.File == l.File && p.Line == l.Line }) {
+			v.Warnings = append(v.Warnings, l) // else the key audit's problem on that step says it already
+		}
 	}
 	v.Preflight = &validatedPreflight{Checks: len(ins.Preflight.Checks), Problems: []string{}}
 	for _, c := range ins.Preflight.Checks {
@@ -227,7 +250,7 @@ func printValidation(e *env, v *validation, offline bool) {
 		}
 		leaks := 0
 		for _, x := range v.Warnings {
-			if strings.Contains(x.Message, "which names") {
+			if x.Kind == "leak" {
 				leaks++
 			}
 		}
