@@ -1,0 +1,286 @@
+package otlp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/redact"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// Options say where spans go and what they hold. The zero value sends to
+// the endpoint the standard OTEL_EXPORTER_OTLP_* variables name
+// (http://localhost:4318/v1/traces when none is set), with their headers,
+// and sends no content.
+type Options struct {
+	// Endpoint is the collector's URL, overriding
+	// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and OTEL_EXPORTER_OTLP_ENDPOINT. A
+	// URL without a path gets /v1/traces.
+	Endpoint string
+	// Headers are sent with every request, in place of those of
+	// OTEL_EXPORTER_OTLP_HEADERS (nil: those).
+	Headers map[string]string
+	// Content sends prompts, answers, tool arguments and results, through
+	// Redactor.
+	Content bool
+	// Redactor redacts content and reasons (nil: credential shapes only).
+	Redactor *redact.Redactor
+	// Timeout bounds how long Send keeps trying, retries included, and how
+	// long an Exporter tries each attempt (0: 30s for Send, 10s for an
+	// Exporter).
+	Timeout time.Duration
+	// Queue is how many attempts an Exporter holds while it sends (0: 256).
+	// An attempt that finds the queue full is dropped and counted.
+	Queue int
+	// Warn, when set, is told once that an Exporter dropped or failed to
+	// send spans. It is called from the exporter's own goroutine or from
+	// Attempt, and must not block.
+	Warn func(string)
+}
+
+// ParseEndpoint checks a collector URL given by a person and returns it as
+// the SDK wants it: http or https, with /v1/traces when it has no path.
+func ParseEndpoint(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("OTLP endpoint %q: want an http:// or https:// URL such as http://localhost:4318", redact.Secrets(s))
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/v1/traces"
+	}
+	return u.String(), nil
+}
+
+func newSpanExporter(ctx context.Context, opts *Options, timeout time.Duration) (*otlptrace.Exporter, error) {
+	o := []otlptracehttp.Option{
+		otlptracehttp.WithTimeout(min(timeout, 10*time.Second)),
+		otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 250 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: timeout}),
+	}
+	if opts.Endpoint != "" {
+		u, err := ParseEndpoint(opts.Endpoint)
+		if err != nil {
+			return nil, err
+		}
+		o = append(o, otlptracehttp.WithEndpointURL(u))
+	}
+	if opts.Headers != nil {
+		o = append(o, otlptracehttp.WithHeaders(opts.Headers))
+	}
+	exp, err := otlptracehttp.New(ctx, o...)
+	if err != nil {
+		return nil, fmt.Errorf("setting up the OTLP exporter: %w", err)
+	}
+	return exp, nil
+}
+
+// Stats count what an export sent.
+type Stats struct {
+	// Spans is how many spans were made.
+	Spans int
+	// Sent is how many the collector accepted.
+	Sent int
+	// Dropped is how many an Exporter dropped because its queue was full.
+	Dropped int
+	// Failed is how many were tried and not accepted (a dead or slow
+	// collector, a refusal).
+	Failed int
+}
+
+// NotSent is how many spans did not reach the collector.
+func (s Stats) NotSent() int { return s.Spans - s.Sent }
+
+// batchSize is the most spans sent in one request.
+const batchSize = 512
+
+// Send sends the attempts' spans and waits for the collector, retrying for
+// at most Options.Timeout. The error says how many spans were not sent.
+func Send(ctx context.Context, items []Attempt, opts Options) (Stats, error) {
+	var st Stats
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	b, err := newBuilder(&opts)
+	if err != nil {
+		return st, err
+	}
+	var spans []sdktrace.ReadOnlySpan
+	for _, it := range items {
+		spans = append(spans, b.spans(it)...)
+	}
+	st.Spans = len(spans)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	exp, err := newSpanExporter(ctx, &opts, timeout)
+	if err != nil {
+		return st, err
+	}
+	var last error
+	for i := 0; i < len(spans); i += batchSize {
+		if ctx.Err() != nil {
+			break
+		}
+		batch := spans[i:min(i+batchSize, len(spans))]
+		if err := exp.ExportSpans(ctx, batch); err != nil {
+			last = err
+			continue
+		}
+		st.Sent += len(batch)
+	}
+	sctx, scancel := context.WithTimeout(context.Background(), time.Second)
+	defer scancel()
+	exp.Shutdown(sctx)
+	st.Failed = st.Spans - st.Sent
+	if st.Failed > 0 {
+		if last == nil {
+			last = ctx.Err()
+		}
+		return st, fmt.Errorf("sending traces: %d of %d spans not sent within %s: %s", st.Failed, st.Spans, timeout, redact.Secrets(last.Error()))
+	}
+	return st, nil
+}
+
+// Exporter sends attempts as a run records them, without ever making the
+// run wait: Attempt builds the spans and queues them, and one goroutine
+// sends them. It is safe for concurrent use.
+type Exporter struct {
+	b       *builder
+	exp     *otlptrace.Exporter
+	timeout time.Duration
+	warn    func(string)
+
+	mu     sync.Mutex // guards queue against a send after Close
+	closed bool
+	queue  chan []sdktrace.ReadOnlySpan
+	done   chan struct{}
+	ctx    context.Context // canceled when Close gives up waiting
+	cancel context.CancelFunc
+
+	spans, sent, dropped, failed atomic.Int64
+	warnedDrop, warnedFail       atomic.Bool
+}
+
+// NewExporter returns an Exporter sending where opts say. Nothing is sent
+// until the first attempt.
+func NewExporter(opts Options) (*Exporter, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	q := opts.Queue
+	if q <= 0 {
+		q = 256
+	}
+	b, err := newBuilder(&opts)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	exp, err := newSpanExporter(ctx, &opts, timeout)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	e := &Exporter{b: b, exp: exp, timeout: timeout, warn: opts.Warn, queue: make(chan []sdktrace.ReadOnlySpan, q), done: make(chan struct{}), ctx: ctx, cancel: cancel}
+	go e.loop()
+	return e, nil
+}
+
+// Attempt queues attempt a of the run with header h, graded g (nil: not
+// graded), and returns at once. When the queue is full the attempt's spans
+// are dropped and counted. h, a and g are read before Attempt returns and
+// not kept. After Close, Attempt drops everything.
+func (e *Exporter) Attempt(h *record.Header, a *record.Attempt, g *grade.AttemptGrade) {
+	spans := e.b.spans(Attempt{Header: h, Attempt: a, Grade: g})
+	n := int64(len(spans))
+	e.spans.Add(n)
+	e.mu.Lock()
+	queued := false
+	if !e.closed {
+		select {
+		case e.queue <- spans:
+			queued = true
+		default:
+		}
+	}
+	e.mu.Unlock()
+	if !queued {
+		e.dropped.Add(n)
+		e.tell(&e.warnedDrop, "the OTLP exporter is behind: dropping spans (send them later with mcpeval export --otlp)")
+	}
+}
+
+func (e *Exporter) tell(once *atomic.Bool, msg string) {
+	if e.warn != nil && once.CompareAndSwap(false, true) {
+		e.warn(msg)
+	}
+}
+
+func (e *Exporter) loop() {
+	defer close(e.done)
+	for spans := range e.queue {
+		ctx, cancel := context.WithTimeout(e.ctx, e.timeout)
+		err := e.exp.ExportSpans(ctx, spans)
+		cancel()
+		if err != nil {
+			e.failed.Add(int64(len(spans)))
+			e.tell(&e.warnedFail, "the OTLP collector did not take spans: "+redact.Secrets(err.Error()))
+			continue
+		}
+		e.sent.Add(int64(len(spans)))
+	}
+}
+
+// Close sends what is queued, waiting until ctx is done at the latest, and
+// returns what was sent and what was not. Spans still queued when ctx is
+// done are counted as failed.
+func (e *Exporter) Close(ctx context.Context) Stats {
+	e.mu.Lock()
+	if !e.closed {
+		e.closed = true
+		close(e.queue)
+	}
+	e.mu.Unlock()
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		e.cancel() // every send still to come fails at once
+		<-e.done
+	}
+	e.cancel()
+	sctx, scancel := context.WithTimeout(context.Background(), time.Second)
+	defer scancel()
+	if err := e.exp.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		e.tell(&e.warnedFail, "closing the OTLP exporter: "+redact.Secrets(err.Error()))
+	}
+	return e.Stats()
+}
+
+// Stats returns the counts so far.
+func (e *Exporter) Stats() Stats {
+	return Stats{Spans: int(e.spans.Load()), Sent: int(e.sent.Load()), Dropped: int(e.dropped.Load()), Failed: int(e.failed.Load())}
+}
+
+// String says what the stats mean, for a warning.
+func (s Stats) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d spans sent", s.Sent, s.Spans)
+	if s.Dropped > 0 {
+		fmt.Fprintf(&b, ", %d dropped (queue full)", s.Dropped)
+	}
+	if s.Failed > 0 {
+		fmt.Fprintf(&b, ", %d not taken by the collector", s.Failed)
+	}
+	return b.String()
+}

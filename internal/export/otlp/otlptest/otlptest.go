@@ -1,0 +1,186 @@
+// Package otlptest is an OTLP/HTTP trace receiver for tests: it decodes
+// each request with the official OTLP protobufs, as a collector does, and
+// keeps the spans it received.
+package otlptest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// Span is a received span with the resource it came with.
+type Span struct {
+	*tracepb.Span
+	// Resource are the resource's attributes.
+	Resource map[string]any
+}
+
+// TraceHex is the span's trace id in hex.
+func (s Span) TraceHex() string { return hex.EncodeToString(s.TraceId) }
+
+// SpanHex is the span's id in hex.
+func (s Span) SpanHex() string { return hex.EncodeToString(s.SpanId) }
+
+// ParentHex is the span's parent id in hex ("" for a root).
+func (s Span) ParentHex() string { return hex.EncodeToString(s.ParentSpanId) }
+
+// Attr returns the span's attribute key as a Go value (string, int64,
+// float64, bool or []any), nil when absent.
+func (s Span) Attr(key string) any { return Attrs(s.Attributes)[key] }
+
+// Attrs turns OTLP attributes into a map.
+func Attrs(kvs []*commonpb.KeyValue) map[string]any {
+	m := map[string]any{}
+	for _, kv := range kvs {
+		m[kv.Key] = value(kv.Value)
+	}
+	return m
+}
+
+func value(v *commonpb.AnyValue) any {
+	switch x := v.GetValue().(type) {
+	case *commonpb.AnyValue_StringValue:
+		return x.StringValue
+	case *commonpb.AnyValue_IntValue:
+		return x.IntValue
+	case *commonpb.AnyValue_DoubleValue:
+		return x.DoubleValue
+	case *commonpb.AnyValue_BoolValue:
+		return x.BoolValue
+	case *commonpb.AnyValue_ArrayValue:
+		var out []any
+		for _, e := range x.ArrayValue.Values {
+			out = append(out, value(e))
+		}
+		return out
+	}
+	return nil
+}
+
+// Receiver is an OTLP/HTTP trace endpoint on loopback.
+type Receiver struct {
+	*httptest.Server
+	mu       sync.Mutex
+	spans    []Span
+	requests int
+	headers  []http.Header
+	// Status, when not 0 or 200, is answered to every request instead of
+	// taking it.
+	Status int
+	// Hang, when not nil, makes every request wait until it is closed
+	// (or the client gives up).
+	Hang chan struct{}
+}
+
+// NewReceiver starts a receiver, closed when the test ends.
+func NewReceiver(t testing.TB) *Receiver {
+	r := &Receiver{}
+	r.Server = httptest.NewServer(http.HandlerFunc(r.serve))
+	t.Cleanup(func() {
+		r.mu.Lock()
+		if r.Hang != nil {
+			select {
+			case <-r.Hang:
+			default:
+				close(r.Hang)
+			}
+		}
+		r.mu.Unlock()
+		r.Server.Close()
+	})
+	return r
+}
+
+// Endpoint is the receiver's trace URL.
+func (r *Receiver) Endpoint() string { return r.URL + "/v1/traces" }
+
+func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
+	r.mu.Lock()
+	r.requests++
+	r.headers = append(r.headers, req.Header.Clone())
+	hang, status := r.Hang, r.Status
+	r.mu.Unlock()
+	if hang != nil {
+		select {
+		case <-hang:
+		case <-req.Context().Done():
+		}
+		return
+	}
+	if req.Method != http.MethodPost || req.URL.Path != "/v1/traces" {
+		http.Error(w, "not an OTLP trace request", http.StatusNotFound)
+		return
+	}
+	if status != 0 && status != http.StatusOK {
+		http.Error(w, "refused", status)
+		return
+	}
+	var body io.Reader = req.Body
+	if req.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(req.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		body = zr
+	}
+	b, err := io.ReadAll(body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if ct := req.Header.Get("Content-Type"); ct != "application/x-protobuf" {
+		http.Error(w, "want application/x-protobuf, got "+ct, http.StatusUnsupportedMediaType)
+		return
+	}
+	var msg coltracepb.ExportTraceServiceRequest
+	if err := proto.Unmarshal(b, &msg); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	r.mu.Lock()
+	for _, rs := range msg.ResourceSpans {
+		res := Attrs(rs.GetResource().GetAttributes())
+		for _, ss := range rs.ScopeSpans {
+			for _, s := range ss.Spans {
+				r.spans = append(r.spans, Span{Span: s, Resource: res})
+			}
+		}
+	}
+	r.mu.Unlock()
+	out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	io.Copy(w, bytes.NewReader(out))
+}
+
+// Spans returns the spans received so far.
+func (r *Receiver) Spans() []Span {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Span(nil), r.spans...)
+}
+
+// Requests is how many requests arrived.
+func (r *Receiver) Requests() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.requests
+}
+
+// Headers returns the headers of every request so far.
+func (r *Receiver) Headers() []http.Header {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]http.Header(nil), r.headers...)
+}
