@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -15,8 +16,11 @@ import (
 )
 
 // preflight calls each of the suite's preflight tools once and checks the
-// figures they return. Any mismatch makes the run invalid.
-func (r *run) preflight(ctx context.Context, conn *target.Conn) record.Preflight {
+// figures they return. Any mismatch makes the run invalid. A call that
+// fails outright (the server crashed, hung or broke the protocol) is not
+// a drift of the data but an error, returned with the server's last
+// stderr lines.
+func (r *run) preflight(ctx context.Context, conn *target.Conn) (record.Preflight, error) {
 	pre := record.Preflight{Valid: true}
 	for _, p := range r.cfg.Suite.Preflight {
 		args := p.Args
@@ -30,7 +34,8 @@ func (r *run) preflight(ctx context.Context, conn *target.Conn) record.Preflight
 		cancel()
 		switch {
 		case err != nil:
-			chk.Problems = append(chk.Problems, fmt.Sprintf("calling %s: %v", p.Tool, err))
+			closeFor(conn) // so that its stderr is complete
+			return pre, conn.WithStderr(fmt.Errorf("preflight: calling %s (the server failed; this is not a drift of its data): %w", p.Tool, err))
 		case out.IsError:
 			chk.Problems = append(chk.Problems, fmt.Sprintf("%s answered with an error", p.Tool))
 		case out.StructuredContent == nil:
@@ -47,7 +52,23 @@ func (r *run) preflight(ctx context.Context, conn *target.Conn) record.Preflight
 		}
 		pre.Checks = append(pre.Checks, chk)
 	}
-	return pre
+	return pre, nil
+}
+
+// closeFor closes conn, waiting at most closeWait for a stdio server to
+// exit and its stderr to be read to the end.
+func closeFor(conn *target.Conn) {
+	closed := make(chan struct{})
+	go func() {
+		conn.Close()
+		close(closed)
+	}()
+	t := time.NewTimer(closeWait)
+	defer t.Stop()
+	select {
+	case <-closed:
+	case <-t.C:
+	}
 }
 
 // CheckExpect checks that each dotted path of expect leads to the expected

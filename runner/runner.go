@@ -274,7 +274,10 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if len(r.planned) == 0 && cfg.Shard == nil { // an empty shard of a small plan is still a shard
 		return nil, fmt.Errorf("no attempt of suite %s is selected (cases %v, dataset %q, shard %v)", cfg.Suite.Name, cfg.Cases, cfg.Dataset, cfg.Shard)
 	}
-	pre := r.preflight(ctx, conn)
+	pre, err := r.preflight(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
 	runID := cfg.NewID()
 	dir := cfg.OutDir
 	if dir == "" {
@@ -964,8 +967,8 @@ func Validate(ctx context.Context, s *suite.Suite, t target.Config) (*Inspection
 		return ins, err
 	}
 	ins.Tools = r.shown
-	ins.Preflight = r.preflight(ctx, conn)
-	return ins, nil
+	ins.Preflight, err = r.preflight(ctx, conn)
+	return ins, err
 }
 
 type noModel struct{}
@@ -979,7 +982,8 @@ func (noModel) Generate(context.Context, *model.Request) (*model.Response, error
 // suite's own folder. It is the target Run uses when Config.Target has no
 // spec.
 func SuiteTarget(s *suite.Suite) target.Config {
-	t := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers}
+	t := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers,
+		InheritEnv: s.Target.InheritEnv, ConnectTimeout: s.Target.ConnectTimeout}
 	if t.Dir != "" && !filepath.IsAbs(t.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
 		base := s.Path
 		if st, err := os.Stat(base); err == nil && !st.IsDir() {

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"hash"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
@@ -273,6 +275,9 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		}
 		c.File, c.Line = shown, n.Line
 		l.figureValues(c, n)
+		if a := mapValue(n, "attempts"); a != nil && c.Attempts == 0 {
+			l.errorf(c.File, a.Line, a.Column, "case %s: attempts is 0: want a positive number (leave it out for the suite's)", c.ID)
+		}
 		l.answerChecks(c, n)
 		s.Cases = append(s.Cases, c)
 	}
@@ -285,6 +290,12 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	}
 	if s.Attempts < 0 {
 		l.errorf(file, lineOf(data, "attempts:"), 0, "attempts is %d: want a positive number", s.Attempts)
+	}
+	if t := s.Target.ConnectTimeout; t < 0 || (t > 0 && t < time.Millisecond) {
+		l.errorf(file, lineOf(data, "connect_timeout:"), 0, "target: connect_timeout %s: want a positive duration such as 30s", t)
+	}
+	if line := topLevelLine(data, "attempts:"); s.Attempts == 0 && line > 0 {
+		l.errorf(file, line, 0, "attempts is 0: want a positive number (leave it out for the default, 3)")
 	}
 	switch s.ToolResults {
 	case "", "text", "text+structured":
@@ -332,6 +343,17 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// topLevelLine is the line of data that starts, unindented, with prefix
+// (0 when none does).
+func topLevelLine(data []byte, prefix string) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, prefix) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 func lineOf(data []byte, prefix string) int {
 	for i, line := range strings.Split(string(data), "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), prefix) {
@@ -355,6 +377,9 @@ func invalidAt(data []byte) int {
 // checkFigures checks the kind and tolerance of a case's figures.
 func checkFigures(c *Case, at func(string, ...any)) {
 	for i, f := range c.Figures {
+		if math.IsInf(f.Value, 0) || math.IsNaN(f.Value) {
+			at("figure %d: value %v: want a finite number (an infinite one passes every answer, NaN none)", i+1, f.Value)
+		}
 		switch f.Kind {
 		case "", Money, Percent, Count:
 		default:
@@ -374,6 +399,11 @@ func checkArgRules(c *Case, at func(string, ...any)) {
 		}
 		if a.Equals == nil && a.Min == nil && a.Max == nil {
 			at("argument rule %d (%s.%s): want equals, min or max", i+1, a.Tool, a.Arg)
+		}
+		for _, b := range []*float64{a.Min, a.Max} {
+			if b != nil && (math.IsInf(*b, 0) || math.IsNaN(*b)) {
+				at("argument rule %d (%s.%s): bound %v: want a finite number", i+1, a.Tool, a.Arg, *b)
+			}
 		}
 	}
 	for i, k := range c.Key.Calls {

@@ -2,8 +2,10 @@ package suite
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Suite is a corpus: its settings and cases.
@@ -92,13 +94,13 @@ func ParseTolerance(s string) (Tolerance, error) {
 	s = strings.TrimSpace(s)
 	if p, ok := strings.CutSuffix(s, "%"); ok {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || v < 0 {
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 			return Tolerance{}, fmt.Errorf("tolerance %q: want a non-negative number, optionally with %%", s)
 		}
 		return Tolerance{Relative: v / 100, Set: true}, nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 {
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 		return Tolerance{}, fmt.Errorf("tolerance %q: want a non-negative number, optionally with %%", s)
 	}
 	return Tolerance{Absolute: v, Set: true}, nil
@@ -412,6 +414,14 @@ type Target struct {
 	// Headers are sent with every HTTP request; values may name variables
 	// of the environment as ${VAR} and are never recorded.
 	Headers map[string]string `yaml:"headers,omitempty"`
+	// InheritEnv gives a stdio command all of mcpeval's environment,
+	// provider keys and CI tokens included. It is unsafe (see
+	// docs/security.md): without it the command gets PATH, HOME, the
+	// locale, TMPDIR and what Env names, and nothing else.
+	InheritEnv bool `yaml:"inherit_env,omitempty"`
+	// ConnectTimeout bounds starting the server, its initialize handshake
+	// and listing its tools, each ("45s"; default 30s).
+	ConnectTimeout time.Duration `yaml:"connect_timeout,omitempty"`
 }
 
 // UnmarshalYAML reads a Target from a string or a mapping.

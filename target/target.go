@@ -304,6 +304,16 @@ func (c *Conn) wrap(err error) error {
 	return &StderrError{Err: err, Stderr: lines}
 }
 
+// WithStderr adds a stdio server's last stderr lines to err, when there
+// are any, and scrubs the secrets the target's configuration holds from
+// its text.
+func (c *Conn) WithStderr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return c.wrap(c.secrets.Error(err))
+}
+
 // StderrError is an error of a stdio server, with its last stderr lines.
 type StderrError struct {
 	Err    error

@@ -1,0 +1,66 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/target"
+)
+
+const crashPreflightSuite = `name: faults
+system_prompt: Use the tools.
+preflight:
+  - tool: get_total
+    expect: {total: 42}
+cases:
+  - id: f/total
+    prompt: What is the total?
+    tools: {required: [get_total]}
+    figures: [{value: 42, kind: count}]
+    key:
+      calls: [{tool: get_total}]
+      answer: The total is 42.
+`
+
+// TestPreflightCrashIsAnError runs a suite whose server crashes on the
+// preflight's call: the run and validate fail with the server's stderr,
+// and neither calls it a drift of the data (ErrInvalid, exit 3).
+func TestPreflightCrashIsAnError(t *testing.T) {
+	s := loadSuite(t, crashPreflightSuite)
+	m, _ := fake.New("perfect", s)
+	tc := faultserver.Target("-crash-on", "1")
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect"},
+		Target: tc, Attempts: 1, Concurrency: 1, OutDir: t.TempDir()})
+	checkCrash(t, "Run", err)
+	if rec != nil {
+		t.Errorf("Run wrote a record of %d attempts with a crashed preflight", len(rec.Attempts))
+	}
+	_, err = Validate(context.Background(), s, tc)
+	checkCrash(t, "Validate", err)
+	// A server that answers with other figures is still a drift.
+	_, err = Run(context.Background(), Config{Suite: loadSuite(t, strings.Replace(crashPreflightSuite, "total: 42}", "total: 43}", 1)),
+		Model: m, ModelInfo: model.Info{Spec: "fake:perfect"}, Target: faultserver.Target(), Attempts: 1, Concurrency: 1, OutDir: t.TempDir()})
+	if !errors.Is(err, ErrInvalid) {
+		t.Errorf("a drift: Run = %v, want ErrInvalid", err)
+	}
+}
+
+func checkCrash(t *testing.T, what string, err error) {
+	t.Helper()
+	var se *target.StderrError
+	switch {
+	case err == nil:
+		t.Errorf("%s succeeded with a server that crashed in the preflight", what)
+	case errors.Is(err, ErrInvalid):
+		t.Errorf("%s = %v: a crash reported as data drift", what, err)
+	case !errors.As(err, &se) || !stderrHas(se.Stderr, "crashing on tool call 1"):
+		t.Errorf("%s = %v: want the server's stderr", what, err)
+	case !strings.Contains(err.Error(), "not a drift"):
+		t.Errorf("%s = %v: want it to say this is not a drift", what, err)
+	}
+}
