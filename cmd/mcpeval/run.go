@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/judge"
@@ -201,12 +200,6 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	}
 	if perr := printResult(e, f.json, res, rec); perr != nil {
 		return perr
-	}
-	if res.Actions != nil && !f.json {
-		fmt.Fprintln(e.stdout)
-		if perr := actions.Text(e.stdout, res.Actions); perr != nil {
-			return perr
-		}
 	}
 	if g.Usage != nil && !f.json {
 		fmt.Fprintln(e.stdout)
