@@ -5,11 +5,11 @@
 package examples_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -48,26 +48,45 @@ func npmServer(t *testing.T, pkg string) string {
 	return ""
 }
 
-// loadFilesystem loads examples/filesystem, after checking that its server
-// is installed.
+// loadFilesystem copies examples/filesystem (its files, its data and its
+// fixture script) into a fresh directory, with its target pointing at the
+// server installed in .ci/npm, and loads it from there: each test works in
+// a folder of its own, and the repository's stays untouched.
 func loadFilesystem(t *testing.T) *suite.Suite {
 	t.Helper()
-	npmServer(t, "server-filesystem")
-	s, err := suite.Load("filesystem")
+	entry := npmServer(t, "server-filesystem")
+	dir := filepath.Join(t.TempDir(), "filesystem")
+	if err := os.CopyFS(dir, os.DirFS("filesystem")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "suite.yaml")
+	text, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { checkScratch(t) })
+	const installed = "../../.ci/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+	if !bytes.Contains(text, []byte(installed)) {
+		t.Fatalf("the suite's target does not run %s", installed)
+	}
+	if err := os.WriteFile(p, bytes.Replace(text, []byte(installed), []byte(entry), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { checkScratch(t, s) })
 	return s
 }
 
-const scratch = "filesystem/data/scratch"
+// scratch is the scratch folder of the suite's copy.
+func scratch(s *suite.Suite) string { return filepath.Join(s.Path, "data", "scratch") }
 
 // checkScratch fails the test when the scratch folder holds anything but
-// its README, and empties it for the next test.
-func checkScratch(t *testing.T) {
+// its README, and empties it for the next run.
+func checkScratch(t *testing.T, s *suite.Suite) {
 	t.Helper()
-	es, err := os.ReadDir(scratch)
+	es, err := os.ReadDir(scratch(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,11 +94,11 @@ func checkScratch(t *testing.T) {
 	for _, e := range es {
 		if e.Name() != "README.md" {
 			left = append(left, e.Name())
-			os.RemoveAll(filepath.Join(scratch, e.Name()))
+			os.RemoveAll(filepath.Join(scratch(s), e.Name()))
 		}
 	}
 	if len(left) > 0 {
-		t.Errorf("the run left %s in %s", strings.Join(left, ", "), scratch)
+		t.Errorf("the run left %s in the scratch folder", strings.Join(left, ", "))
 	}
 }
 
@@ -184,7 +203,7 @@ func TestFilesystemFakeColumns(t *testing.T) {
 			if len(rec.Warnings) > 0 {
 				t.Errorf("run warnings: %v", rec.Warnings)
 			}
-			checkScratch(t)
+			checkScratch(t, s)
 		})
 	}
 }
@@ -340,7 +359,7 @@ func TestFilesystemScriptedWrong(t *testing.T) {
 			}
 		}
 	}
-	if !reflect.DeepEqual(len(got), len(ids)) {
+	if len(got) != len(ids) {
 		t.Errorf("%d cases graded, want %d", len(got), len(ids))
 	}
 }
@@ -349,11 +368,7 @@ func TestFilesystemScriptedWrong(t *testing.T) {
 // wrote stays in the folder, and the run's leftovers check says so, naming
 // the case; the scratch check of the other tests would catch it too.
 func TestFilesystemLeftovers(t *testing.T) {
-	npmServer(t, "server-filesystem")
-	s, err := suite.Load("filesystem")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadFilesystem(t)
 	s.Case("write/new-note").Action.Settings().Teardown = nil // shared by every case
 	rec := run(t, s, "fake:perfect", 2, "write/new-note")
 	var tokens []string
@@ -372,13 +387,13 @@ func TestFilesystemLeftovers(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Warnings, "\n"), "left behind") {
 		t.Errorf("the graded run's warnings %q do not say what was left behind", res.Warnings)
 	}
-	es, _ := os.ReadDir(scratch)
+	es, _ := os.ReadDir(scratch(s))
 	if len(es) != 1+len(tokens) {
 		t.Errorf("scratch holds %d entries, want the README and %d leftovers", len(es), len(tokens))
 	}
 	for _, e := range es {
 		if e.Name() != "README.md" {
-			os.Remove(filepath.Join(scratch, e.Name()))
+			os.Remove(filepath.Join(scratch(s), e.Name()))
 		}
 	}
 }

@@ -190,12 +190,25 @@ func TestEverythingOverHTTP(t *testing.T) {
 }
 
 // TestFilesystemCLI runs examples/filesystem from the command line on the
-// real server: the tool-call dataset (write tools included: nothing runs
-// in a tool-call case) and then the whole suite, every case passing with
-// fake:perfect and no warning.
+// real server, in a copy of its own: the tool-call dataset (write tools
+// included: nothing runs in a tool-call case) and then the whole suite,
+// every case passing with fake:perfect, no warning, and nothing left in
+// the scratch folder.
 func TestFilesystemCLI(t *testing.T) {
-	npmServer(t, "server-filesystem")
-	suitePath := filepath.Join("..", "..", "examples", "filesystem")
+	entry := npmServer(t, "server-filesystem")
+	suitePath := filepath.Join(t.TempDir(), "filesystem")
+	if err := os.CopyFS(suitePath, os.DirFS(filepath.Join("..", "..", "examples", "filesystem"))); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(suitePath, "suite.yaml")
+	text, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const installed = "../../.ci/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+	if err := os.WriteFile(p, bytes.Replace(text, []byte(installed), []byte(entry), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	s, code, stderr := runJSON(t, "run", "--suite", suitePath, "--dataset", "pr", "--attempts", "1", "--json", "--quiet", "--out", filepath.Join(dir, "pr"))
 	if code != 0 || s.Totals.Graded == 0 || s.Totals.Passed != s.Totals.Graded {
