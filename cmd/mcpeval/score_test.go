@@ -100,3 +100,28 @@ func argumentsColumnOf(t *testing.T, path string) string {
 	os.WriteFile(tmp, res.Actions, 0o644)
 	return argumentsColumn(t, tmp)
 }
+
+// TestMergeWritesEveryFile: the merged run of a sharded action suite gets
+// the same derived files as an unsharded run, action columns included.
+func TestMergeWritesEveryFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"suite.yaml": opsMini})
+	suitePath := filepath.Join(dir, "suite.yaml")
+	var shards []string
+	for _, k := range []string{"1/2", "2/2"} {
+		out := filepath.Join(dir, "shard"+k[:1])
+		if code, _, stderr := mainIn(t, "run", "--suite", suitePath, "--shard", k, "--out", out, "--quiet"); code != 0 {
+			t.Fatalf("shard %s: exit %d: %s", k, code, stderr)
+		}
+		shards = append(shards, out)
+	}
+	merged := filepath.Join(dir, "merged")
+	if code, _, stderr := mainIn(t, append([]string{"merge", "--out", merged}, shards...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if got := argumentsColumn(t, filepath.Join(merged, "actions.json")); got != `{"Num":6,"Den":6}` {
+		t.Errorf("the merged run's actions.json: arguments %s, want 6/6", got)
+	}
+	if graded := argumentsColumnOf(t, filepath.Join(merged, "grades.json")); graded != `{"Num":6,"Den":6}` {
+		t.Errorf("the merged run's grades.json: arguments %s, want 6/6", graded)
+	}
+}
