@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -72,7 +73,7 @@ func Build(runs []*record.Run, results []*grade.Result) *Ladder {
 	index := map[string]int{}
 	for i, r := range runs {
 		res := results[i]
-		l.Rungs = append(l.Rungs, Rung{Model: res.Model, RunID: r.Header.RunID, Dir: r.Dir, Valid: res.Valid, Fake: r.Header.Model.Fake, Totals: res.Totals.Counts})
+		l.Rungs = append(l.Rungs, Rung{Model: res.Model, RunID: r.Header.RunID, Dir: r.Dir, Valid: res.Valid, Fake: isFake(r.Header.Model), Totals: res.Totals.Counts})
 		if !res.Valid {
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s (%s) is invalid: nothing was graded", res.Model, r.Dir))
 		} else if !r.Complete() {
@@ -150,6 +151,12 @@ func (l *Ladder) whyNotCalibrated(caseMissing bool) string {
 		return fmt.Sprintf("%s, the strongest model, did not run every case the others ran", top.Model)
 	}
 	return ""
+}
+
+// isFake reports whether a run's model is a fake or a script, by the
+// record's flag or, for records that lack it, by the provider's name.
+func isFake(m model.Info) bool {
+	return m.Fake || m.Provider == "fake" || m.Provider == "script"
 }
 
 // Count returns how many cases have the reading.

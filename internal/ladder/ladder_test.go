@@ -110,10 +110,15 @@ func TestCalibratedOnlyOnARealModel(t *testing.T) {
 
 	fake, gf := testRun(s, "fake:perfect")
 	fake.Header.Model.Fake = true
-	gf = grade.Run(s, fake)
 	l := Build([]*record.Run{fake, weak}, []*grade.Result{gf, gw})
 	if l.Calibrated || !strings.Contains(l.NotCalibrated, "fake:perfect, the strongest model, is a fake model") {
 		t.Errorf("a fake strongest model: calibrated %v (%q)", l.Calibrated, l.NotCalibrated)
+	}
+	// A record that names a script's provider but lacks the flag.
+	scripted, gs := testRun(s, "script:top.yaml")
+	scripted.Header.Model.Provider = "script"
+	if l := Build([]*record.Run{scripted, weak}, []*grade.Result{gs, gw}); l.Calibrated || !l.Rungs[0].Fake {
+		t.Errorf("a scripted strongest model without the fake flag: calibrated %v, rung %+v", l.Calibrated, l.Rungs[0])
 	}
 	var b bytes.Buffer
 	Text(&b, l)
