@@ -324,7 +324,7 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 				}
 				fmt.Fprintln(w)
 			}
-			gateMarkdown(w, f.ci.gates(), verdict)
+			gateMarkdown(w, f.ci.gates(), verdict, firstErr == nil)
 			return nil
 		})
 		if err != nil {
@@ -367,12 +367,16 @@ func compareGate(cmp *compare.Comparison, nw *grade.Result, base string) error {
 	return gateError(v)
 }
 
-// gateMarkdown writes the gates' verdict for a Markdown summary.
-func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict) {
+// gateMarkdown writes the gates' verdict for a Markdown summary; checked
+// is false when a run failed before the gates could be checked.
+func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict, checked bool) {
 	if !g.Set() {
 		return
 	}
 	switch {
+	case !checked:
+		fmt.Fprint(w, "**Gate not checked:** the run did not finish as planned (see above), so it cannot pass a gate.\n\n")
+		return
 	case v.Passed():
 		fmt.Fprint(w, "**Gate passed.**\n\n")
 		return

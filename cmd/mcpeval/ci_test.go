@@ -243,3 +243,23 @@ func TestGateOnNothingGraded(t *testing.T) {
 		t.Errorf("--max-error-rate 0: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestGateSummaryOnAnUnfinishedRun: when the run itself fails (here its
+// preflight finds the data drifted, exit 3), the gates are never checked,
+// and the Markdown summary says so instead of "Gate passed".
+func TestGateSummaryOnAnUnfinishedRun(t *testing.T) {
+	drifted := strings.Replace(gateSuite, "attempts: 5\n", "attempts: 5\npreflight:\n  - tool: get_net_worth\n    expect: {net_worth_sgd: 1}\n", 1)
+	dir := writeFiles(t, map[string]string{"suite.yaml": drifted})
+	summary := filepath.Join(dir, "summary.md")
+	code, _, stderr := mainIn(t, "run", "--suite", filepath.Join(dir, "suite.yaml"), "--out", filepath.Join(dir, "run"), "--quiet", "--min-pass", "0.9", "--summary", summary)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, want %d: %s", code, exitInvalid, stderr)
+	}
+	b, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "Gate passed") || !strings.Contains(string(b), "**Gate not checked:** the run did not finish as planned") {
+		t.Errorf("summary of an invalid run under --min-pass:\n%s", b)
+	}
+}
