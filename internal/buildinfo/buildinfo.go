@@ -111,6 +111,10 @@ func Suite(path string) Source {
 	// checkout are not the suite's.
 	st, err := git(dir, "status", "--porcelain", "--untracked-files=all", "--", abs)
 	src.Dirty = err != nil || strings.TrimSpace(st) != ""
+	if !src.Dirty { // a suite git ignores is in no commit either
+		tracked, err := git(dir, "ls-files", "--", abs)
+		src.Dirty = err != nil || strings.TrimSpace(tracked) == ""
+	}
 	return src
 }
 

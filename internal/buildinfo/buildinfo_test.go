@@ -80,6 +80,16 @@ func TestSuite(t *testing.T) {
 		t.Errorf("an untracked file beside a one-file suite: %+v", got)
 	}
 
+	// And a suite git ignores: it is in no commit.
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("ignored/\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "ignored"), 0o755)
+	os.WriteFile(filepath.Join(dir, "ignored", "s.yaml"), []byte("name: s\n"), 0o644)
+	for _, p := range []string{filepath.Join(dir, "ignored"), filepath.Join(dir, "ignored", "s.yaml")} {
+		if got := Suite(p); !got.Dirty {
+			t.Errorf("an ignored suite %s: %+v", p, got)
+		}
+	}
+
 	if got := Suite("embedded:household"); got != (Source{Kind: record.SourceEmbedded}) {
 		t.Errorf("embedded suite: %+v", got)
 	}
