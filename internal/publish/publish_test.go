@@ -219,6 +219,15 @@ func TestRules(t *testing.T) {
 		{"dirty-tree", // an embedded suite is pinned by mcpeval's revision, which the ledger's repository need not hold
 			func(e *env) { e.rec.Header.Suite.Source, e.rec.Header.Tool.Commit = record.SourceEmbedded, "unknown" },
 			func(e *env) { e.rec.Header.Suite.Source = record.SourceEmbedded; e.repo.missing = true }},
+		{"dirty-tree", // or by a released module version, which stamps no revision
+			func(e *env) {
+				e.rec.Header.Suite.Source, e.rec.Header.Tool.Commit = record.SourceEmbedded, "unknown"
+				e.rec.Header.Tool.Version = "v0.0.0-20261130102142-6a08e7ea6ff1+dirty"
+			},
+			func(e *env) {
+				e.rec.Header.Suite.Source, e.rec.Header.Tool.Commit = record.SourceEmbedded, "unknown"
+				e.rec.Header.Tool.Version = "v1.2.3"
+			}},
 		{"incomplete-provenance",
 			func(e *env) { e.rec.Header.ToolsHash = "" },
 			func(e *env) {}},

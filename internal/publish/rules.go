@@ -183,10 +183,15 @@ func SuiteProvenance(h *record.Header) Provenance {
 	case record.SourceFiles:
 		return Provenance{Why: fmt.Sprintf("the suite %s was not in a git repository when the run was made: commit it, and run it again", h.Suite.Path)}
 	case record.SourceEmbedded:
-		if h.Tool.Commit == "" || h.Tool.Commit == "unknown" {
-			return Provenance{Dirty: h.Tool.Dirty, Why: fmt.Sprintf("the suite is embedded in mcpeval %s, whose build names no revision (go run and go test stamp none): build mcpeval with go build in a checkout, or install a release", h.Tool.Version)}
+		switch v := h.Tool.Version; {
+		case h.Tool.Commit != "" && h.Tool.Commit != "unknown":
+			return Provenance{Commit: h.Tool.Commit, Dirty: h.Tool.Dirty}
+		case strings.HasPrefix(v, "v") && !strings.Contains(v, "+dirty"):
+			// A module version (go install ...@v1.2.3) names its source
+			// exactly, though the toolchain stamps no revision then.
+			return Provenance{Commit: "mcpeval " + v}
 		}
-		return Provenance{Commit: h.Tool.Commit, Dirty: h.Tool.Dirty}
+		return Provenance{Dirty: h.Tool.Dirty, Why: fmt.Sprintf("the suite is embedded in mcpeval %s, whose build names no revision (go run and go test stamp none): build mcpeval with go build in a checkout, or install a release", h.Tool.Version)}
 	}
 	if h.Tool.Commit == "" || h.Tool.Commit == "unknown" {
 		return Provenance{Dirty: h.Tool.Dirty, Why: "the record names no commit"}
