@@ -132,11 +132,9 @@ func Send(ctx context.Context, items []Attempt, opts Options) (Stats, error) {
 			break
 		}
 		batch := spans[i:min(i+batchSize, len(spans))]
-		if err := exp.ExportSpans(ctx, batch); err != nil {
-			last = err
-			continue
+		if last = sendBatch(ctx, exp, batch); last == nil {
+			st.Sent += len(batch)
 		}
-		st.Sent += len(batch)
 	}
 	sctx, scancel := context.WithTimeout(context.Background(), time.Second)
 	defer scancel()
@@ -149,6 +147,24 @@ func Send(ctx context.Context, items []Attempt, opts Options) (Stats, error) {
 		return st, fmt.Errorf("sending traces: %d of %d spans not sent within %s: %s", st.Failed, st.Spans, timeout, redact.Secrets(last.Error()))
 	}
 	return st, nil
+}
+
+// sendBatch sends spans, trying again after failures the SDK does not
+// retry itself (a refused connection) until ctx is done.
+func sendBatch(ctx context.Context, exp *otlptrace.Exporter, spans []sdktrace.ReadOnlySpan) error {
+	wait := 250 * time.Millisecond
+	for {
+		err := exp.ExportSpans(ctx, spans)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
 }
 
 // Exporter sends attempts as a run records them, without ever making the
