@@ -273,9 +273,18 @@ func (c Config) Environ(parent []string, getenv func(string) string) []string {
 
 // Secrets returns a registry of the secret values the configuration
 // holds once expanded with getenv (nil: os.Getenv): every Env value, every
-// header value and every ${VAR} they name.
+// header value and every ${VAR} they name, and the credentials in the
+// spec (a --password flag's value in either form, a URL's password and
+// credential parameters).
 func (c Config) Secrets(getenv func(string) string) *redact.Known {
 	k := &redact.Known{}
+	switch c.Kind() {
+	case "stdio":
+		args, _ := SplitCommand(strings.TrimPrefix(c.Spec, "stdio:"))
+		k.AddArgs(args)
+	case "http":
+		k.AddArgs([]string{c.Spec})
+	}
 	for _, m := range []map[string]string{c.Env, c.Headers} {
 		for _, v := range m {
 			k.AddExpanded(v, getenv)
@@ -297,7 +306,7 @@ func (c *Conn) wrap(err error) error {
 	if c.stderr == nil {
 		return err
 	}
-	lines := c.stderr.Lines()
+	lines := c.Stderr()
 	if len(lines) == 0 {
 		return err
 	}
@@ -326,12 +335,19 @@ func (e *StderrError) Error() string {
 
 func (e *StderrError) Unwrap() error { return e.Err }
 
-// Stderr returns a stdio server's last stderr lines (nil for other kinds).
+// Stderr returns a stdio server's last stderr lines (nil for other
+// kinds), with every credential the target's configuration holds, and
+// every one recognised by its shape, replaced by a marker: a server that
+// echoes its arguments or environment does not get them shown.
 func (c *Conn) Stderr() []string {
 	if c.stderr == nil {
 		return nil
 	}
-	return c.stderr.Lines()
+	lines := c.stderr.Lines()
+	for i, l := range lines {
+		lines[i] = c.secrets.Scrub(redact.Secrets(l))
+	}
+	return lines
 }
 
 // Alive reports whether a stdio server's process is still running (always

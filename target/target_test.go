@@ -62,3 +62,22 @@ func TestDescribeHidesSecrets(t *testing.T) {
 		t.Error("Check(stdio:) succeeded")
 	}
 }
+
+// TestSecretsOfConfig checks what a target's configuration makes secret:
+// its env and header values once expanded, and the credentials in its
+// spec, but not its ordinary arguments.
+func TestSecretsOfConfig(t *testing.T) {
+	getenv := func(k string) string { return map[string]string{"TOK": "expanded-token-1234"}[k] }
+	c := Config{Spec: "stdio:srv --password Hunter2Secret99 --keyboard-layout us-international https://u:pw-123456789@h.example/mcp",
+		Env: map[string]string{"A": "literal-value-1", "B": "Bearer ${TOK}"}}
+	got := c.Secrets(getenv).Scrub("Hunter2Secret99 us-international pw-123456789 literal-value-1 expanded-token-1234 h.example")
+	if want := "[redacted:secret] us-international [redacted:secret] [redacted:secret] [redacted:secret] h.example"; got != want {
+		t.Errorf("Scrub = %q, want %q", got, want)
+	}
+	if got := c.Shown(); strings.Contains(got, "Hunter2Secret99") || strings.Contains(got, "pw-123456789") || !strings.Contains(got, "us-international") {
+		t.Errorf("Shown = %q", got)
+	}
+	if got := c.Describe(); strings.Contains(got, "Hunter2Secret99") {
+		t.Errorf("Describe = %q", got)
+	}
+}

@@ -58,6 +58,7 @@ type runFlags struct {
 	budgetUSD                    float64
 	judge                        string
 	headers, envs                repeated
+	connect                      connectTimeout
 	// models, ci and graded are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
@@ -71,6 +72,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.target, "target", "", "target `SPEC` (default: the suite's)")
 	fs.Var(&f.headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment and never recorded; repeatable")
 	fs.Var(&f.envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
+	f.connect.register(fs.FlagSet)
 	fs.Var(&f.models, "model", "model `SPEC` (default fake:perfect); repeat for a model ladder, strongest first")
 	f.ci.register(fs.FlagSet)
 	fs.StringVar(&f.out, "out", "", "run `DIR` (default runs/RUN_ID)")
@@ -132,6 +134,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if err := addTargetFlags(&tcfg, f.headers, f.envs); err != nil {
 		return err
 	}
+	f.connect.apply(&tcfg)
 	for _, c := range f.cases {
 		if !anySelected(s, c) {
 			return usagef("--case %s: no case of suite %s has that id or group", c, s.Name)

@@ -137,6 +137,8 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	var headers, envs repeated
 	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment; repeatable")
 	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
+	var ct connectTimeout
+	ct.register(fs.FlagSet)
 	offline := fs.Bool("offline", false, "check the files only; do not start the target")
 	strict := fs.Bool("strict", false, "treat warnings (leaks, no cases) as problems: exit status 2")
 	asJSON := fs.Bool("json", false, "print what was found as JSON on stdout")
@@ -165,7 +167,7 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 		v.Warnings = append(v.Warnings, located{Kind: "no-cases", File: s.Path, Message: "the suite has no cases yet: write cases from what users of the server ask (see docs/suite.md), then run mcpeval validate again"})
 	}
 	if !*offline {
-		if err := validateLive(ctx, s, *tgt, headers, envs, v); err != nil {
+		if err := validateLive(ctx, s, *tgt, headers, envs, ct, v); err != nil {
 			return err
 		}
 	}
@@ -189,7 +191,7 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 
 // validateLive checks s against its target's live tools: the key audit,
 // the leak audit and the preflight.
-func validateLive(ctx context.Context, s *suite.Suite, override string, headers, envs []string, v *validation) error {
+func validateLive(ctx context.Context, s *suite.Suite, override string, headers, envs []string, ct connectTimeout, v *validation) error {
 	tcfg, err := suiteTarget(s, override)
 	if err != nil {
 		return err
@@ -197,6 +199,7 @@ func validateLive(ctx context.Context, s *suite.Suite, override string, headers,
 	if err := addTargetFlags(&tcfg, headers, envs); err != nil {
 		return err
 	}
+	ct.apply(&tcfg)
 	ins, err := runner.Validate(ctx, s, tcfg)
 	if err != nil {
 		return badInput(err)

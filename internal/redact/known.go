@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"net/url"
 	"os"
 	"regexp"
 	"sort"
@@ -206,4 +207,50 @@ func (k *Known) Find(data []byte) int {
 		n += len(re.FindAllStringIndex(text, -1))
 	}
 	return n
+}
+
+// flagName matches a command-line flag whose name means a secret
+// (--password, --api-key, -token, --db_pass), with its =VALUE if any.
+var flagName = regexp.MustCompile(`(?i)^--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds)(=.*)?$`)
+
+// credentialParam matches a URL query parameter that carries a credential.
+var credentialParam = regexp.MustCompile(`(?i)^(?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session)$`)
+
+// AddArgs registers the credentials a command line carries: the value of
+// every flag whose name means a secret, in either form (--password VALUE,
+// --password=VALUE), and the password and credential parameters (token=,
+// key=, sig=...) of every URL among the arguments.
+func (k *Known) AddArgs(args []string) {
+	for i, a := range args {
+		if m := flagName.FindStringSubmatch(a); m != nil {
+			switch {
+			case m[1] != "":
+				k.Add(m[1][1:])
+			case i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
+				k.Add(args[i+1])
+			}
+		}
+		if strings.Contains(a, "://") {
+			k.addURL(a)
+		}
+	}
+}
+
+func (k *Known) addURL(s string) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return
+	}
+	if u.User != nil {
+		if p, ok := u.User.Password(); ok {
+			k.Add(p)
+		}
+	}
+	for name, vs := range u.Query() {
+		if credentialParam.MatchString(name) {
+			for _, v := range vs {
+				k.Add(v)
+			}
+		}
+	}
 }

@@ -102,3 +102,21 @@ func TestCredentialFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownArgs checks the credentials a command line carries are
+// registered, in both flag forms and in URLs, and nothing else.
+func TestKnownArgs(t *testing.T) {
+	var k Known
+	k.AddArgs([]string{"server", "--password", "Hunter2Secret99", "--api-key=key-PLANTED-1", "--keyboard-layout", "us-international",
+		"--auth", "--verbose", "https://u:pw-PLANTED-2@h.example/mcp?sig=sig-PLANTED-3&page=200000000"})
+	got := k.Values()
+	want := map[string]bool{"Hunter2Secret99": true, "key-PLANTED-1": true, "pw-PLANTED-2": true, "sig-PLANTED-3": true}
+	if len(got) != len(want) {
+		t.Errorf("registered %q, want %v", got, want)
+	}
+	for _, v := range got {
+		if !want[v] {
+			t.Errorf("registered %q, which is no credential", v)
+		}
+	}
+}

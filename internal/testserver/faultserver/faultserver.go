@@ -36,6 +36,9 @@ type Options struct {
 	FailStart bool
 	// StderrBytes are written to stderr, in lines, before serving.
 	StderrBytes int
+	// Silent makes the server read its stdin and never answer anything,
+	// not even initialize.
+	Silent bool
 }
 
 // Invalid is replaced on the wire by bytes that are not UTF-8: a tool
@@ -90,6 +93,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.GarbageOn, "garbage-on", 0, "write non-JSON on stdout instead of answering tool call `N`")
 	fs.BoolVar(&o.FailStart, "fail-start", false, "exit before speaking MCP")
 	fs.IntVar(&o.StderrBytes, "stderr-bytes", 0, "write this many bytes to stderr before serving")
+	fs.BoolVar(&o.Silent, "silent", false, "read stdin and never answer, not even initialize")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -101,6 +105,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := flood(stderr, o.StderrBytes); err != nil {
 		return 1
+	}
+	if o.Silent {
+		fmt.Fprintln(stderr, "faultserver: reading, never answering")
+		io.Copy(io.Discard, stdin)
+		return 0
 	}
 	out := &wire{w: stdout}
 	s, err := NewServer(o, out, stderr)
