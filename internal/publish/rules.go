@@ -1,12 +1,15 @@
 package publish
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -58,11 +61,34 @@ var Rules = []Rule{
 	{Name: "dirty-tree", DryRun: true, Why: "a published figure must point at a commit of the suite that exists", check: dirtyTree},
 	{Name: "invalid-run", Why: "the target's data drifted: nothing was graded", check: invalidRun},
 	{Name: "duplicate-row", Why: "a row already published is replaced only when asked to (--replace)", check: duplicateRow},
+	{Name: "known-secret", Why: "a secret mcpeval holds (a provider key, a CI token) is never published, whatever its shape", check: knownSecret},
 	{Name: RuleRedaction, Why: "a published copy never holds a token, a password, an endpoint or a listed identifier"},
 }
 
 // RuleRedaction is the rule checked on the rendered copy.
 const RuleRedaction = "unredacted-identifier"
+
+// environ is the environment the known-secret rule reads (a variable, so
+// that tests can plant one).
+var environ = os.Environ
+
+// knownSecret refuses a run whose record holds the value of a variable of
+// mcpeval's environment whose name says it is a secret (ANTHROPIC_API_KEY,
+// GITHUB_TOKEN, any *_KEY, *_TOKEN, *_SECRET, *_PASSWORD). The runner
+// scrubs these before writing, so a record holding one was made by an
+// older mcpeval or edited since: redaction by shape could miss it, so
+// nothing of it is published.
+func knownSecret(in *input) string {
+	data, err := json.Marshal(in.rec)
+	if err != nil {
+		return fmt.Sprintf("the record cannot be checked for secrets: %v", err)
+	}
+	names := redact.FindEnviron(data, environ())
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the record holds the value of %s from mcpeval's environment: a secret is never published (scrub the record, or rotate the key and run again)", list(names, 3))
+}
 
 func fakeProvider(in *input) string {
 	m := in.rec.Header.Model

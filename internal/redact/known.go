@@ -254,3 +254,24 @@ func (k *Known) addURL(s string) {
 		}
 	}
 }
+
+// FindEnviron returns the names of the variables of environ (as
+// os.Environ returns it) whose name says they hold a secret and whose
+// value (of at least MinKnown bytes) appears in data, sorted. It scans
+// data as Known.Find does, and never returns a value.
+func FindEnviron(data []byte, environ []string) []string {
+	var names []string
+	for _, kv := range environ {
+		name, v, ok := strings.Cut(kv, "=")
+		if !ok || !SecretName(name) {
+			continue
+		}
+		k := &Known{}
+		k.Add(v)
+		if k.Find(data) > 0 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
