@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -102,8 +103,8 @@ type validatedPreflight struct {
 
 // located is a problem or warning, with where it is when known.
 type located struct {
-	// Kind says which check found it: "key", "leak", "confirm" or
-	// "no-cases".
+	// Kind says which check found it: "file", "key", "leak", "confirm"
+	// or "no-cases".
 	Kind    string `json:"kind"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
@@ -155,6 +156,9 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	}
 	s, err := loadSuite(p)
 	if err != nil {
+		if *asJSON {
+			return fileProblemsJSON(e, p, err)
+		}
 		return err
 	}
 	v := &validation{Problems: []located{}, Warnings: []located{}, Figures: []figureTolerance{}}
@@ -187,6 +191,28 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("%d %s, and --strict is set", len(v.Warnings), either(len(v.Warnings), "warning", "warnings"))
 	}
 	return nil
+}
+
+// fileProblemsJSON prints, for --json, the problems that kept the suite at
+// path from loading, located, and returns err.
+func fileProblemsJSON(e *env, path string, err error) error {
+	v := &validation{Problems: []located{}, Warnings: []located{}, Figures: []figureTolerance{}}
+	v.Suite.Path = path
+	var es suite.Errors
+	if _, lerr := os.Stat(path); lerr == nil {
+		if _, lerr := suite.Load(path); errors.As(lerr, &es) {
+			for _, e := range es {
+				v.Problems = append(v.Problems, located{Kind: "file", File: e.File, Line: e.Line, Message: e.Msg})
+			}
+		}
+	}
+	if len(v.Problems) == 0 {
+		v.Problems = append(v.Problems, located{Kind: "file", Message: err.Error()})
+	}
+	if perr := printJSON(e.stdout, v); perr != nil {
+		return perr
+	}
+	return err
 }
 
 // validateLive checks s against its target's live tools: the key audit,
