@@ -175,8 +175,10 @@ type Verify struct {
 
 // LeakException lets a prompt use a word the leak audit would flag.
 type LeakException struct {
+	// Word is the word the prompt may use.
 	Word string `yaml:"word"`
-	Why  string `yaml:"why"`
+	// Why says why it is not a leak.
+	Why string `yaml:"why"`
 }
 
 // ActionSettings are the suite-wide settings of an action suite.
@@ -184,7 +186,8 @@ type ActionSettings struct {
 	// TurnsPerStep sets the turn cap of an action case: TurnsPerStep turns
 	// per declared step, plus TurnsExtra (3 and 4 when zero).
 	TurnsPerStep int `yaml:"turns_per_step,omitempty"`
-	TurnsExtra   int `yaml:"turns_extra,omitempty"`
+	// TurnsExtra is added to the turn cap of every action case.
+	TurnsExtra int `yaml:"turns_extra,omitempty"`
 	// Confirm is the approval argument a destructive tool takes, set to
 	// true before it acts ("confirm" when empty). A step on a destructive
 	// tool needs the approval when the tool's input schema has this
@@ -253,10 +256,12 @@ type Inventory struct {
 // Uncovered is a tool, or an argument of one, deliberately left out of the
 // corpus.
 type Uncovered struct {
+	// Tool is the tool left out, or whose argument is.
 	Tool string `yaml:"tool"`
 	// Arg is a dotted argument path ("*" for list elements); empty for the
 	// whole tool.
 	Arg string `yaml:"arg,omitempty"`
+	// Why says why no case covers it.
 	Why string `yaml:"why"`
 }
 

@@ -15,8 +15,8 @@ type Suite struct {
 	// Description says what the suite measures.
 	Description string `yaml:"description,omitempty"`
 	// Target is the default target: a spec string ("builtin:household",
-	// "stdio:CMD ARGS", an http(s) URL) or a mapping with spec, env, dir
-	// and headers.
+	// "stdio:CMD ARGS", an http(s) URL) or a mapping with spec, env, dir,
+	// headers, inherit_env and connect_timeout (see Target).
 	Target Target `yaml:"target,omitempty"`
 	// SystemPrompt is the fixed system prompt every attempt is sent.
 	SystemPrompt string `yaml:"system_prompt,omitempty"`
@@ -150,12 +150,15 @@ func (t Tolerance) Within(got, want float64) bool {
 // PreflightCheck is one tool call made before the run, with the figures its
 // structured result must hold.
 type PreflightCheck struct {
-	Tool string         `yaml:"tool"`
+	// Tool is the tool called.
+	Tool string `yaml:"tool"`
+	// Args are its arguments (none when empty).
 	Args map[string]any `yaml:"args,omitempty"`
 	// Expect maps a dotted path into the tool's structured result
 	// ("net_worth_sgd", "accounts.0.balance") to the value it must have.
 	Expect map[string]any `yaml:"expect"`
-	Line   int            `yaml:"-"`
+	// Line locates the check in its file.
+	Line int `yaml:"-"`
 }
 
 // Case is one question of the corpus.
@@ -238,8 +241,10 @@ type ToolRules struct {
 // tool. An argument left out is judged at the default the tool's input
 // schema declares.
 type ArgRule struct {
+	// Tool is the tool whose calls the rule looks at.
 	Tool string `yaml:"tool"`
-	Arg  string `yaml:"arg"`
+	// Arg is the argument judged.
+	Arg string `yaml:"arg"`
 	// Equals, when set, is the value the argument must have.
 	Equals any `yaml:"equals,omitempty"`
 	// Min and Max bound a numeric argument, inclusive.
@@ -303,7 +308,9 @@ type Key struct {
 
 // KeyCall is one tool call of a Key.
 type KeyCall struct {
-	Tool string         `yaml:"tool"`
+	// Tool is the tool called.
+	Tool string `yaml:"tool"`
+	// Args are the arguments it is called with.
 	Args map[string]any `yaml:"args,omitempty"`
 }
 
