@@ -485,12 +485,22 @@ func TestDocExamples(t *testing.T) {
 			continue
 		}
 		if err := validateYAML(s, doc); err != nil {
-			t.Errorf("%s: the example does not validate against the schema: %v\n%s", at, err, doc)
+			t.Errorf("%s: the example does not validate against the schema: %v\n%s", at, err, numbered(doc))
 		}
 		if _, err := LoadFS(files, ".", "example"); err != nil {
-			t.Errorf("%s: the example does not load: %v\n%s", at, err, doc)
+			t.Errorf("%s: the example does not load: %v\n%s", at, err, numbered(doc))
 		}
 	}
+}
+
+// numbered writes text with line numbers, as the loader's errors count
+// them.
+func numbered(text []byte) string {
+	var b strings.Builder
+	for i, l := range strings.Split(strings.TrimSuffix(string(text), "\n"), "\n") {
+		fmt.Fprintf(&b, "%4d  %s\n", i+1, l)
+	}
+	return b.String()
 }
 
 // hasTopKey reports whether YAML text has key at its top level.
