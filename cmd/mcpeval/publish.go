@@ -43,6 +43,8 @@ nothing is written. None of the rules is about how well the model did:
                          run was made (for an embedded suite, mcpeval's revision)
   invalid-run            the target's data drifted: nothing was graded
   duplicate-row          a published row is replaced only with --replace
+  known-secret           the record holds a provider key or token of mcpeval's
+                         environment, whatever its shape
   unredacted-identifier  the copy still holds a secret or a listed identifier
 
 Everything published is redacted first: credentials (tokens, keys,

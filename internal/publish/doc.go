@@ -17,6 +17,8 @@
 //   - dirty-tree: a published figure must point at a commit that exists.
 //   - invalid-run: the target's data drifted; nothing was graded.
 //   - duplicate-row: a published row is replaced only when asked to.
+//   - known-secret: the record holds the value of a secret-named variable
+//     of mcpeval's environment (a provider key, a CI token).
 //   - unredacted-identifier: the copy about to be written still holds a
 //     secret or a listed identifier.
 //
