@@ -323,9 +323,10 @@ func TestSchemaFieldsMatchLoader(t *testing.T) {
 			t.Errorf("$defs.%s describes no type the loader reads", n)
 		}
 	}
-	root, _ := doc["oneOf"].([]any)
-	if !refsTo(root, "suiteFile") || !refsTo(root, "caseFile") {
-		t.Errorf("the schema's top level is not one of suiteFile and caseFile: %v", root)
+	// A file with cases only is a file of cases; any other is suite
+	// settings, which need a name.
+	if !refsTo(doc["then"], "caseFile") || !refsTo(doc["else"], "suiteFile") {
+		t.Errorf("the schema's top level is not a file of cases (cases only) or else the suite settings: then %v, else %v", doc["then"], doc["else"])
 	}
 }
 
@@ -357,8 +358,9 @@ func TestSchemaShapes(t *testing.T) {
 		{"a mode that does not exist", head + "cases:\n  - id: a/b\n    prompt: How much?\n    mode: chat\n    decline: true\n", false},
 		{"tool_results", head + "tool_results: text+structured\n" + decline, true},
 		{"a case without an id", head + "cases:\n  - prompt: Which?\n    decline: true\n", false},
-		{"a suite without a name", decline, true}, // a case file
-		{"a case file with a typo", "cases:\n  - id: a/b\n    prompt: Which?\n    declines: true\n", false},
+		{"a file of cases", decline, true},
+		{"a file of cases with a typo", "cases:\n  - id: a/b\n    prompt: Which?\n    declines: true\n", false},
+		{"settings without a name", "attempts: 3\n" + decline, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -366,10 +368,12 @@ func TestSchemaShapes(t *testing.T) {
 			if (err == nil) != tt.ok {
 				t.Errorf("schema: ok=%v, want %v: %v\n%s", err == nil, tt.ok, err, tt.yaml)
 			}
-			if !strings.HasPrefix(tt.yaml, "name:") {
-				return // a case file: loaded beside a suite.yaml below
+			files := fstest.MapFS{"suite.yaml": {Data: []byte(tt.yaml)}}
+			if strings.HasPrefix(tt.yaml, "cases:") {
+				// A file of cases, read beside the suite's settings.
+				files = fstest.MapFS{"suite.yaml": {Data: []byte(head)}, "cases.yaml": {Data: []byte(tt.yaml)}}
 			}
-			_, lerr := LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(tt.yaml)}}, "suite.yaml", "suite.yaml")
+			_, lerr := LoadFS(files, ".", "suite")
 			if (lerr == nil) != tt.ok {
 				t.Errorf("loader: ok=%v, want %v: %v\n%s", lerr == nil, tt.ok, lerr, tt.yaml)
 			}
