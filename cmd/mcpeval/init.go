@@ -53,6 +53,8 @@ func initCmd(ctx context.Context, e *env, args []string) error {
 	var headers, envs repeated
 	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target, and write it into the suite as a ${VAR} reference; repeatable")
 	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target, and write it into the suite as a ${VAR} reference; repeatable")
+	var ct connectTimeout
+	ct.register(fs.FlagSet)
 	args, after := splitDashes(args)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -90,7 +92,7 @@ func initCmd(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("checking %s: %w", p, err)
 		}
 	}
-	l, err := listTools(ctx, spec, headers, envs)
+	l, err := listTools(ctx, spec, headers, envs, ct)
 	if err != nil {
 		return err
 	}

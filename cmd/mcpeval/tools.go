@@ -124,6 +124,8 @@ func toolsCmd(ctx context.Context, e *env, args []string) error {
 	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment and never shown; repeatable")
 	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
 	asJSON := fs.Bool("json", false, "print the listing as JSON on stdout")
+	var ct connectTimeout
+	ct.register(fs.FlagSet)
 	args, after := splitDashes(args)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -133,7 +135,7 @@ func toolsCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := listTools(ctx, spec, headers, envs)
+	l, err := listTools(ctx, spec, headers, envs, ct)
 	if err != nil {
 		return err
 	}
@@ -170,7 +172,7 @@ func targetArg(pos []string, cmd string) (string, error) {
 
 // listTools connects to the target spec and lists its tools, as a run
 // would see them. It calls no tool.
-func listTools(ctx context.Context, spec string, headers, envs []string) (*toolListing, error) {
+func listTools(ctx context.Context, spec string, headers, envs []string, ct connectTimeout) (*toolListing, error) {
 	tcfg := target.Config{Spec: spec, Builtins: builtin.All()}
 	if err := tcfg.Check(); err != nil {
 		return nil, badInput(err)
@@ -178,6 +180,7 @@ func listTools(ctx context.Context, spec string, headers, envs []string) (*toolL
 	if err := addTargetFlags(&tcfg, headers, envs); err != nil {
 		return nil, err
 	}
+	ct.apply(&tcfg)
 	conn, err := target.Dial(ctx, tcfg)
 	if err != nil {
 		return nil, err
