@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/export/langfuse"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/internal/rundir"
@@ -221,5 +222,21 @@ func gatherExport(e *env, rec *record.Run, suitePath string, needSuite bool) (*e
 }
 
 func exportLangfuse(ctx context.Context, e *env, rec *record.Run, ex *exported, opts otlp.Options) error {
-	return usagef("--langfuse is not built yet")
+	c, err := langfuse.New(e.getenv("LANGFUSE_HOST"), e.getenv("LANGFUSE_PUBLIC_KEY"), e.getenv("LANGFUSE_SECRET_KEY"))
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if opts.Redactor != nil { // the keys are never content
+		opts.Redactor.AddSecret(e.getenv("LANGFUSE_SECRET_KEY"))
+	}
+	st, err := langfuse.Export(ctx, c, langfuse.Input{Suite: ex.suite, Run: rec, Attempts: ex.items, OTLP: opts})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "sent %d spans (%d attempts) to %s\n", st.Traces.Sent, len(ex.items), redact.Secrets(c.Host()))
+	fmt.Fprintf(e.stdout, "datasets %d, items %d, dataset run items %d, scores %d\n", st.Datasets, st.Items, st.RunItems, st.Scores)
+	for _, r := range st.DatasetRuns {
+		fmt.Fprintf(e.stdout, "dataset run %s\n", r)
+	}
+	return nil
 }

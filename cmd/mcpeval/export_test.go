@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
@@ -98,5 +102,67 @@ func TestExportOTLP(t *testing.T) {
 		if g := tr.root.Attr("mcpeval.case.group"); g != strings.Split(a.Case, "/")[0] {
 			t.Errorf("%s #%d: group %v", a.Case, a.N, g)
 		}
+	}
+}
+
+// TestExportLangfuse sends a recorded run to a Langfuse stand-in with the
+// keys from the environment: traces to its OTLP endpoint, then datasets,
+// items, the dataset run and scores, each with the keys as basic auth.
+func TestExportLangfuse(t *testing.T) {
+	dir := recordedRun(t)
+	const secret = "sk-lf-cli-secret-0123456789"
+	otel := &otlptest.Receiver{Path: "/api/public/otel/v1/traces"}
+	var mu sync.Mutex
+	calls := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "pk-lf-cli" || p != secret {
+			http.Error(w, `{"message":"Invalid credentials"}`, http.StatusUnauthorized)
+			return
+		}
+		mu.Lock()
+		calls[r.Method+" "+r.URL.Path]++
+		mu.Unlock()
+		switch r.URL.Path {
+		case otel.Path:
+			otel.ServeHTTP(w, r)
+		case "/api/public/projects":
+			io.WriteString(w, `{"data":[{"id":"p","name":"evals"}]}`)
+		default:
+			io.WriteString(w, `{}`)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("LANGFUSE_HOST", srv.URL)
+	t.Setenv("LANGFUSE_PUBLIC_KEY", "pk-lf-cli")
+	t.Setenv("LANGFUSE_SECRET_KEY", secret)
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"export", dir, "--langfuse", "--content"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("export: exit %d\n%s", code, errb.String())
+	}
+	rec, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(rec.Attempts)
+	for call, want := range map[string]int{
+		"POST /api/public/v2/datasets":       1,
+		"POST /api/public/dataset-items":     19,
+		"POST /api/public/dataset-run-items": n,
+	} {
+		if calls[call] != want {
+			t.Errorf("%s called %d times, want %d", call, calls[call], want)
+		}
+	}
+	if calls["POST /api/public/scores"] < 2*n {
+		t.Errorf("%d scores for %d attempts, want at least a verdict and a pass each", calls["POST /api/public/scores"], n)
+	}
+	if len(otel.Spans()) == 0 {
+		t.Error("no traces reached Langfuse's OTLP endpoint")
+	}
+	if !strings.Contains(out.String(), "dataset run household / "+rec.Header.RunID) {
+		t.Errorf("output %q does not name the dataset run", out.String())
+	}
+	if strings.Contains(out.String()+errb.String(), secret) {
+		t.Error("the secret key was shown")
 	}
 }

@@ -81,22 +81,16 @@ type Receiver struct {
 	// Hang, when not nil, makes every request wait until it is closed
 	// (or the client gives up).
 	Hang chan struct{}
+	// Path is where traces are taken ("/v1/traces" when empty).
+	Path string
 }
 
 // NewReceiver starts a receiver, closed when the test ends.
 func NewReceiver(t testing.TB) *Receiver {
 	r := &Receiver{}
-	r.Server = httptest.NewServer(http.HandlerFunc(r.serve))
+	r.Server = httptest.NewServer(r)
 	t.Cleanup(func() {
-		r.mu.Lock()
-		if r.Hang != nil {
-			select {
-			case <-r.Hang:
-			default:
-				close(r.Hang)
-			}
-		}
-		r.mu.Unlock()
+		r.Cleanup()
 		r.Server.Close()
 	})
 	return r
@@ -105,7 +99,22 @@ func NewReceiver(t testing.TB) *Receiver {
 // Endpoint is the receiver's trace URL.
 func (r *Receiver) Endpoint() string { return r.URL + "/v1/traces" }
 
-func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
+// Cleanup releases requests a Receiver made without NewReceiver holds.
+func (r *Receiver) Cleanup() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.Hang != nil {
+		select {
+		case <-r.Hang:
+		default:
+			close(r.Hang)
+		}
+	}
+}
+
+// ServeHTTP takes an OTLP/HTTP trace request, so that a Receiver made
+// without NewReceiver can be mounted in another test server.
+func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.requests++
 	r.headers = append(r.headers, req.Header.Clone())
@@ -118,7 +127,11 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
-	if req.Method != http.MethodPost || req.URL.Path != "/v1/traces" {
+	path := r.Path
+	if path == "" {
+		path = "/v1/traces"
+	}
+	if req.Method != http.MethodPost || req.URL.Path != path {
 		http.Error(w, "not an OTLP trace request", http.StatusNotFound)
 		return
 	}

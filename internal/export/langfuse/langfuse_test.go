@@ -1,0 +1,436 @@
+package langfuse_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/export/langfuse"
+	"github.com/mcpeval/mcpeval/internal/export/otlp"
+	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+const (
+	publicKey = "pk-lf-1234567890"
+	secretKey = "sk-lf-abcdefghijklmnop"
+)
+
+// fake is a Langfuse that speaks its public API as the reference
+// documents it: basic auth with the project's keys, datasets upserted by
+// name, items upserted on their id and unique in the project, dataset run
+// items that make their run and need an existing item and a traceId,
+// scores upserted on their id with a dataType their value must fit, and
+// its OpenTelemetry endpoint. faults are answered first, per path.
+type fake struct {
+	t        *testing.T
+	srv      *httptest.Server
+	otel     *otlptest.Receiver
+	mu       sync.Mutex
+	datasets map[string]map[string]any
+	items    map[string]map[string]any
+	runs     map[string][]map[string]any // by "dataset/run"
+	scores   map[string]map[string]any
+	bodies   []string
+	faults   map[string][]fault
+}
+
+type fault struct {
+	status     int
+	retryAfter string
+}
+
+func newFake(t *testing.T) *fake {
+	f := &fake{t: t, datasets: map[string]map[string]any{}, items: map[string]map[string]any{}, runs: map[string][]map[string]any{}, scores: map[string]map[string]any{}, faults: map[string][]fault{},
+		otel: &otlptest.Receiver{Path: "/api/public/otel/v1/traces"}}
+	f.srv = httptest.NewServer(f)
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fake) client(t *testing.T, waits *[]time.Duration) *langfuse.Client {
+	c, err := langfuse.New(f.srv.URL, publicKey, secretKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Wait = func(_ context.Context, d time.Duration) error {
+		if waits != nil {
+			*waits = append(*waits, d)
+		}
+		return nil
+	}
+	return c
+}
+
+func fail(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"message": msg})
+}
+
+func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(publicKey+":"+secretKey))
+	if r.Header.Get("Authorization") != want {
+		fail(w, http.StatusUnauthorized, "Invalid credentials. Confirm that you've configured the correct host.")
+		return
+	}
+	f.mu.Lock()
+	if q := f.faults[r.URL.Path]; len(q) > 0 {
+		f.faults[r.URL.Path] = q[1:]
+		f.mu.Unlock()
+		if q[0].retryAfter != "" {
+			w.Header().Set("Retry-After", q[0].retryAfter)
+		}
+		fail(w, q[0].status, http.StatusText(q[0].status))
+		return
+	}
+	f.mu.Unlock()
+	if r.URL.Path == f.otel.Path {
+		if r.Header.Get("x-langfuse-ingestion-version") != "4" {
+			fail(w, http.StatusBadRequest, "want x-langfuse-ingestion-version: 4")
+			return
+		}
+		f.otel.ServeHTTP(w, r)
+		return
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/api/public/projects" {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"data":[{"id":"p1","name":"evals"}]}`)
+		return
+	}
+	if r.Method != http.MethodPost {
+		fail(w, http.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	var body map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		fail(w, http.StatusBadRequest, "invalid JSON: "+err.Error())
+		return
+	}
+	raw, _ := json.Marshal(body)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.bodies = append(f.bodies, string(raw))
+	str := func(k string) string { s, _ := body[k].(string); return s }
+	need := func(keys ...string) bool {
+		for _, k := range keys {
+			if str(k) == "" {
+				fail(w, http.StatusBadRequest, "invalid request data: "+k+" is required")
+				return false
+			}
+		}
+		return true
+	}
+	switch r.URL.Path {
+	case "/api/public/v2/datasets":
+		if !need("name") {
+			return
+		}
+		f.datasets[str("name")] = body
+	case "/api/public/dataset-items":
+		if !need("datasetName") {
+			return
+		}
+		if f.datasets[str("datasetName")] == nil {
+			fail(w, http.StatusNotFound, "Dataset not found")
+			return
+		}
+		if old := f.items[str("id")]; old != nil && old["datasetName"] != body["datasetName"] {
+			fail(w, http.StatusConflict, "dataset item id already used in another dataset")
+			return
+		}
+		f.items[str("id")] = body
+	case "/api/public/dataset-run-items":
+		if !need("runName", "datasetItemId", "traceId") {
+			return
+		}
+		it := f.items[str("datasetItemId")]
+		if it == nil {
+			fail(w, http.StatusNotFound, "Dataset item not found")
+			return
+		}
+		k := it["datasetName"].(string) + " / " + str("runName")
+		f.runs[k] = append(f.runs[k], body)
+	case "/api/public/scores":
+		if !need("traceId", "name") || body["value"] == nil {
+			if body["value"] == nil {
+				fail(w, http.StatusBadRequest, "value is required")
+			}
+			return
+		}
+		switch v := body["value"]; str("dataType") {
+		case "NUMERIC":
+			if _, ok := v.(float64); !ok {
+				fail(w, http.StatusBadRequest, "numeric score needs a number")
+				return
+			}
+		case "BOOLEAN":
+			if v != 0.0 && v != 1.0 {
+				fail(w, http.StatusBadRequest, "boolean score value must be 0 or 1")
+				return
+			}
+		case "CATEGORICAL":
+			if _, ok := v.(string); !ok {
+				fail(w, http.StatusBadRequest, "categorical score needs a string")
+				return
+			}
+		default:
+			fail(w, http.StatusBadRequest, "unknown dataType")
+			return
+		}
+		f.scores[str("id")] = body
+	default:
+		fail(w, http.StatusNotFound, "not found")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"id": body["id"]})
+}
+
+// run is a run of the household suite's first four cases, two attempts
+// each, graded: a passing answer, a failing one, and on the last case an
+// attempt that ended in an error.
+func run(t *testing.T) (*suite.Suite, langfuse.Input) {
+	s, err := corpus.Load("household")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := record.Header{RunID: "20261130-run", Start: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), Model: model.Info{Spec: "anthropic:claude-x", Provider: "anthropic", Name: "claude-x"}, Suite: record.SuiteInfo{Name: s.Name, Hash: s.Hash}, Preflight: record.Preflight{Valid: true}}
+	rec := &record.Run{Header: h}
+	for i, c := range s.Cases[:4] {
+		for n := 1; n <= 2; n++ {
+			a := record.Attempt{Case: c.ID, N: n, Prompt: c.Prompt, Start: h.Start.Add(time.Duration(i*2+n) * time.Minute), DurationMS: 1500, End: record.EndAnswered,
+				Turns: []record.Turn{{Text: "It is " + secretKey, LatencyMS: 800, Usage: model.Usage{Input: 100, Output: 10}}}, Answer: "I don't know " + secretKey}
+			if n == 1 {
+				a.Answer = c.Key.Answer
+			}
+			if i == 3 && n == 2 {
+				a.End, a.Error = record.EndError, &record.Error{Kind: record.ErrProvider, Message: "overloaded"}
+			}
+			rec.Attempts = append(rec.Attempts, a)
+		}
+	}
+	res := grade.Run(s, rec)
+	in := langfuse.Input{Suite: s, Run: rec}
+	for i := range rec.Attempts {
+		a := &rec.Attempts[i]
+		var g *grade.AttemptGrade
+		for j := range res.Attempts {
+			if res.Attempts[j].Case == a.Case && res.Attempts[j].N == a.N {
+				g = &res.Attempts[j]
+			}
+		}
+		c := s.Case(a.Case)
+		in.Attempts = append(in.Attempts, otlp.Attempt{Header: &rec.Header, Attempt: a, Grade: g, Group: c.Group, Dataset: s.DatasetOf(c)})
+	}
+	return s, in
+}
+
+// TestExport sends a graded run to a Langfuse speaking its documented API
+// and checks what it holds: the traces, a dataset with every case as an
+// item, a dataset run linking each item to its attempts' traces, scores.
+func TestExport(t *testing.T) {
+	f := newFake(t)
+	s, in := run(t)
+	st, err := langfuse.Export(context.Background(), f.client(t, nil), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := langfuse.DatasetName(s, "")
+	if len(f.datasets) != 1 || f.datasets[name] == nil {
+		t.Fatalf("datasets %v, want %s", keys(f.datasets), name)
+	}
+	if len(f.items) != len(s.Cases) || st.Items != len(s.Cases) {
+		t.Errorf("%d items (stats %d), want one per case (%d)", len(f.items), st.Items, len(s.Cases))
+	}
+	c0 := s.Cases[0]
+	it := f.items[langfuse.ItemID(name, c0.ID)]
+	if it == nil {
+		t.Fatalf("no item for %s", c0.ID)
+	}
+	if in := it["input"].(map[string]any)["prompt"]; in != c0.Prompt {
+		t.Errorf("item input %v, want the prompt", in)
+	}
+	meta := it["metadata"].(map[string]any)
+	if meta["kind"] != "agent" || meta["group"] != c0.Group {
+		t.Errorf("item metadata %v, want kind agent, group %s", meta, c0.Group)
+	}
+	if exp, _ := it["expectedOutput"].(map[string]any); exp == nil || exp["figures"] == nil {
+		t.Errorf("item expected output %v, want the key's figures", it["expectedOutput"])
+	}
+
+	runItems := f.runs[name+" / "+in.Run.Header.RunID]
+	if len(runItems) != 8 {
+		t.Fatalf("dataset run has %d items, want 8 (one per attempt)", len(runItems))
+	}
+	traces := map[string]bool{}
+	for _, sp := range f.otel.Spans() {
+		traces[sp.TraceHex()] = true
+	}
+	if len(traces) != 8 {
+		t.Errorf("Langfuse received %d traces, want 8", len(traces))
+	}
+	for i, ri := range runItems {
+		a := in.Attempts[i].Attempt
+		if want := otlp.TraceID(in.Run.Header.RunID, a.Case, a.N).String(); ri["traceId"] != want || !traces[want] {
+			t.Errorf("run item %d links trace %v, want %s (received: %v)", i, ri["traceId"], want, traces[want])
+		}
+		if ri["datasetItemId"] != langfuse.ItemID(name, a.Case) {
+			t.Errorf("run item %d links item %v", i, ri["datasetItemId"])
+		}
+	}
+	if runItems[0]["runDescription"] == nil || runItems[0]["metadata"].(map[string]any)["model"] != "anthropic:claude-x" {
+		t.Errorf("the dataset run has no description or model: %v", runItems[0])
+	}
+
+	// Scores: the verdict of every attempt; pass and checks only where
+	// the model was graded.
+	byTrace := map[string]map[string]any{}
+	for _, sc := range f.scores {
+		tr := sc["traceId"].(string)
+		if byTrace[tr] == nil {
+			byTrace[tr] = map[string]any{}
+		}
+		byTrace[tr][sc["name"].(string)] = sc["value"]
+	}
+	for _, ia := range in.Attempts {
+		a, g := ia.Attempt, ia.Grade
+		got := byTrace[otlp.TraceID(in.Run.Header.RunID, a.Case, a.N).String()]
+		if got["verdict"] != string(g.Outcome) {
+			t.Errorf("%s #%d: verdict score %v, want %s", a.Case, a.N, got["verdict"], g.Outcome)
+		}
+		if g.Outcome == grade.Error {
+			if len(got) != 1 {
+				t.Errorf("%s #%d: an error attempt has scores %v, want its verdict alone", a.Case, a.N, got)
+			}
+			continue
+		}
+		if want := map[bool]float64{true: 1, false: 0}[g.Outcome == grade.Pass]; got["pass"] != want {
+			t.Errorf("%s #%d: pass score %v, want %v", a.Case, a.N, got["pass"], want)
+		}
+		for _, r := range g.Reasons {
+			if got["check:"+r.Check] != 0.0 {
+				t.Errorf("%s #%d: check:%s = %v, want 0 (it failed: %s)", a.Case, a.N, r.Check, got["check:"+r.Check], r.Message)
+			}
+		}
+		if g.Outcome == grade.Pass && got["check:figures"] != 1.0 {
+			t.Errorf("%s #%d: passed, but check:figures = %v", a.Case, a.N, got["check:figures"])
+		}
+	}
+	for _, h := range f.otel.Headers() {
+		if h.Get("x-langfuse-ingestion-version") != "4" {
+			t.Errorf("OTLP request without the ingestion version header")
+		}
+	}
+	for _, b := range f.bodies {
+		if strings.Contains(b, secretKey) {
+			t.Errorf("a body carries the secret key: %s", b)
+		}
+	}
+
+	// Exporting again updates what is there.
+	nItems, nScores := len(f.items), len(f.scores)
+	if _, err := langfuse.Export(context.Background(), f.client(t, nil), in); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.items) != nItems || len(f.scores) != nScores || len(f.datasets) != 1 {
+		t.Errorf("after a second export: %d items, %d scores, %d datasets; want %d, %d, 1", len(f.items), len(f.scores), len(f.datasets), nItems, nScores)
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestErrors: a 429 is tried again after its Retry-After, a 500 after a
+// pause; a refused key stops the export without showing the key; a
+// refused payload stops it with what Langfuse said.
+func TestErrors(t *testing.T) {
+	t.Run("busy then fine", func(t *testing.T) {
+		f := newFake(t)
+		f.faults["/api/public/scores"] = []fault{{429, "7"}, {429, "Wed, 21 Oct 2015 07:28:00 GMT"}}
+		f.faults["/api/public/dataset-items"] = []fault{{500, ""}, {503, ""}}
+		f.faults["/api/public/otel/v1/traces"] = []fault{{503, ""}}
+		var waits []time.Duration
+		_, in := run(t)
+		if _, err := langfuse.Export(context.Background(), f.client(t, &waits), in); err != nil {
+			t.Fatal(err)
+		}
+		if len(waits) != 4 || waits[0] != 500*time.Millisecond || waits[1] != time.Second || waits[2] != 7*time.Second || waits[3] != 0 {
+			t.Errorf("waits = %v, want 500ms and 1s after the 5xx, then the 429s' Retry-After: 7s and a date past", waits)
+		}
+		if len(f.items) == 0 || len(f.scores) == 0 {
+			t.Errorf("nothing stored after the retries")
+		}
+	})
+	t.Run("always busy", func(t *testing.T) {
+		f := newFake(t)
+		for range 10 {
+			f.faults["/api/public/v2/datasets"] = append(f.faults["/api/public/v2/datasets"], fault{429, "1"})
+		}
+		_, in := run(t)
+		_, err := langfuse.Export(context.Background(), f.client(t, nil), in)
+		if err == nil || !strings.Contains(err.Error(), "429") || !strings.Contains(err.Error(), "gave up after 5 tries") {
+			t.Errorf("err = %v, want a 429 given up after 5 tries", err)
+		}
+	})
+	t.Run("wrong keys", func(t *testing.T) {
+		f := newFake(t)
+		c, err := langfuse.New(f.srv.URL, publicKey, "sk-lf-wrong-secret-value")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, in := run(t)
+		in.OTLP.Timeout = 300 * time.Millisecond
+		_, err = langfuse.Export(context.Background(), c, in)
+		if err == nil || !strings.Contains(err.Error(), "keys were refused") || strings.Contains(err.Error(), "wrong-secret") || strings.Contains(err.Error(), secretKey) {
+			t.Fatalf("err = %v, want a refusal that does not show the key", err)
+		}
+		if len(f.otel.Spans()) != 0 || len(f.bodies) != 0 {
+			t.Errorf("something was sent with refused keys")
+		}
+		if _, err := c.Ping(context.Background()); err == nil || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "keys were refused") || strings.Contains(err.Error(), "wrong-secret") {
+			t.Errorf("ping: %v, want a 401 naming the keys but not showing them", err)
+		}
+	})
+	t.Run("refused payload", func(t *testing.T) {
+		f := newFake(t)
+		f.faults["/api/public/dataset-run-items"] = []fault{{400, ""}}
+		_, in := run(t)
+		st, err := langfuse.Export(context.Background(), f.client(t, nil), in)
+		if err == nil || !strings.Contains(err.Error(), "400 Bad Request") || st.RunItems != 0 {
+			t.Errorf("err = %v, stats %+v; want a 400 that stops the export", err, st)
+		}
+	})
+}
+
+func TestNew(t *testing.T) {
+	for _, tc := range []struct{ host, pk, sk, want string }{
+		{"", "", secretKey, "LANGFUSE_PUBLIC_KEY"},
+		{"cloud.langfuse.com", publicKey, secretKey, "want an http"},
+	} {
+		_, err := langfuse.New(tc.host, tc.pk, tc.sk)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), secretKey) {
+			t.Errorf("New(%q): %v, want %q", tc.host, err, tc.want)
+		}
+	}
+	c, err := langfuse.New("", publicKey, secretKey)
+	if err != nil || c.Host() != langfuse.DefaultHost {
+		t.Errorf("New with no host: %v, %v", c, err)
+	}
+}
