@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -103,8 +104,8 @@ type validatedPreflight struct {
 
 // located is a problem or warning, with where it is when known.
 type located struct {
-	// Kind says which check found it: "file", "key", "leak", "confirm"
-	// or "no-cases".
+	// Kind says which check found it: "file", "key", "leak", "confirm",
+	// "cleanup" or "no-cases".
 	Kind    string `json:"kind"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
@@ -169,6 +170,9 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if len(s.Cases) == 0 {
 		v.Warnings = append(v.Warnings, located{Kind: "no-cases", File: s.Path, Message: "the suite has no cases yet: write cases from what users of the server ask (see docs/suite.md), then run mcpeval validate again"})
+	}
+	for _, w := range fixture.CleanupWarnings(s) {
+		v.Warnings = append(v.Warnings, locate("cleanup", w))
 	}
 	if !*offline {
 		if err := validateLive(ctx, s, *tgt, headers, envs, ct, v); err != nil {
