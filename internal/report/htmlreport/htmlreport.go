@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/review"
+	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -122,7 +124,7 @@ func Ledger(w io.Writer, p *LedgerPage) error {
 	type actionView struct{ Name, Check, Text, Title string }
 	type rowView struct {
 		LedgerRow
-		As, After rateView
+		As, After RateView
 		Errors    int
 		Acts      []actionView
 	}
@@ -174,23 +176,31 @@ const (
 	colorAfter = "#7a4cc2"
 )
 
-type rateView struct {
+// RateView is a rate as the pages draw it: its figures and its bar.
+type RateView struct {
 	Label, Key, Count, Rate, CI string
-	Bar                         barView
+	Bar                         BarView
 }
 
-type barView struct {
+// BarView is a rate's 95% interval drawn as a band on a 0-100% track.
+type BarView struct {
 	Width, Low, Span, Tick float64
 	Color, Title           string
 }
 
-func rate(label, key string, c grade.Counts, color string, width float64) rateView {
-	return rateView{Label: label, Key: key, Count: CountText(c), Rate: RateText(c), CI: CIText(c), Bar: bar(c, color, width)}
+// Rate lays out counts c as a rate with its bar, width pixels wide; key
+// names its data-check figures.
+func Rate(label, key string, c grade.Counts, color string, width float64) RateView {
+	return rate(label, key, c, color, width)
+}
+
+func rate(label, key string, c grade.Counts, color string, width float64) RateView {
+	return RateView{Label: label, Key: key, Count: CountText(c), Rate: RateText(c), CI: CIText(c), Bar: bar(c, color, width)}
 }
 
 // bar draws a rate's interval as a band on a 0-100% track, with a tick at
 // the rate.
-func bar(c grade.Counts, color string, width float64) barView {
+func bar(c grade.Counts, color string, width float64) BarView {
 	r2 := func(f float64) float64 { return math.Round(f*10) / 10 }
 	lo, hi := c.WilsonLow*width, c.WilsonHigh*width
 	tick := math.Min(math.Max(c.Rate*width-1, 0), width-2)
@@ -199,15 +209,16 @@ func bar(c grade.Counts, color string, width float64) barView {
 		tick = 0
 		title = "nothing graded"
 	}
-	return barView{Width: width, Low: r2(lo), Span: r2(math.Max(hi-lo, 1)), Tick: r2(tick), Color: color, Title: title}
+	return BarView{Width: width, Low: r2(lo), Span: r2(math.Max(hi-lo, 1)), Tick: r2(tick), Color: color, Title: title}
 }
 
-type kv struct{ K, V string }
+// KV is one line of a provenance table.
+type KV struct{ K, V string }
 
 type tableRow struct {
 	Name, Group string
 	IsGroup     bool
-	As, After   rateView
+	As, After   RateView
 	Errors      int
 	Notes       string
 }
@@ -265,19 +276,45 @@ type reviewView struct {
 	Verdict, Reviewer, When, Note, Why string
 }
 
-type callView struct {
+// CallView is one tool call as drawn: a model's call, or a fixture's
+// setup, verify or teardown call.
+type CallView struct {
+	// Kind is "call", "setup", "verify" or "teardown".
+	Kind                     string
 	Name, Note, Args, Result string
 	Shows, IsError           bool
+	// MS is the call's duration; 0 when not recorded.
+	MS int64
+	// Long is set when the result is folded away (Size characters).
+	Long bool
+	Size int
+	// Flag, when set, says which rule the call broke; the call is marked.
+	Flag string
 }
 
-type turnView struct {
+// TurnView is one model turn as drawn.
+type TurnView struct {
 	N              int
 	Text, Thinking string
 	Tries          []string
-	Calls          []callView
+	Calls          []CallView
+	// Tokens is the turn's usage in words ("1,204 in, 88 out"); empty
+	// when the provider reported none.
+	Tokens    string
+	LatencyMS int64
 }
 
-type attemptView struct {
+// FixtureView is an attempt's fixtures: setup before, verify and teardown
+// after.
+type FixtureView struct {
+	Token                   string
+	Setup, Verify, Teardown []CallView
+	Problems                []string
+}
+
+// AttemptView is an attempt as drawn by the "transcript" template, with
+// its grade and review.
+type AttemptView struct {
 	Case, Group     string
 	N               int
 	Outcome, Review string
@@ -286,41 +323,65 @@ type attemptView struct {
 	ReviewNote      *reviewView
 	Stale           []reviewView
 	Prompt          string
-	Turns           []turnView
+	Turns           []TurnView
 	Answer, End     string
 	Error           string
+	Fixture         *FixtureView
 }
 
-type runPageView struct {
+// RunView is a run page's figures, as the "summary" template draws them.
+type RunView struct {
 	Title, Banner, Version, Model string
 	Asset                         pageAsset
 	Fake, Valid                   bool
-	Invalid                       string
-	Provenance                    []kv
-	AsGraded, AfterReview         rateView
-	Errors, Failures              int
-	GraderFalseFails              int
-	ModelFailures                 int
-	ExpectationsInQuestion        int
-	Unreviewed, Stale             int
-	VerdictFilters                []filterView
-	GroupNames                    []string
-	Rows                          []tableRow
-	ActionHead                    []string
-	Actions                       []actionRowView
-	Warnings                      []string
-	Attempts                      []attemptView
+	// Filters shows the static page's verdict and group filter buttons.
+	Filters                bool
+	Invalid                string
+	Provenance             []KV
+	AsGraded, AfterReview  RateView
+	Errors, Failures       int
+	GraderFalseFails       int
+	ModelFailures          int
+	ExpectationsInQuestion int
+	Unreviewed, Stale      int
+	VerdictFilters         []filterView
+	GroupNames             []string
+	Rows                   []tableRow
+	ActionHead             []string
+	Actions                []actionRowView
+	Warnings               []string
+	Attempts               []AttemptView
 }
 
-func runView(p *RunPage) *runPageView {
+// NewRunView lays out the run page p: provenance, rates, groups and
+// cases, action columns and every attempt.
+func NewRunView(p *RunPage) *RunView { return runView(p) }
+
+// Templates returns a copy of the pages' templates, the shared ones
+// ("head", "foot", "bar", "rate", "cell", "summary", "call" and
+// "transcript") included, for another page set to add its own to.
+func Templates() *template.Template { return template.Must(tmpl.Clone()) }
+
+// Style is the pages' stylesheet.
+func Style() string { return string(asset.Style) }
+
+// Transcript lays out the recorded attempt a: prompt, fixtures, turns
+// with their calls, answer, verify and teardown calls, and error.
+func Transcript(a *record.Attempt) AttemptView {
+	av := AttemptView{Case: a.Case, N: a.N}
+	fillTranscript(&av, a)
+	return av
+}
+
+func runView(p *RunPage) *RunView {
 	h := &p.Run.Header
 	res := p.Result
 	rv := p.Reviewed
 	if rv == nil {
 		rv = review.Apply(res, nil)
 	}
-	v := &runPageView{
-		Title: "Run " + h.RunID, Banner: p.Banner, Version: Version, Asset: asset,
+	v := &RunView{
+		Title: "Run " + h.RunID, Banner: p.Banner, Version: Version, Asset: asset, Filters: true,
 		Model: res.Model, Fake: h.Model.Fake, Valid: res.Valid, Invalid: res.Invalid, Warnings: res.Warnings,
 		AsGraded:    rate("as graded", "as-graded", rv.AsGraded, colorAs, 260),
 		AfterReview: rate("after review", "after-review", rv.AfterReview, colorAfter, 260),
@@ -375,7 +436,7 @@ func runView(p *RunPage) *runPageView {
 		attempts[review.Key{Case: a.Case, N: a.N}] = a
 	}
 	for _, g := range res.Attempts {
-		av := attemptView{Case: g.Case, N: g.N, Group: groupOf[g.Case], Outcome: string(g.Outcome), Open: g.Outcome == grade.Fail}
+		av := AttemptView{Case: g.Case, N: g.N, Group: groupOf[g.Case], Outcome: string(g.Outcome), Open: g.Outcome == grade.Fail}
 		if g.Outcome != grade.Pass {
 			av.Reasons = g.Reasons
 		}
@@ -403,7 +464,7 @@ func day(t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
-func fillTranscript(av *attemptView, a *record.Attempt) {
+func fillTranscript(av *AttemptView, a *record.Attempt) {
 	av.Prompt, av.Answer, av.End = a.Prompt, a.Answer, a.End
 	if a.Error != nil {
 		av.Error = a.Error.Kind + ": " + a.Error.Message
@@ -411,8 +472,21 @@ func fillTranscript(av *attemptView, a *record.Attempt) {
 			av.Error += "\n\nserver stderr:\n" + strings.Join(a.Error.Stderr, "\n")
 		}
 	}
+	if f := a.Fixture; f != nil {
+		fv := &FixtureView{Token: f.Token, Problems: f.Problems}
+		for _, c := range f.Setup {
+			fv.Setup = append(fv.Setup, fixtureCall("setup", c))
+		}
+		for _, c := range f.Verify {
+			fv.Verify = append(fv.Verify, fixtureCall("verify", c))
+		}
+		for _, c := range f.Teardown {
+			fv.Teardown = append(fv.Teardown, fixtureCall("teardown", c))
+		}
+		av.Fixture = fv
+	}
 	for i, t := range a.Turns {
-		tv := turnView{N: i + 1, Text: t.Text, Thinking: t.Thinking}
+		tv := TurnView{N: i + 1, Text: t.Text, Thinking: t.Thinking, LatencyMS: t.LatencyMS, Tokens: tokens(t.Usage)}
 		for _, tr := range t.Tries {
 			s := tr.Error
 			if tr.Status != 0 {
@@ -421,7 +495,7 @@ func fillTranscript(av *attemptView, a *record.Attempt) {
 			tv.Tries = append(tv.Tries, s)
 		}
 		for _, c := range t.Calls {
-			cv := callView{Name: c.Name, Args: pretty(string(c.Args)), Result: pretty(c.Result), IsError: c.IsError, Shows: true}
+			cv := fixtureCall("call", c)
 			switch {
 			case !c.Shown:
 				cv.Note, cv.Shows = "a tool the model was not shown: not sent", false
@@ -430,13 +504,52 @@ func fillTranscript(av *attemptView, a *record.Attempt) {
 			case c.Rejected != "":
 				cv.Note, cv.Result = "rejected by the server", c.Rejected
 			}
-			if c.Truncated {
-				cv.Note = strings.TrimPrefix(cv.Note+"; result cut to the record's size cap", "; ")
-			}
 			tv.Calls = append(tv.Calls, cv)
 		}
 		av.Turns = append(av.Turns, tv)
 	}
+}
+
+// foldAt is how long a result may be before it is folded away.
+const foldAt = 1200
+
+func fixtureCall(kind string, c record.Call) CallView {
+	cv := CallView{Kind: kind, Name: c.Name, Args: pretty(string(c.Args)), Result: pretty(c.Result), IsError: c.IsError, Shows: true, MS: c.DurationMS}
+	if c.Rejected != "" {
+		cv.Note, cv.Result = "rejected by the server", c.Rejected
+	}
+	if c.Truncated {
+		cv.Note = strings.TrimPrefix(cv.Note+"; result cut to the record's size cap", "; ")
+	}
+	cv.Size = len([]rune(cv.Result))
+	cv.Long = cv.Size > foldAt
+	return cv
+}
+
+// tokens writes a turn's usage: "1,204 in, 88 out"; empty for none.
+func tokens(u model.Usage) string {
+	if u.Input == 0 && u.Output == 0 {
+		return ""
+	}
+	s := thousands(u.Input) + " in, " + thousands(u.Output) + " out"
+	if u.CacheRead > 0 {
+		s += ", " + thousands(u.CacheRead) + " cached"
+	}
+	return s
+}
+
+// thousands writes n with comma separators: 1,204.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
 }
 
 // pretty indents s when it is a JSON object or array, and returns it as
@@ -453,7 +566,7 @@ func pretty(s string) string {
 	return b.String()
 }
 
-func provenance(run *record.Run, res *grade.Result) []kv {
+func provenance(run *record.Run, res *grade.Result) []KV {
 	h := &run.Header
 	short := func(s string) string {
 		if len(s) > 12 {
@@ -464,8 +577,8 @@ func provenance(run *record.Run, res *grade.Result) []kv {
 		}
 		return s
 	}
-	var p []kv
-	add := func(k, v string) { p = append(p, kv{k, v}) }
+	var p []KV
+	add := func(k, v string) { p = append(p, KV{k, v}) }
 	add("run", h.RunID)
 	if !h.Start.IsZero() {
 		add("start", h.Start.UTC().Format(time.RFC3339))

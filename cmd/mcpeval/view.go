@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/buildinfo"
+	"github.com/mcpeval/mcpeval/internal/view"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+const viewHelp = `
+Usage: mcpeval view [DIR...] [--addr HOST:PORT] [--reviewer NAME]
+
+Serves a local web app over run directories (default runs/): every run,
+newest first, with its pass rate and interval, errors, reviewed share and
+cost; a run's failures grouped by identical reasons, with search; each
+attempt beside what its case expected; review in place (the verdicts of
+mcpeval review, written to the run's reviews.jsonl); the comparison of two
+runs; and runs in progress as they gain attempts.
+
+A DIR is a run directory or a directory of them. Each run is graded
+against its suite as it is now, as mcpeval review does; a run whose suite
+cannot be loaded is shown from its grades.json.
+
+It binds 127.0.0.1 (a free port unless --addr says otherwise) and answers
+only requests addressed to it. Another address shows the runs to whoever
+can reach it, and a warning says so. It never calls a model or a target.
+The reviewer's name comes from --reviewer or MCPEVAL_REVIEWER, and can be
+changed on the page.
+`
+
+func init() {
+	register(&command{name: "view", summary: "see and review runs in the browser", run: viewCmd})
+}
+
+func viewCmd(ctx context.Context, e *env, args []string) error {
+	var addr, reviewer string
+	fs := newFlags(e, "view", viewHelp)
+	fs.StringVar(&addr, "addr", "127.0.0.1:0", "`HOST:PORT` to listen on (port 0: a free one)")
+	fs.StringVar(&reviewer, "reviewer", "", "the reviewer's `NAME` (default $MCPEVAL_REVIEWER)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("--addr %q: want HOST:PORT, such as 127.0.0.1:8080", addr)
+	}
+	if reviewer == "" {
+		reviewer = e.getenv("MCPEVAL_REVIEWER")
+	}
+	if len(pos) == 0 {
+		pos = []string{"runs"}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	defer ln.Close()
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(e.stderr, "mcpeval view: warning: listening on %s: anyone who can reach this address can read these runs and write reviews\n", ln.Addr())
+	}
+	bound := ln.Addr().String()
+	if host == "localhost" {
+		bound = "localhost:" + bound[strings.LastIndex(bound, ":")+1:]
+	}
+	srv, err := view.New(view.Options{
+		Dirs: pos, Grade: viewGrade, Addr: bound, Reviewer: reviewer,
+		Version: buildinfo.Get().Version, Log: log.New(e.stderr, "mcpeval view: ", 0),
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "mcpeval view: http://%s/ (Ctrl-C to stop)\n", bound)
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+		hs.Close()
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving: %w", err)
+	}
+	return nil
+}
+
+// viewGrade grades a run against the suite its header names, as it is now.
+func viewGrade(rec *record.Run) (*grade.Result, *suite.Suite, error) {
+	s, err := loadSuite(rec.Header.Suite.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return grade.Run(s, rec), s, nil
+}
