@@ -229,13 +229,24 @@ func (b *builder) safe(s string) string {
 	return redact.Secrets(s)
 }
 
+// runResource describes the run as the process that made the spans:
+// service.name "mcpeval", unless OTEL_SERVICE_NAME or
+// OTEL_RESOURCE_ATTRIBUTES say otherwise (they win, as everywhere else).
 func runResource(h *record.Header) *resource.Resource {
-	return resource.NewSchemaless(
+	ours := resource.NewSchemaless(
 		attribute.String("service.name", "mcpeval"),
 		attribute.String("service.version", h.Tool.Version),
 		attribute.String("mcpeval.run.id", h.RunID),
 		attribute.String("mcpeval.suite.name", h.Suite.Name),
 	)
+	env, err := resource.New(context.Background(), resource.WithFromEnv())
+	if err != nil {
+		return ours
+	}
+	if r, err := resource.Merge(ours, env); err == nil {
+		return r
+	}
+	return ours
 }
 
 func (b *builder) attemptAttrs(it Attempt) []attribute.KeyValue {
