@@ -117,7 +117,7 @@ func TestJaeger(t *testing.T) {
 	}
 	rt, c1, tool := tags(root), tags(spans[1]), tags(spans[2])
 	for _, c := range []struct {
-		what     string
+		what      string
 		got, want any
 	}{
 		{"attempt verdict", rt["mcpeval.verdict"], "fail"},
