@@ -155,7 +155,7 @@ type Run struct {
 	End *End
 	// Warnings are problems that were safe to pass over (a torn last line,
 	// a duplicated attempt), as file:line messages, then the warnings of
-	// the record's end (End.Warnings).
+	// the record's last end (End.Warnings).
 	Warnings []string
 }
 
@@ -239,8 +239,7 @@ func Parse(rd io.Reader, name string) (*Run, error) {
 			seen[k] = n
 			run.Attempts = append(run.Attempts, *l.Attempt)
 		case l.End != nil:
-			run.End = l.End
-			run.Warnings = append(run.Warnings, l.End.Warnings...)
+			run.End = l.End // a resumed run's last end is its end
 		default:
 			return nil, fmt.Errorf("%s:%d: an empty record line", name, n)
 		}
@@ -253,6 +252,9 @@ func Parse(rd io.Reader, name string) (*Run, error) {
 	}
 	if run.Header.Format == "" {
 		return nil, fmt.Errorf("%s:1: not a record: no header", name)
+	}
+	if run.End != nil {
+		run.Warnings = append(run.Warnings, run.End.Warnings...)
 	}
 	return run, nil
 }
