@@ -401,3 +401,38 @@ func TestExporterSends(t *testing.T) {
 		t.Errorf("received %d spans in %d traces, want 15 in 3", len(r.Spans()), len(traces))
 	}
 }
+
+// TestExporterCollectorDies: the collector dies in the middle of a run;
+// what it took stays taken, the rest is counted as not sent, and Close
+// returns promptly.
+func TestExporterCollectorDies(t *testing.T) {
+	r := otlptest.NewReceiver(t)
+	e, err := otlp.NewExporter(otlp.Options{Endpoint: r.URL, Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(from, to int) {
+		for n := from; n <= to; n++ {
+			a := attempt()
+			a.N = n
+			e.Attempt(header(), a, grades())
+		}
+	}
+	send(1, 2)
+	waitFor(t, 5*time.Second, func() bool { return e.Stats().Sent == 10 })
+	r.Close()
+	send(3, 5)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	st := e.Close(ctx)
+	if st.Spans != 25 || st.Sent != 10 || st.Failed+st.Dropped != 15 || st.NotSent() != 15 {
+		t.Errorf("stats = %+v, want 25 spans, 10 sent, 15 not", st)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Close took %s", d)
+	}
+	if got := len(r.Spans()); got != 10 {
+		t.Errorf("the collector took %d spans, want 10", got)
+	}
+}
