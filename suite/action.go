@@ -80,8 +80,9 @@ type Call struct {
 	// Tool is the target's tool to call, with Args.
 	Tool string         `yaml:"tool,omitempty"`
 	Args map[string]any `yaml:"args,omitempty"`
-	// Command is run instead of a tool: argv, not a shell line. Its stdout,
-	// when it is JSON, is the result facts are read from.
+	// Command is run instead of a tool: argv, not a shell line, in the
+	// suite's directory, with the attempt's token in MCPEVAL_TOKEN. Its
+	// stdout, when it is JSON, is the result facts are read from.
 	Command []string `yaml:"command,omitempty"`
 }
 
