@@ -1,9 +1,18 @@
 // Package wiremodel provides http.Handlers that act as a model over the real
 // wire formats of the providers mcpeval speaks: Anthropic's Messages API
-// (POST /v1/messages) and OpenAI's chat completions (POST
-// /v1/chat/completions). Mount one on an httptest.Server and point the
-// provider's base URL at it (ANTHROPIC_BASE_URL=srv.URL,
-// OPENAI_BASE_URL=srv.URL+"/v1").
+// (POST /v1/messages), OpenAI's chat completions (POST
+// /v1/chat/completions, or Azure OpenAI's POST
+// /openai/deployments/NAME/chat/completions?api-version=V with an api-key
+// header), Google's generateContent (the Gemini API's POST
+// /v1beta/models/NAME:generateContent with x-goog-api-key, or Vertex AI's
+// /v1beta1/projects/P/locations/L/publishers/google/models/NAME:generateContent
+// with a bearer token; the first call of a turn carries a thought signature
+// that must come back) and Amazon Bedrock's Converse (POST
+// /model/ID/converse, refused without a well-formed SigV4 signature). Mount
+// one on an httptest.Server and point the provider's base URL at it
+// (ANTHROPIC_BASE_URL=srv.URL, OPENAI_BASE_URL=srv.URL+"/v1",
+// GOOGLE_GEMINI_BASE_URL=srv.URL, AWS_ENDPOINT_URL_BEDROCK_RUNTIME=srv.URL,
+// AZURE_OPENAI_ENDPOINT=srv.URL).
 //
 // The model they act as answers correctly from a suite's key, as fake:perfect
 // does: it finds the case by the conversation's first user message (the
@@ -51,8 +60,11 @@ type API string
 
 // The wire formats a Handler speaks.
 const (
-	Anthropic API = "anthropic"
-	OpenAI    API = "openai"
+	Anthropic   API = "anthropic"
+	OpenAI      API = "openai"
+	Gemini      API = "gemini"       // generateContent, Gemini API and Vertex AI paths
+	Bedrock     API = "bedrock"      // Converse, SigV4 signed
+	AzureOpenAI API = "azure-openai" // chat completions under /openai/deployments/NAME
 )
 
 // Fault is how one request is answered instead of (or before) the model's
@@ -249,6 +261,12 @@ func (h *Handler) serve(w *statusWriter, r *http.Request, body []byte) {
 		h.serveAnthropic(w, r, body)
 	case OpenAI:
 		h.serveOpenAI(w, r, body)
+	case Gemini:
+		h.serveGemini(w, r, body)
+	case Bedrock:
+		h.serveBedrock(w, r, body)
+	case AzureOpenAI:
+		h.serveAzure(w, r, body)
 	default:
 		http.Error(w, "wiremodel: no API set", http.StatusInternalServerError)
 	}
@@ -382,6 +400,9 @@ func hashOf(parts ...[]byte) string {
 
 func (h *Handler) write(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
+	if h.API == Bedrock && status >= 400 && w.Header().Get("X-Amzn-Errortype") == "" {
+		w.Header().Set("X-Amzn-Errortype", bedrockErrorType(status))
+	}
 	if h.API == Anthropic {
 		w.Header().Set("Request-Id", fmt.Sprintf("req_wiremodel_%06d", h.nextID()))
 	} else {
@@ -402,10 +423,19 @@ func (h *Handler) writeJSON(w http.ResponseWriter, v any) {
 
 // fail answers an error in the provider's error format.
 func (h *Handler) fail(w http.ResponseWriter, status int, kind, msg string) {
+	if h.API == Bedrock {
+		w.Header().Set("X-Amzn-Errortype", kind)
+	}
 	h.write(w, status, []byte(h.errorJSON(status, kind, msg)))
 }
 
 func (h *Handler) errorJSON(status int, kind, msg string) string {
+	switch h.API {
+	case Gemini:
+		return geminiError(status, kind, msg)
+	case Bedrock:
+		return bedrockError(msg)
+	}
 	var v any
 	if h.API == Anthropic {
 		v = map[string]any{"type": "error", "error": map[string]any{"type": kind, "message": msg}, "request_id": "req_wiremodel_error"}
@@ -424,6 +454,12 @@ func (h *Handler) errorJSON(status int, kind, msg string) string {
 
 // errorBody is the provider's own error body for status.
 func (h *Handler) errorBody(status int) string {
+	switch h.API {
+	case Gemini:
+		return geminiErrorBody(status)
+	case Bedrock:
+		return bedrockErrorBody(status)
+	}
 	if h.API == Anthropic {
 		kind, msg := "api_error", "Internal server error"
 		switch status {
@@ -463,6 +499,12 @@ func (h *Handler) errorBody(status int) string {
 }
 
 func (h *Handler) malformed() string {
+	switch h.API {
+	case Gemini:
+		return `{"candidates":[{"content":{"role":"model","parts":[{"te`
+	case Bedrock:
+		return `{"output":{"message":{"role":"assistant","content":[{"te`
+	}
 	if h.API == Anthropic {
 		return `{"id":"msg_wiremodel_cut","type":"message","role":"assistant","content":[{"type":"te`
 	}
@@ -476,6 +518,12 @@ func (h *Handler) checkKey(r *http.Request) bool {
 	}
 	if h.API == Anthropic && r.Header.Get("X-Api-Key") == h.APIKey {
 		return true
+	}
+	if h.API == Gemini && r.Header.Get("X-Goog-Api-Key") == h.APIKey {
+		return true
+	}
+	if h.API == AzureOpenAI {
+		return r.Header.Get("Api-Key") == h.APIKey
 	}
 	// Both APIs take a bearer token (anthropic-sdk-go/v2 sends the key so).
 	return r.Header.Get("Authorization") == "Bearer "+h.APIKey

@@ -1,0 +1,310 @@
+package wiremodel
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// The Converse request, as far as the handler reads it.
+type brRequest struct {
+	Messages   []brMessage      `json:"messages"`
+	System     []map[string]any `json:"system"`
+	ToolConfig *struct {
+		Tools []struct {
+			ToolSpec *struct {
+				Name        string `json:"name"`
+				InputSchema struct {
+					JSON json.RawMessage `json:"json"`
+				} `json:"inputSchema"`
+			} `json:"toolSpec"`
+			CachePoint json.RawMessage `json:"cachePoint"`
+		} `json:"tools"`
+	} `json:"toolConfig"`
+	InferenceConfig *struct {
+		MaxTokens *int64 `json:"maxTokens"`
+	} `json:"inferenceConfig"`
+}
+
+type brMessage struct {
+	Role    string `json:"role"`
+	Content []struct {
+		Text    *string `json:"text"`
+		ToolUse *struct {
+			ToolUseID string          `json:"toolUseId"`
+			Name      string          `json:"name"`
+			Input     json.RawMessage `json:"input"`
+		} `json:"toolUse"`
+		ToolResult *struct {
+			ToolUseID string            `json:"toolUseId"`
+			Content   []json.RawMessage `json:"content"`
+			Status    string            `json:"status"`
+		} `json:"toolResult"`
+		ReasoningContent json.RawMessage `json:"reasoningContent"`
+		CachePoint       json.RawMessage `json:"cachePoint"`
+	} `json:"content"`
+}
+
+// brPath matches the Converse path; the model id is escaped in it.
+var brPath = regexp.MustCompile(`^/model/([^/]+)/converse$`)
+
+// SigV4RE matches a well-formed AWS Signature Version 4 Authorization
+// header for Bedrock: its submatches are the access key id, the date, the
+// region, the signed headers and the signature.
+var SigV4RE = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=([A-Z0-9]{4,128})/(\d{8})/([a-z0-9-]+)/bedrock/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$`)
+
+// checkSigV4 reports what is wrong with r's signature, or "" when it is a
+// well-formed SigV4 signature by the expected access key id (Handler.APIKey,
+// when set) that signs the host and date.
+func (h *Handler) checkSigV4(r *http.Request) string {
+	m := SigV4RE.FindStringSubmatch(r.Header.Get("Authorization"))
+	if m == nil {
+		return "Authorization header requires 'Credential', 'Signature' and 'SignedHeaders' parameters in the form AWS4-HMAC-SHA256 Credential=…/bedrock/aws4_request."
+	}
+	date := r.Header.Get("X-Amz-Date")
+	if len(date) != 16 || date[:8] != m[2] {
+		return "The request signature we calculated does not match the signature you provided: X-Amz-Date is missing or not the credential's date."
+	}
+	signed := strings.Split(m[4], ";")
+	for _, want := range []string{"host", "x-amz-date"} {
+		found := false
+		for _, s := range signed {
+			found = found || s == want
+		}
+		if !found {
+			return fmt.Sprintf("SignedHeaders must include %s.", want)
+		}
+	}
+	if h.APIKey != "" && m[1] != h.APIKey {
+		return "The security token included in the request is invalid."
+	}
+	return ""
+}
+
+func (h *Handler) serveBedrock(w http.ResponseWriter, r *http.Request, body []byte) {
+	bad := func(format string, args ...any) {
+		h.fail(w, http.StatusBadRequest, "ValidationException", fmt.Sprintf(format, args...))
+	}
+	m := brPath.FindStringSubmatch(r.URL.EscapedPath())
+	if r.Method != http.MethodPost || m == nil {
+		h.fail(w, http.StatusNotFound, "UnknownOperationException", "")
+		return
+	}
+	if msg := h.checkSigV4(r); msg != "" {
+		h.fail(w, http.StatusForbidden, "UnrecognizedClientException", msg)
+		return
+	}
+	var req brRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		h.fail(w, http.StatusBadRequest, "SerializationException", err.Error())
+		return
+	}
+	if len(req.Messages) == 0 {
+		bad("A conversation must start with a user message. Try again with a conversation that starts with a user message.")
+		return
+	}
+	cacheable := false
+	var sys []string
+	for _, s := range req.System {
+		if _, ok := s["cachePoint"]; ok {
+			cacheable = true
+		}
+		if t, ok := s["text"].(string); ok {
+			sys = append(sys, t)
+		}
+	}
+	var offered []string
+	var toolsJSON []byte
+	if tc := req.ToolConfig; tc != nil {
+		toolsJSON, _ = json.Marshal(tc.Tools)
+		seen := map[string]bool{}
+		for i, t := range tc.Tools {
+			if len(t.CachePoint) > 0 {
+				cacheable = true
+				continue
+			}
+			if t.ToolSpec == nil {
+				bad("1 validation error detected: Value at 'toolConfig.tools.%d' failed to satisfy constraint: Member must have one of toolSpec, cachePoint", i+1)
+				return
+			}
+			if !toolNameRE.MatchString(t.ToolSpec.Name) {
+				bad("1 validation error detected: Value at 'toolConfig.tools.%d.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", i+1)
+				return
+			}
+			if seen[t.ToolSpec.Name] {
+				bad("The toolConfig field must be defined with unique tool names.")
+				return
+			}
+			seen[t.ToolSpec.Name] = true
+			var schema struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(t.ToolSpec.InputSchema.JSON, &schema) != nil || schema.Type != "object" {
+				bad("The value at toolConfig.tools.%d.toolSpec.inputSchema.json.type must be object.", i)
+				return
+			}
+			offered = append(offered, t.ToolSpec.Name)
+		}
+	}
+	turns := 0
+	var prompt []string
+	for i, msg := range req.Messages {
+		want := "user"
+		if i%2 == 1 {
+			want = "assistant"
+		}
+		if msg.Role != want {
+			bad("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.")
+			return
+		}
+		if len(msg.Content) == 0 {
+			bad("The content field in the Message object at messages.%d is empty. Add a ContentBlock object to the content field and try again.", i)
+			return
+		}
+		uses, results := map[string]bool{}, 0
+		for j, c := range msg.Content {
+			switch {
+			case c.ToolUse != nil:
+				if msg.Role != "assistant" {
+					bad("messages.%d.content.%d: toolUse blocks are allowed only in assistant messages.", i, j)
+					return
+				}
+				if in := bytes.TrimSpace(c.ToolUse.Input); len(in) == 0 || in[0] != '{' {
+					bad("The format of the value at messages.%d.content.%d.toolUse.input is invalid. Provide a json object for the field and try again.", i, j)
+					return
+				}
+				uses[c.ToolUse.ToolUseID] = true
+			case c.ToolResult != nil:
+				results++
+				if i == 0 || !prevUse(req.Messages[i-1], c.ToolResult.ToolUseID) {
+					bad("The number of toolResult blocks at messages.%d.content exceeds the number of toolUse blocks of previous turn.", i)
+					return
+				}
+			case c.Text != nil && i == 0:
+				prompt = append(prompt, *c.Text)
+			}
+		}
+		if msg.Role == "assistant" {
+			turns++
+			if len(uses) > 0 && i+1 < len(req.Messages) {
+				for _, c := range req.Messages[i+1].Content {
+					if c.ToolResult != nil {
+						delete(uses, c.ToolResult.ToolUseID)
+					}
+				}
+				if len(uses) > 0 {
+					bad("Expected toolResult blocks at messages.%d.content for the following Ids: %s", i+1, strings.Join(sortedKeys(uses), ", "))
+					return
+				}
+			}
+		}
+	}
+	rep, err := h.answer(strings.Join(prompt, "\n"), turns, offered)
+	if err != nil {
+		bad("%v", err)
+		return
+	}
+	var content []map[string]any
+	stop := "end_turn"
+	if rep.text != "" {
+		content = append(content, map[string]any{"text": rep.text})
+	}
+	for _, c := range rep.calls {
+		stop = "tool_use"
+		content = append(content, map[string]any{"toolUse": map[string]any{
+			"toolUseId": fmt.Sprintf("tooluse_wm%06d", h.nextID()), "name": c.wire, "input": c.args,
+		}})
+	}
+	out, _ := json.Marshal(content)
+	total := tokens(len(body))
+	var write, read int64
+	if cacheable {
+		s := strings.Join(sys, "\x00")
+		prefix := min(total, tokens(len(toolsJSON)+len(s)))
+		write, read = h.cache(hashOf([]byte("bedrock"), []byte(m[1]), toolsJSON, []byte(s)), prefix)
+	}
+	output := tokens(len(out))
+	h.writeJSON(w, map[string]any{
+		"output":     map[string]any{"message": map[string]any{"role": "assistant", "content": json.RawMessage(out)}},
+		"stopReason": stop,
+		"usage": map[string]any{
+			"inputTokens":           total - write - read,
+			"outputTokens":          output,
+			"totalTokens":           total + output,
+			"cacheReadInputTokens":  read,
+			"cacheWriteInputTokens": write,
+		},
+		"metrics": map[string]any{"latencyMs": 1},
+	})
+}
+
+func prevUse(m brMessage, id string) bool {
+	for _, c := range m.Content {
+		if c.ToolUse != nil && c.ToolUse.ToolUseID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	for i := 1; i < len(ks); i++ {
+		for j := i; j > 0 && ks[j] < ks[j-1]; j-- {
+			ks[j], ks[j-1] = ks[j-1], ks[j]
+		}
+	}
+	return ks
+}
+
+// bedrockError is Bedrock's error body; its kind goes in the
+// X-Amzn-ErrorType header (see bedrockErrorType).
+func bedrockError(msg string) string {
+	b, _ := json.Marshal(map[string]any{"message": msg})
+	return string(b)
+}
+
+// bedrockErrorType is the exception Bedrock names for status.
+func bedrockErrorType(status int) string {
+	switch status {
+	case 400:
+		return "ValidationException"
+	case 403:
+		return "AccessDeniedException"
+	case 404:
+		return "ResourceNotFoundException"
+	case 408:
+		return "ModelTimeoutException"
+	case 424:
+		return "ModelErrorException"
+	case 429:
+		return "ThrottlingException"
+	case 503:
+		return "ServiceUnavailableException"
+	}
+	return "InternalServerException"
+}
+
+// bedrockErrorBody is Bedrock's own error body for status.
+func bedrockErrorBody(status int) string {
+	msg := "The server encountered an internal error while processing the request."
+	switch status {
+	case 400:
+		msg = "Malformed input request, please reformat your input and try again."
+	case 403:
+		msg = "You don't have access to the model with the specified model ID."
+	case 404:
+		msg = "The provided model identifier is invalid."
+	case 429:
+		msg = "Too many requests, please wait before trying again."
+	case 503:
+		msg = "Bedrock is unable to process your request."
+	}
+	return bedrockError(msg)
+}

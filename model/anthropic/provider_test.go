@@ -1,0 +1,27 @@
+package anthropic_test
+
+import (
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/providertest"
+	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/anthropic"
+)
+
+const suiteKey = "sk-ant-PLANTED-suite-0123456789"
+
+// TestProviderSuite runs the shared provider suite through the Messages
+// API.
+func TestProviderSuite(t *testing.T) {
+	providertest.Run(t, providertest.Provider{
+		API: wiremodel.Anthropic, HandlerKey: suiteKey, Secret: suiteKey,
+		Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
+			info, err := model.ParseSpec("anthropic:claude-test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return anthropic.New(info, anthropic.Config{APIKey: suiteKey, BaseURL: url, Timeout: o.Timeout, Retry: o.Retry})
+		},
+	})
+}
