@@ -6,10 +6,12 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -40,8 +42,9 @@ const (
 	rightDeposit = "The fixed deposit holds SGD 210,000."
 )
 
-// writeRun writes a run of the test suite to dir: its header, then
-// attempts, then an end unless open.
+// writeRun writes a run of the test suite to dir: its header planning
+// attempts, then every attempt and an end; or, when open, the first
+// attempt only, as a run in progress.
 func writeRun(t *testing.T, dir, id, modelSpec string, start time.Time, attempts []answer, open bool) *record.Writer {
 	t.Helper()
 	path, _ := filepath.Abs("testdata/suite.yaml")
@@ -69,7 +72,10 @@ func writeRun(t *testing.T, dir, id, modelSpec string, start time.Time, attempts
 		t.Fatal(err)
 	}
 	seen := map[string]int{}
-	for _, a := range attempts {
+	for i, a := range attempts {
+		if open && i > 0 {
+			break
+		}
 		seen[a.Case]++
 		writeAttempt(t, w, a, seen[a.Case])
 	}
@@ -159,3 +165,29 @@ func form(kv ...string) url.Values {
 var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 func urlEscape(s string) string { return url.QueryEscape(s) }
+
+// newShotServer serves the runs in dir, graded with the embedded suites.
+func newShotServer(t *testing.T, dir string) string {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(nil)
+	s, err := New(Options{Dirs: []string{dir}, Grade: shotGrade, Addr: ts.Listener.Addr().String(), Reviewer: "alice", Version: "dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = s
+	ts.Start()
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+	})
+	return ts.URL
+}
+
+func shotGrade(rec *record.Run) (*grade.Result, *suite.Suite, error) {
+	name := strings.TrimPrefix(rec.Header.Suite.Path, "embedded:")
+	s, err := corpus.Load(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return grade.Run(s, rec), s, nil
+}

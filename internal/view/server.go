@@ -108,7 +108,7 @@ func newAsset() asset {
 		Style:  template.CSS(style),
 		Script: template.JS(js),
 		CSP: "default-src 'none'; style-src " + hash([]byte(style)) + "; script-src " + hash(js) +
-			"; img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+			"; img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'",
 	}
 }
 
@@ -145,7 +145,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Security-Policy", s.asset.CSP)
+	// The page's <meta> carries the policy too; frame-ancestors works only
+	// in the header.
+	h.Set("Content-Security-Policy", s.asset.CSP+"; frame-ancestors 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")

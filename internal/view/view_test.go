@@ -265,7 +265,7 @@ func TestCompare(t *testing.T) {
 
 func TestEventsFollowARunInProgress(t *testing.T) {
 	root := t.TempDir()
-	w := writeRun(t, filepath.Join(root, "live"), "live-run", "fake:perfect", time.Now(), []answer{{"money/deposit", rightDeposit}}, true)
+	w := writeRun(t, filepath.Join(root, "live"), "live-run", "fake:perfect", time.Now(), []answer{{"money/deposit", rightDeposit}, {"money/deposit", rightDeposit}, {"money/deposit", rightDeposit}}, true)
 	defer w.Close()
 	_, ts := newTest(t, root)
 	resp, err := http.Get(ts.URL + "/events?run=live-run")
@@ -288,7 +288,7 @@ func TestEventsFollowARunInProgress(t *testing.T) {
 			}
 		}
 	}
-	if got := next(); !strings.Contains(got, `"attempts":1`) || !strings.Contains(got, `"status":"in progress"`) {
+	if got := next(); !strings.Contains(got, `"attempts":1,"planned":3`) || !strings.Contains(got, `"status":"in progress"`) {
 		t.Fatalf("first event %s", got)
 	}
 	writeAttempt(t, w, answer{"money/deposit", rightDeposit}, 2)
