@@ -61,6 +61,9 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 0 {
 		pos = []string{"runs"}
 	}
+	if ctx.Err() != nil {
+		return nil // stopped before it started
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)

@@ -54,6 +54,10 @@ type Server struct {
 	asset asset
 	csrf  string
 	hosts map[string]bool
+	// anyIP is the port of a server bound to every address ("0.0.0.0"):
+	// then a Host that is an IP address with that port is accepted too, as
+	// a name in Host is what DNS rebinding needs.
+	anyIP string
 	mux   *http.ServeMux
 	// reviewing serialises review writes.
 	reviewing sync.Mutex
@@ -85,6 +89,11 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{opts: opts, store: newStore(opts.Dirs, opts.Grade), tmpl: t, asset: newAsset(), csrf: hex.EncodeToString(tok)}
 	s.hosts = allowedHosts(opts.Addr)
+	if host, port, err := net.SplitHostPort(opts.Addr); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+			s.anyIP = port
+		}
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.runsPage)
 	mux.HandleFunc("GET /run/{key}", s.runPage)
@@ -124,12 +133,22 @@ func allowedHosts(addr string) map[string]bool {
 	if err != nil {
 		return hosts
 	}
-	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && (ip.IsLoopback() || ip.IsUnspecified())) {
 		for _, h := range []string{"localhost", "127.0.0.1", "[::1]"} {
 			hosts[h+":"+port] = true
 		}
 	}
 	return hosts
+}
+
+// ipHost reports whether host is an IP address with the port of a server
+// bound to every address.
+func (s *Server) ipHost(host string) bool {
+	if s.anyIP == "" {
+		return false
+	}
+	h, port, err := net.SplitHostPort(host)
+	return err == nil && port == s.anyIP && net.ParseIP(h) != nil
 }
 
 // CSRF returns the session's token, which every review must carry.
@@ -138,7 +157,7 @@ func (s *Server) CSRF() string { return s.csrf }
 // ServeHTTP checks the request's Host, sets the security headers and
 // serves the page.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if len(s.hosts) > 0 && !s.hosts[strings.ToLower(r.Host)] {
+	if len(s.hosts) > 0 && !s.hosts[strings.ToLower(r.Host)] && !s.ipHost(r.Host) {
 		// A page of another site that rebinds its name to this address
 		// arrives with its own name in Host.
 		http.Error(w, "mcpeval view: unexpected Host header "+fmt.Sprintf("%q", r.Host)+": open the address mcpeval view printed", http.StatusMisdirectedRequest)

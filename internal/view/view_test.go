@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,6 +93,23 @@ func TestHostHeaderIsChecked(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != want {
 			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
+
+// A server bound to every address answers its IP addresses, not names.
+func TestHostOnEveryAddress(t *testing.T) {
+	s, err := New(Options{Dirs: []string{t.TempDir()}, Addr: "0.0.0.0:8123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for host, want := range map[string]int{"192.168.1.5:8123": 200, "[fe80::1]:8123": 200, "0.0.0.0:8123": 200, "localhost:8123": 200, "evil.example:8123": 421, "192.168.1.5:80": 421} {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Host = host
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code != want {
+			t.Errorf("Host %s: %d, want %d", host, w.Code, want)
 		}
 	}
 }
