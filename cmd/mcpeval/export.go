@@ -13,6 +13,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -233,7 +234,7 @@ func exportLangfuse(ctx context.Context, e *env, rec *record.Run, ex *exported, 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "sent %d spans (%d attempts) to %s\n", st.Traces.Sent, len(ex.items), redact.Secrets(c.Host()))
+	fmt.Fprintf(e.stdout, "sent %d spans (%d attempts) to %s, project %s\n", st.Traces.Sent, len(ex.items), redact.Secrets(c.Host()), termsafe.Line(st.Project))
 	fmt.Fprintf(e.stdout, "datasets %d, items %d, dataset run items %d, scores %d\n", st.Datasets, st.Items, st.RunItems, st.Scores)
 	for _, r := range st.DatasetRuns {
 		fmt.Fprintf(e.stdout, "dataset run %s\n", r)

@@ -30,6 +30,8 @@ type Input struct {
 
 // Stats count what was sent.
 type Stats struct {
+	// Project is the Langfuse project the keys opened.
+	Project     string
 	Traces      otlp.Stats
 	Datasets    int
 	Items       int
@@ -110,12 +112,15 @@ func Export(ctx context.Context, c *Client, in Input) (Stats, error) {
 		}
 	}
 
-	if _, err := c.Ping(ctx); err != nil {
+	project, err := c.Ping(ctx)
+	if err != nil {
 		return st, err
 	}
+	st.Project = project
+	var tst otlp.Stats
 	opts := in.OTLP
 	opts.Endpoint, opts.Headers = c.OTLPEndpoint(), c.OTLPHeaders()
-	tst, err := otlp.Send(ctx, in.Attempts, opts)
+	tst, err = otlp.Send(ctx, in.Attempts, opts)
 	st.Traces = tst
 	if err != nil {
 		return st, fmt.Errorf("sending traces to Langfuse: %w", err)
