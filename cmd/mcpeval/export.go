@@ -112,7 +112,7 @@ func exportCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts := otlp.Options{Content: *content, Timeout: *timeout}
-	if *content {
+	if *content || *redactPath != "" { // a list also applies to reasons and dataset items
 		var cfg *redact.Config
 		if *redactPath != "" {
 			if cfg, err = redact.LoadConfig(*redactPath); err != nil {

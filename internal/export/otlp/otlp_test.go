@@ -17,6 +17,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
 	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
+	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -434,5 +435,25 @@ func TestExporterCollectorDies(t *testing.T) {
 	}
 	if got := len(r.Spans()); got != 10 {
 		t.Errorf("the collector took %d spans, want 10", got)
+	}
+}
+
+// TestRedactionListWithoutContent: an operator's redaction list applies to
+// the reasons even when no content is sent.
+func TestRedactionListWithoutContent(t *testing.T) {
+	red, err := redact.New(&redact.Config{Identifiers: []string{"S$100"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := otlptest.NewReceiver(t)
+	if _, err := otlp.Send(context.Background(), items(), otlp.Options{Endpoint: r.URL, Redactor: red}); err != nil {
+		t.Fatal(err)
+	}
+	root := sorted(r.Spans())[0]
+	if d := cmp.Diff([]any{"figures: missing [redacted:id]"}, root.Attr("mcpeval.reasons")); d != "" {
+		t.Errorf("reasons (-want +got):\n%s", d)
+	}
+	if v := root.Attr("gen_ai.input.messages"); v != nil {
+		t.Errorf("a redaction list sent content: %v", v)
 	}
 }
