@@ -107,8 +107,12 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 		d.Working = c.Working
 		d.KeyAnswer = c.Key.Answer
 		for _, k := range c.Key.Calls {
-			b, _ := json.Marshal(k.Args)
-			d.KeyCalls = append(d.KeyCalls, k.Tool+" "+string(b))
+			args := "{}"
+			if len(k.Args) > 0 {
+				b, _ := json.Marshal(k.Args)
+				args = string(b)
+			}
+			d.KeyCalls = append(d.KeyCalls, k.Tool+" "+args)
 		}
 		flagCalls(&d.Transcript, c)
 	}

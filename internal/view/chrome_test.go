@@ -338,13 +338,13 @@ func TestScreenshots(t *testing.T) {
 	}
 	p.open("/", "table.runs")
 	save("view-runs.png", 560)
-	p.do("opening a run", chromedp.Click(chromedp.CSS(`a.open[href*="invent"]`)), chromedp.WaitReady(chromedp.CSS("#shown")))
-	p.do("to the failures", chromedp.ScrollIntoView(chromedp.CSS("h2 + ul.groups")))
-	save("view-run.png", 900)
+	p.do("opening a run", chromedp.Click(chromedp.CSS(`tr[data-text*="invent"] a.open`)), chromedp.WaitReady(chromedp.CSS("#shown")))
+	save("view-run.png", 1400)
 	p.do("opening a failure", chromedp.Click(chromedp.CSS(`li.fgroup .links a`)), chromedp.WaitReady(chromedp.CSS("#review-form")))
 	save("view-attempt.png", 1000)
 	p.open("/", "table.runs")
-	p.do("picking two", chromedp.Click(chromedp.CSS(`table.runs tr.item:nth-child(2) input`)), chromedp.Click(chromedp.CSS(`table.runs tr.item:nth-child(1) input`)),
-		chromedp.Click(chromedp.CSS("#compare")), chromedp.WaitReady(chromedp.CSS("h1")))
+	p.do("picking two", chromedp.Click(chromedp.CSS(`tr[data-text*="perfect"] input`)), chromedp.Click(chromedp.CSS(`tr[data-text*="invent"] input`)))
+	t.Log("picked")
+	p.do("comparing", chromedp.Click(chromedp.CSS("#compare")), chromedp.WaitReady(chromedp.CSS("table.moved")))
 	save("view-compare.png", 900)
 }

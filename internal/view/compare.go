@@ -48,6 +48,10 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// The older run is the base, whichever was picked first.
+	if start(n).Before(start(b)) {
+		b, n = n, b
+	}
 	c := compare.Compare(b.Rec, n.Rec, b.Res, n.Res)
 	d := compareData{Base: c.Base, New: c.New, BaseKey: b.Key, NewKey: n.Key, Changes: c.Changes, Tools: c.Tools,
 		OverlayOnly: c.OverlayOnly, CasesAdded: c.CasesAdded, CasesRemoved: c.CasesRemoved, Comparable: c.Comparable,
