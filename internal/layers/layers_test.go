@@ -31,8 +31,8 @@ const mod = "github.com/mcpeval/mcpeval/"
 // reads records may depend on any of it.
 var online = []string{
 	mod + "runner", mod + "target", mod + "internal/provider", mod + "internal/pipeline",
-	mod + "model/anthropic", mod + "model/openai", mod + "internal/builtin/",
-	"github.com/modelcontextprotocol/", "github.com/anthropics/", "github.com/openai/",
+	mod + "model/anthropic", mod + "model/openai", mod + "model/gemini", mod + "model/bedrock", mod + "internal/builtin/",
+	"github.com/modelcontextprotocol/", "github.com/anthropics/", "github.com/openai/", "google.golang.org/genai", "github.com/aws/",
 }
 
 // network is the standard library that talks over a network. net/url is

@@ -1,5 +1,6 @@
 // Package provider opens a model from its spec: fake:NAME, script:FILE,
-// anthropic:MODEL or openai:MODEL, with options after semicolons
+// anthropic:MODEL, openai:MODEL, gemini:MODEL, bedrock:MODEL_ID or
+// azure-openai:DEPLOYMENT, with options after semicolons
 // ("anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192").
 //
 // It is the one place that knows every provider; the runner sees only
@@ -12,7 +13,9 @@ import (
 
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
+	"github.com/mcpeval/mcpeval/model/bedrock"
 	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/model/gemini"
 	"github.com/mcpeval/mcpeval/model/openai"
 	"github.com/mcpeval/mcpeval/model/script"
 	"github.com/mcpeval/mcpeval/suite"
@@ -81,11 +84,26 @@ var real = map[string]func(model.Info) (model.Model, error){
 	"openai": func(info model.Info) (model.Model, error) {
 		return openai.New(info, openai.FromEnv(info))
 	},
+	// GEMINI_API_KEY or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL; with
+	// vertex=true Google Cloud credentials, GOOGLE_CLOUD_PROJECT,
+	// GOOGLE_CLOUD_LOCATION and GOOGLE_VERTEX_BASE_URL.
+	"gemini": func(info model.Info) (model.Model, error) {
+		return gemini.New(info, gemini.FromEnv(info))
+	},
+	// The standard AWS chain: credentials, AWS_REGION, and an endpoint
+	// from AWS_ENDPOINT_URL_BEDROCK_RUNTIME.
+	"bedrock": func(info model.Info) (model.Model, error) {
+		return bedrock.New(info, bedrock.Config{})
+	},
+	// AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, OPENAI_API_VERSION.
+	"azure-openai": func(info model.Info) (model.Model, error) {
+		return openai.NewAzure(info, openai.AzureFromEnv())
+	},
 }
 
 func realNames() string {
 	var s string
-	for _, n := range []string{"anthropic", "openai"} {
+	for _, n := range []string{"anthropic", "openai", "gemini", "bedrock", "azure-openai"} {
 		if _, ok := real[n]; ok {
 			s += ", " + n
 		}

@@ -21,17 +21,17 @@ func staticEnv(t *testing.T) {
 	t.Helper()
 	none := filepath.Join(t.TempDir(), "none")
 	for k, v := range map[string]string{
-		"AWS_ACCESS_KEY_ID":               accessKeyID,
-		"AWS_SECRET_ACCESS_KEY":           secretKey,
-		"AWS_SESSION_TOKEN":               "",
-		"AWS_REGION":                      "eu-west-3",
-		"AWS_DEFAULT_REGION":              "",
-		"AWS_PROFILE":                     "",
-		"AWS_CONFIG_FILE":                 none,
-		"AWS_SHARED_CREDENTIALS_FILE":     none,
-		"AWS_EC2_METADATA_DISABLED":       "true",
-		"AWS_BEARER_TOKEN_BEDROCK":        "",
-		"AWS_ENDPOINT_URL":                "",
+		"AWS_ACCESS_KEY_ID":                accessKeyID,
+		"AWS_SECRET_ACCESS_KEY":            secretKey,
+		"AWS_SESSION_TOKEN":                "",
+		"AWS_REGION":                       "eu-west-3",
+		"AWS_DEFAULT_REGION":               "",
+		"AWS_PROFILE":                      "",
+		"AWS_CONFIG_FILE":                  none,
+		"AWS_SHARED_CREDENTIALS_FILE":      none,
+		"AWS_EC2_METADATA_DISABLED":        "true",
+		"AWS_BEARER_TOKEN_BEDROCK":         "",
+		"AWS_ENDPOINT_URL":                 "",
 		"AWS_ENDPOINT_URL_BEDROCK_RUNTIME": "",
 	} {
 		t.Setenv(k, v)

@@ -56,9 +56,11 @@ type gemPart struct {
 var gemPath = regexp.MustCompile(`^/(?:v1beta|v1)/models/([^/:]+):generateContent$|^/(?:v1beta1|v1)/projects/[^/]+/locations/[^/]+/publishers/google/models/([^/:]+):generateContent$`)
 
 // gemSignature is the thought signature the handler puts on the first
-// function call of a turn, and expects back with it.
-func gemSignature(name string, args []byte) string {
-	return Sign("gemini call\x00" + name + "\x00" + string(args))
+// function call of a turn, and expects back with it. Like Google's, it does
+// not depend on how the arguments are spelled when they come back (the SDK
+// leaves out empty arguments).
+func gemSignature(name string) string {
+	return Sign("gemini call\x00" + name)
 }
 
 func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -139,7 +141,7 @@ func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byt
 					bad("* GenerateContentRequest.contents[%d].parts[%d].function_call.args: must be an object", i, j)
 					return
 				}
-				if calls == 0 && p.ThoughtSignature != gemSignature(p.FunctionCall.Name, args) {
+				if calls == 0 && p.ThoughtSignature != gemSignature(p.FunctionCall.Name) {
 					bad("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d.", p.FunctionCall.Name, j+1)
 					return
 				}
@@ -201,7 +203,7 @@ func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byt
 	for i, c := range rep.calls {
 		p := map[string]any{"functionCall": map[string]any{"name": c.wire, "args": c.args}}
 		if i == 0 {
-			p["thoughtSignature"] = gemSignature(c.wire, c.args)
+			p["thoughtSignature"] = gemSignature(c.wire)
 		}
 		parts = append(parts, p)
 	}

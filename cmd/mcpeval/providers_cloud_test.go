@@ -1,0 +1,245 @@
+package main
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// The cloud providers (Gemini, Bedrock, Azure OpenAI) end to end through
+// the CLI, each against its wire-format stand-in, configured only through
+// the environment the provider documents.
+
+const (
+	geminiKey    = "AIza-PLANTED-cli-gemini-789"
+	bedrockKeyID = "AKIACLITEST000000001"
+	bedrockKey   = "PLANTED/cli/bedrock/secret/0123456789"
+	azureKey     = "PLANTED0cli0azure0key0123456789"
+)
+
+var cloudSpecs = map[wiremodel.API]string{
+	wiremodel.Gemini:      "gemini:gemini-test",
+	wiremodel.Bedrock:     "bedrock:anthropic.claude-test-v1:0",
+	wiremodel.AzureOpenAI: "azure-openai:gpt-deployment",
+}
+
+// cloudSecret is what must never come out for api.
+var cloudSecret = map[wiremodel.API]string{
+	wiremodel.Gemini:      geminiKey,
+	wiremodel.Bedrock:     bedrockKey,
+	wiremodel.AzureOpenAI: azureKey,
+}
+
+// wireCloud serves a stand-in for api over the household suite, with
+// faults, and points the provider's environment at it.
+func wireCloud(t *testing.T, api wiremodel.API, faults ...wiremodel.Fault) *wiremodel.Handler {
+	t.Helper()
+	s, err := corpus.Load("household")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &wiremodel.Handler{API: api, Keys: wiremodel.Keys(s), Faults: faults}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	none := filepath.Join(t.TempDir(), "none")
+	env := map[string]string{
+		"MCPEVAL_SPEND": "", "GEMINI_API_KEY": "", "GOOGLE_API_KEY": "", "GOOGLE_GEMINI_BASE_URL": "", "GOOGLE_GENAI_USE_VERTEXAI": "",
+		"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "", "AWS_REGION": "", "AWS_DEFAULT_REGION": "",
+		"AWS_PROFILE": "", "AWS_CONFIG_FILE": none, "AWS_SHARED_CREDENTIALS_FILE": none, "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_BEARER_TOKEN_BEDROCK": "", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_BEDROCK_RUNTIME": "",
+		"AZURE_OPENAI_ENDPOINT": "", "AZURE_OPENAI_API_KEY": "", "OPENAI_API_VERSION": "",
+	}
+	switch api {
+	case wiremodel.Gemini:
+		h.APIKey = geminiKey
+		env["GEMINI_API_KEY"], env["GOOGLE_GEMINI_BASE_URL"] = geminiKey, srv.URL
+	case wiremodel.Bedrock:
+		h.APIKey = bedrockKeyID
+		env["AWS_ACCESS_KEY_ID"], env["AWS_SECRET_ACCESS_KEY"], env["AWS_REGION"] = bedrockKeyID, bedrockKey, "us-west-2"
+		env["AWS_ENDPOINT_URL_BEDROCK_RUNTIME"] = srv.URL
+	case wiremodel.AzureOpenAI:
+		h.APIKey = azureKey
+		env["AZURE_OPENAI_ENDPOINT"], env["AZURE_OPENAI_API_KEY"] = srv.URL, azureKey
+	}
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	return h
+}
+
+// sentRight reports what is wrong with a request the stand-in received:
+// the model named, and the credentials carried.
+func sentRight(api wiremodel.API, spec string, r wiremodel.Request) string {
+	name := strings.SplitN(strings.SplitN(spec, ";", 2)[0], ":", 2)[1]
+	switch api {
+	case wiremodel.Gemini:
+		if r.Path != "/v1beta/models/"+name+":generateContent" || r.Header.Get("X-Goog-Api-Key") != geminiKey {
+			return fmt.Sprintf("path %s, key sent %v", r.Path, r.Header.Get("X-Goog-Api-Key") != "")
+		}
+	case wiremodel.Bedrock:
+		m := wiremodel.SigV4RE.FindStringSubmatch(r.Header.Get("Authorization"))
+		if r.Path != "/model/"+name+"/converse" || m == nil || m[1] != bedrockKeyID || m[3] != "us-west-2" {
+			return fmt.Sprintf("path %s, signature %q", r.Path, r.Header.Get("Authorization"))
+		}
+	case wiremodel.AzureOpenAI:
+		if r.Path != "/openai/deployments/"+name+"/chat/completions" || r.Header.Get("Api-Key") != azureKey {
+			return fmt.Sprintf("path %s, key sent %v", r.Path, r.Header.Get("Api-Key") != "")
+		}
+	}
+	return ""
+}
+
+// TestCloudProvidersReachFakePerfectGrades runs the household suite (57
+// attempts) through Gemini, Bedrock and Azure OpenAI against stand-ins
+// that answer from the key: each reaches exactly fake:perfect's verdicts,
+// every turn is one request carrying the model's name and credentials, and
+// the fixed prefix is read from the cache.
+func TestCloudProvidersReachFakePerfectGrades(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		api  wiremodel.API
+		spec string
+	}{
+		{"gemini", wiremodel.Gemini, cloudSpecs[wiremodel.Gemini]},
+		{"gemini-thinking", wiremodel.Gemini, cloudSpecs[wiremodel.Gemini] + ";thinking=1024"},
+		{"bedrock", wiremodel.Bedrock, cloudSpecs[wiremodel.Bedrock]},
+		{"azure-openai", wiremodel.AzureOpenAI, cloudSpecs[wiremodel.AzureOpenAI]},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := wireCloud(t, c.api)
+			g, rec := household(t, c.spec, "--spend", "--suite", "household")
+			samePerfect(t, g)
+			if rec.Header.Model.Provider != string(c.api) || rec.Header.Model.Fake {
+				t.Errorf("record model %+v", rec.Header.Model)
+			}
+			n, cacheRead, tries := turns(rec)
+			if n != h.Count() {
+				t.Errorf("%d turns recorded, %d requests received", n, h.Count())
+			}
+			if cacheRead == 0 {
+				t.Error("no turn read the cached system prompt and tools")
+			}
+			if len(tries) != 0 {
+				t.Errorf("retries %v with no fault", tries)
+			}
+			thinking := 0
+			for _, a := range rec.Attempts {
+				for _, tu := range a.Turns {
+					if tu.Thinking != "" {
+						thinking++
+					}
+				}
+			}
+			if want := strings.Contains(c.spec, "thinking"); want != (thinking == n) || (!want && thinking > 0) {
+				t.Errorf("%d of %d turns recorded thinking", thinking, n)
+			}
+			for _, r := range h.Requests() {
+				if why := sentRight(c.api, c.spec, r); why != "" {
+					t.Fatalf("request %d: %s", r.N, why)
+				}
+			}
+		})
+	}
+}
+
+// TestCloudProviderRetryIsNotAGrade: a 429 with retry-after, then a 503,
+// cost two recorded retries and nothing else.
+func TestCloudProviderRetryIsNotAGrade(t *testing.T) {
+	for api, spec := range cloudSpecs {
+		t.Run(string(api), func(t *testing.T) {
+			h := wireCloud(t, api, wiremodel.Fault{Status: 429, RetryAfter: "0.01"}, wiremodel.Fault{Status: 503, RetryAfterMS: "1"})
+			g, rec := household(t, spec, "--spend", "--suite", "household")
+			samePerfect(t, g)
+			_, _, tries := turns(rec)
+			slices.Sort(tries)
+			if want := []int{429, 503}; !slices.Equal(tries, want) {
+				t.Fatalf("recorded tries %v, want %v", tries, want)
+			}
+			if n, _, _ := turns(rec); h.Count() != n+2 {
+				t.Errorf("%d requests for %d turns and 2 refusals", h.Count(), n)
+			}
+		})
+	}
+}
+
+// TestCloudProbe: mcpeval probe sends one request, which the stand-in
+// accepts and answers with a call to the probe's tool; without --spend
+// nothing is sent.
+func TestCloudProbe(t *testing.T) {
+	for api, spec := range cloudSpecs {
+		t.Run(string(api), func(t *testing.T) {
+			h := wireCloud(t, api)
+			if _, stderr, code := cli("probe", "--model", spec); code != 2 || !strings.Contains(stderr, "--spend") || h.Count() != 0 {
+				t.Fatalf("probe without --spend: exit %d, %d requests, %q", code, h.Count(), stderr)
+			}
+			stdout, stderr, code := cli("probe", "--model", spec, "--spend")
+			if code != 0 || !strings.HasPrefix(stdout, spec+": accepted ") || strings.Contains(stdout, "without calling") || h.Count() != 1 {
+				t.Fatalf("exit %d, %d requests\nstdout %q\nstderr %q", code, h.Count(), stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestCloudPlantedKeyNeverRecorded: the secret, echoed back by the server
+// in a 429's and a 401's body and in a malformed answer, appears nowhere
+// in the run directory, nor on stdout or stderr.
+func TestCloudPlantedKeyNeverRecorded(t *testing.T) {
+	for api, spec := range cloudSpecs {
+		t.Run(string(api), func(t *testing.T) {
+			secret := cloudSecret[api]
+			probe := &wiremodel.Handler{API: api}
+			echo := func(status int) string {
+				return probe.ErrorJSON(status, "error", fmt.Sprintf("key %s (Authorization: Bearer %s)", secret, secret))
+			}
+			wireCloud(t, api,
+				wiremodel.Fault{Status: 429, RetryAfterMS: "1", Body: echo(429)},
+				wiremodel.Fault{Status: 401, Body: echo(401)},
+				wiremodel.Fault{Malformed: true, Body: `{"id":"x","key":"` + secret + `","content":[`},
+			)
+			out := filepath.Join(t.TempDir(), "run")
+			stdout, stderr, code := cli("run", "--json", "--quiet", "--model", spec, "--spend", "--suite", "household", "--attempts", "1", "--concurrency", "1", "--out", out)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			rec, err := record.Read(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs := 0
+			for _, a := range rec.Attempts {
+				if a.Error != nil && a.Error.Kind == record.ErrProvider {
+					errs++
+				}
+			}
+			if errs != 2 {
+				t.Errorf("%d provider errors recorded, want 2 (the 401 and the malformed answer)", errs)
+			}
+			leaks(t, secret, "stdout", []byte(stdout))
+			leaks(t, secret, "stderr", []byte(stderr))
+			files := 0
+			filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				files++
+				leaks(t, secret, path, b)
+				return nil
+			})
+			if files < 3 {
+				t.Fatalf("walked %d files", files)
+			}
+		})
+	}
+}
