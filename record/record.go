@@ -61,6 +61,24 @@ type Header struct {
 	Dataset string `json:"dataset,omitempty"`
 	// Extra holds provenance that later features add, keyed by feature.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+	// Prices names the price table the run was priced with, when the model
+	// is a real one whose provider has a table.
+	Prices *PriceTable `json:"prices,omitempty"`
+}
+
+// PriceTable identifies a price table: whose, when it was read, where from,
+// and the SHA-256 of the file that held it.
+type PriceTable struct {
+	Provider string `json:"provider"`
+	Read     string `json:"read"`
+	Source   string `json:"source,omitempty"`
+	SHA256   string `json:"sha256"`
+	// File is the --prices file the table came from; empty for the table
+	// built into mcpeval.
+	File string `json:"file,omitempty"`
+	// Unpriced is true when the table does not list the model: its cost is
+	// unknown.
+	Unpriced bool `json:"unpriced,omitempty"`
 }
 
 // Overlay identifies a description overlay.

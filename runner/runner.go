@@ -33,6 +33,9 @@ type Config struct {
 	// Model is the model under test, described by ModelInfo.
 	Model     model.Model
 	ModelInfo model.Info
+	// Prices, when set, names the price table the run is priced with; it
+	// is recorded in the header.
+	Prices *record.PriceTable
 	// Attempts overrides the attempts per case (default: the suite's).
 	Attempts int
 	// Concurrency is how many attempts run at once (default 4).
@@ -300,6 +303,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 		TurnCap:      cfg.TurnCap,
 		Planned:      r.planned,
 		Preflight:    pre,
+		Prices:       cfg.Prices,
 	}
 	if len(cfg.Cases) > 0 {
 		r.header.Filter = "cases: " + strings.Join(cfg.Cases, ", ")

@@ -27,6 +27,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 )
@@ -307,7 +308,7 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if f.ci.summary != "" {
 		err := appendFile(f.ci.summary, func(w io.Writer) error {
 			for _, r := range runs {
-				if err := report.Markdown(w, r.Result, &r.Record.Header); err != nil {
+				if err := report.Markdown(w, r.Result, &r.Record.Header, usage.NewCost(r.Record, r.Result.Totals.Passed, nil)); err != nil {
 					return err
 				}
 				fmt.Fprintln(w)
@@ -425,7 +426,7 @@ func modelDir(m string, used map[string]bool) string {
 }
 
 func reportMarkdown(w io.Writer, res *grade.Result, rec *record.Run) error {
-	return report.Markdown(w, res, &rec.Header)
+	return report.Markdown(w, res, &rec.Header, usage.NewCost(rec, res.Totals.Passed, nil))
 }
 
 // writeJUnit writes one graded run as JUnit XML to path.

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
 	"github.com/mcpeval/mcpeval/target"
@@ -328,4 +329,22 @@ func addTargetFlags(t *target.Config, headers, envs []string) error {
 		t.Env[k] = v
 	}
 	return nil
+}
+
+// pricesFlag is --prices, shared by the commands that price a run (run,
+// score, report).
+type pricesFlag struct{ path string }
+
+func (p *pricesFlag) register(fs *flag.FlagSet) {
+	fs.StringVar(&p.path, "prices", "", "price `FILE` replacing the built-in price table of each provider it names (see docs/models.md)")
+}
+
+// load returns the price tables: the built-in ones, with the file's in
+// place of those of the providers it names. A bad file is bad input.
+func (p *pricesFlag) load() (*price.Set, error) {
+	s, err := price.Load(p.path)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return s, nil
 }

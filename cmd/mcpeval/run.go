@@ -17,7 +17,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
-	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -57,6 +56,7 @@ type runFlags struct {
 	budgetTokens                 int64
 	budgetUSD                    float64
 	judge                        string
+	prices                       pricesFlag
 	headers, envs                repeated
 	connect                      connectTimeout
 	// models, ci and graded are run's model ladder and CI features (ci.go).
@@ -88,6 +88,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting attempts once this many dollars are spent (0: no limit)")
 	fs.StringVar(&f.judge, "judge", "", "ask an advisory judge `SPEC` whether decline answers decline (never changes a grade; fake:phrases for a free one)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run in `RUN`: run exactly the attempts it lacks")
+	f.prices.register(fs.FlagSet)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -150,6 +151,10 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if err != nil {
 		return badInput(err)
 	}
+	prices, err := f.prices.load()
+	if err != nil {
+		return err
+	}
 	var jdg judge.Judge
 	if f.judge != "" {
 		if jdg, err = openJudge(e, f.judge, f.spend); err != nil {
@@ -159,7 +164,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	var budget *usage.Budget
 	if provider.Real(f.model) {
 		budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
-		if p, ok := price.Lookup(info.Provider, info.Name); ok {
+		if p, ok := prices.Lookup(info.Provider, info.Name); ok {
 			budget.Price = &p
 		} else if f.budgetUSD > 0 {
 			return usagef("--budget-usd: %s is not in the price table, so its spending cannot be counted in dollars; use --budget-tokens", f.model)
@@ -171,6 +176,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		Attempts: f.attempts, Concurrency: f.concurrency, TurnCap: f.turns,
 		Cases: f.cases, OutDir: f.out, Build: build, CallTimeout: f.callTimeout,
 		Resume: resume,
+	}
+	if provider.Real(f.model) {
+		cfg.Prices = prices.Stamp(info.Provider, info.Name)
 	}
 	// The pipeline builds the suite's fixtures and fresh targets itself.
 	if _, ok := fixture.For(s); ok {
@@ -188,7 +196,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if !f.json && !f.quiet && strings.HasPrefix(f.model, "fake:") && f.model == "fake:perfect" {
 		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
 	}
-	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: jdg})
+	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: jdg, Prices: prices})
 	prog.done()
 	if g == nil {
 		return err
@@ -201,7 +209,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if f.graded != nil {
 		f.graded(g)
 	}
-	if perr := printResult(e, f.json, res, rec); perr != nil {
+	if perr := printPriced(e, f.json, false, res, rec, prices); perr != nil {
 		return perr
 	}
 	if g.Usage != nil && !f.json {

@@ -13,11 +13,13 @@ import (
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/record"
 )
 
 const scoreHelp = `
-Usage: mcpeval score RUN [--suite PATH] [--json | --markdown]
+Usage: mcpeval score RUN [--suite PATH] [--json | --markdown] [--prices FILE]
 
 Grades (or re-grades) a recorded run against the suite as it is now,
 without calling any model: grading is a pure function of the record and
@@ -28,7 +30,7 @@ RUN/actions.json, ...) and prints the result.
 `
 
 const reportHelp = `
-Usage: mcpeval report RUN [--json | --markdown] [--html FILE] [--junit FILE]
+Usage: mcpeval report RUN [--json | --markdown] [--html FILE] [--junit FILE] [--prices FILE]
 
 Shows a run's grades again, as the last run or score wrote them. When the
 run has reviews (mcpeval review), the text report ends with both rates: as
@@ -48,12 +50,18 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
 	judgeSpec := fs.String("judge", "", "ask an advisory judge `SPEC` about decline answers (stored opinions are kept otherwise)")
 	spend := fs.Bool("spend", false, "allow a paid judge (or MCPEVAL_SPEND=yes)")
+	var pf pricesFlag
+	pf.register(fs.FlagSet)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help score)")
+	}
+	prices, err := pf.load()
+	if err != nil {
+		return err
 	}
 	var jdg judge.Judge
 	if *judgeSpec != "" {
@@ -73,12 +81,12 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	g := pipeline.Score(ctx, s, rec, pipeline.Options{Judge: jdg})
+	g := pipeline.Score(ctx, s, rec, pipeline.Options{Judge: jdg, Prices: prices})
 	tellDisagreements(e, g)
 	if err := errors.Join(g.Problems...); err != nil {
 		return err
 	}
-	return printAs(e, *asJSON, *asMD, g.Result, rec)
+	return printPriced(e, *asJSON, *asMD, g.Result, rec, prices)
 }
 
 func reportCmd(ctx context.Context, e *env, args []string) error {
@@ -87,12 +95,18 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
 	htmlPath := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE`")
 	junitPath := fs.String("junit", "", "also write the run as JUnit XML to `FILE`")
+	var pf pricesFlag
+	pf.register(fs.FlagSet)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help report)")
+	}
+	prices, err := pf.load()
+	if err != nil {
+		return err
 	}
 	rec, err := readRun(e, pos[0])
 	if err != nil {
@@ -120,9 +134,9 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		err = enc.Encode(struct {
 			*report.Summary
 			Reviewed *review.Reviewed `json:"reviewed"`
-		}{report.NewSummary(&res, &rec.Header, filepath.Join(rec.Dir, record.FileName)), rv})
+		}{report.NewSummary(&res, &rec.Header, filepath.Join(rec.Dir, record.FileName), usage.NewCost(rec, res.Totals.Passed, prices)), rv})
 	default:
-		err = printAs(e, *asJSON, *asMD, &res, rec)
+		err = printPriced(e, *asJSON, *asMD, &res, rec, prices)
 		if err == nil && *asMD && rv.Reviews() {
 			fmt.Fprintln(e.stdout)
 			err = review.Markdown(e.stdout, rv)
@@ -149,19 +163,22 @@ func readRun(e *env, dir string) (*record.Run, error) {
 	return rec, nil
 }
 
-func printResult(e *env, asJSON bool, res *grade.Result, rec *record.Run) error {
-	return printAs(e, asJSON, false, res, rec)
+func printAs(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run) error {
+	return printPriced(e, asJSON, asMD, res, rec, nil)
 }
 
-func printAs(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run) error {
+// printPriced is printAs with the run priced by prices (nil: the built-in
+// tables).
+func printPriced(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, prices *price.Set) error {
 	path := filepath.Join(rec.Dir, record.FileName)
+	cost := usage.NewCost(rec, res.Totals.Passed, prices)
 	switch {
 	case asJSON:
-		return report.JSON(e.stdout, res, &rec.Header, path)
+		return report.JSON(e.stdout, res, &rec.Header, path, cost)
 	case asMD:
-		return report.Markdown(e.stdout, res, &rec.Header)
+		return report.Markdown(e.stdout, res, &rec.Header, cost)
 	default:
-		if err := report.Text(e.stdout, res, &rec.Header); err != nil {
+		if err := report.Text(e.stdout, res, &rec.Header, cost); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "\nrecord: %s\n", path)

@@ -8,6 +8,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -23,6 +24,8 @@ type Options struct {
 	// JudgeConcurrency is how many answers are put to the judge at once;
 	// 0 means 4.
 	JudgeConcurrency int
+	// Prices price the run's usage; nil means the built-in tables.
+	Prices *price.Set
 }
 
 // Graded is a graded run and what was derived from it.
@@ -77,7 +80,7 @@ func Score(ctx context.Context, s *suite.Suite, rec *record.Run, opts Options) *
 	g := &Graded{Suite: s, Record: rec, Result: grade.Run(s, rec)}
 	g.judge(ctx, opts)
 	if !rec.Header.Model.Fake {
-		g.Usage = usage.Summarize(rec, nil)
+		g.Usage = usage.Summarize(rec, opts.Prices)
 	}
 	if rec.Dir != "" {
 		g.write()

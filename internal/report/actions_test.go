@@ -33,13 +33,13 @@ func TestGoldenActions(t *testing.T) {
 	res, h := graded(t, "record")
 	res.Actions = actionReport(res.Model)
 	var text, md, js bytes.Buffer
-	if err := Text(&text, res, h); err != nil {
+	if err := Text(&text, res, h, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := Markdown(&md, res, h); err != nil {
+	if err := Markdown(&md, res, h, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := JSON(&js, res, h, "runs/"+res.RunID+"/record.jsonl"); err != nil {
+	if err := JSON(&js, res, h, "runs/"+res.RunID+"/record.jsonl", nil); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "actions.txt", text.Bytes())
@@ -69,9 +69,9 @@ func TestGoldenActions(t *testing.T) {
 	text.Reset()
 	md.Reset()
 	js.Reset()
-	Text(&text, res, h)
-	Markdown(&md, res, h)
-	JSON(&js, res, h, "")
+	Text(&text, res, h, nil)
+	Markdown(&md, res, h, nil)
+	JSON(&js, res, h, "", nil)
 	for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "json": js.String()} {
 		if strings.Contains(strings.ToLower(out), "action") {
 			t.Errorf("%s report of a run without action cases mentions actions:\n%s", name, out)
@@ -85,7 +85,7 @@ func TestActionsMarkdownEscaped(t *testing.T) {
 	res, h := graded(t, "record")
 	res.Actions = actionReport("evil|`x`![i](http://e/i.png)[l](http://e)<b>")
 	var md bytes.Buffer
-	if err := Markdown(&md, res, h); err != nil {
+	if err := Markdown(&md, res, h, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{"|`x`", "![i](", "[l](", "<b>"} {

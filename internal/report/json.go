@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -29,6 +30,9 @@ type Summary struct {
 	// model, kind and case, with every attempt scored; absent when the
 	// suite has none.
 	Actions *actions.Report `json:"actions,omitempty"`
+	// Cost is what the run cost: per run, per attempt and per success, or
+	// that the model is unpriced or fake; absent when not computed.
+	Cost *usage.Cost `json:"cost,omitempty"`
 }
 
 // SummaryCase is one case of a Summary, with its attempts.
@@ -54,12 +58,12 @@ type SummaryAttempt struct {
 }
 
 // NewSummary builds the JSON summary of res; recordPath is where the
-// record is. h may be nil.
-func NewSummary(res *grade.Result, h *record.Header, recordPath string) *Summary {
+// record is. h and cost may be nil.
+func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost) *Summary {
 	s := &Summary{
 		RunID: res.RunID, Model: res.Model, Valid: res.Valid, Invalid: res.Invalid, Record: recordPath,
 		Cases: []SummaryCase{}, Groups: res.Groups, Totals: res.Totals, Warnings: res.Warnings,
-		Actions: res.Actions,
+		Actions: res.Actions, Cost: cost,
 	}
 	if s.Groups == nil {
 		s.Groups = []grade.GroupStats{}
@@ -89,12 +93,12 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string) *Summary
 
 // JSON writes the summary of res as indented JSON: run_id, model, valid,
 // record (recordPath), cases with their attempts' verdicts and reasons,
-// and totals. h may be nil.
-func JSON(w io.Writer, res *grade.Result, h *record.Header, recordPath string) error {
+// totals and cost. h and cost may be nil.
+func JSON(w io.Writer, res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(NewSummary(res, h, recordPath)); err != nil {
+	if err := enc.Encode(NewSummary(res, h, recordPath, cost)); err != nil {
 		return fmt.Errorf("writing JSON summary: %w", err)
 	}
 	return nil

@@ -8,13 +8,14 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/report/format"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 )
 
 // Markdown writes res for a pull request: a headline rate with its
 // interval, a table per group and case, and the failures folded away
-// under a details element. h may be nil.
-func Markdown(w io.Writer, res *grade.Result, h *record.Header) error {
+// under a details element, and the run's cost. h and cost may be nil.
+func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### mcpeval run `%s`\n\n", res.RunID)
 	fmt.Fprintln(bw, "```")
@@ -32,6 +33,16 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header) error {
 		fmt.Fprintf(bw, "; %s left out (%s)", format.N(t.Errors, "error"), kindList(t.ErrorKinds))
 	}
 	fmt.Fprint(bw, ".\n\n")
+	if cost != nil {
+		fmt.Fprintf(bw, "**Cost:** %s.", mdText(cost.Line()))
+		if src := cost.Source(); src != "" {
+			fmt.Fprintf(bw, " <sub>%s</sub>", mdText(src))
+		}
+		if cost.Note != "" {
+			fmt.Fprintf(bw, " %s.", mdText(cost.Note))
+		}
+		fmt.Fprint(bw, "\n\n")
+	}
 	fmt.Fprintln(bw, "| Case | Passed | Rate | 95% CI | Notes |")
 	fmt.Fprintln(bw, "|---|---:|---:|---|---|")
 	for _, r := range tableRows(res) {

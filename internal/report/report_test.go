@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
+	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -49,17 +52,33 @@ func golden(t *testing.T, file string, got []byte) {
 	}
 }
 
+// testPrices are fixed prices, so that the goldens do not change with the
+// built-in table.
+func testPrices(t *testing.T) *price.Set {
+	t.Helper()
+	ts, err := price.Parse("", []byte(`{"provider":"anthropic","read":"2026-01-01","source":"https://example.com/prices","models":[{"model":"claude-sonnet-5-5","input":2,"output":10}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return price.NewSet(ts...)
+}
+
 func TestGolden(t *testing.T) {
 	for _, name := range []string{"record", "invalid"} {
 		res, h := graded(t, name)
+		r, err := record.Read(filepath.Join("testdata", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cost := usage.NewCost(r, res.Totals.Passed, testPrices(t))
 		var text, md, js bytes.Buffer
-		if err := Text(&text, res, h); err != nil {
+		if err := Text(&text, res, h, cost); err != nil {
 			t.Fatal(err)
 		}
-		if err := Markdown(&md, res, h); err != nil {
+		if err := Markdown(&md, res, h, cost); err != nil {
 			t.Fatal(err)
 		}
-		if err := JSON(&js, res, h, "runs/"+res.RunID+"/record.jsonl"); err != nil {
+		if err := JSON(&js, res, h, "runs/"+res.RunID+"/record.jsonl", cost); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, name+".txt", text.Bytes())
@@ -72,7 +91,7 @@ func TestGolden(t *testing.T) {
 func TestJSONShape(t *testing.T) {
 	res, h := graded(t, "record")
 	var b bytes.Buffer
-	if err := JSON(&b, res, h, "r/record.jsonl"); err != nil {
+	if err := JSON(&b, res, h, "r/record.jsonl", nil); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -109,16 +128,66 @@ func TestJSONShape(t *testing.T) {
 func TestNilHeader(t *testing.T) {
 	res, _ := graded(t, "record")
 	var b bytes.Buffer
-	if err := Text(&b, res, nil); err != nil {
+	if err := Text(&b, res, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := Markdown(&b, res, nil); err != nil {
+	if err := Markdown(&b, res, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := JSON(&b, res, nil, ""); err != nil {
+	if err := JSON(&b, res, nil, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "anthropic:claude-sonnet-5-5") {
 		t.Error("the model is missing without a header")
+	}
+}
+
+// TestCost: every format says what the run cost: dollars for a priced
+// model, "unpriced" (never $0) for a model no table lists, free for a
+// fake.
+func TestCost(t *testing.T) {
+	res, h := graded(t, "record")
+	turn := record.Turn{Usage: model.Usage{Input: 1_000_000, Output: 100_000}}
+	priced := &record.Run{Header: *h, Attempts: []record.Attempt{{Case: "a", Turns: []record.Turn{turn}}, {Case: "b"}}}
+	unpriced := &record.Run{Header: *h, Attempts: priced.Attempts}
+	unpriced.Header.Model = model.Info{Spec: "openai:llama3.2", Provider: "openai", Name: "llama3.2"}
+	fake := &record.Run{Header: *h}
+	fake.Header.Model = model.Info{Spec: "fake:perfect", Provider: "fake", Name: "perfect", Fake: true}
+	for _, c := range []struct {
+		name         string
+		run          *record.Run
+		want, absent string
+	}{
+		// claude-sonnet-5-5: 1M input at $2 + 100k output at $10 = $3 a run
+		// of two attempts, one of which passed.
+		{"priced", priced, "$3.00 per run, $1.50 per attempt, $3.00 per success", "unpriced"},
+		{"unpriced", unpriced, "unpriced", "$"},
+		{"fake", fake, "$0 (fake)", "unpriced"},
+	} {
+		cost := usage.NewCost(c.run, 1, nil)
+		var text, md, js bytes.Buffer
+		if err := Text(&text, res, h, cost); err != nil {
+			t.Fatal(err)
+		}
+		if err := Markdown(&md, res, h, cost); err != nil {
+			t.Fatal(err)
+		}
+		if err := JSON(&js, res, h, "", cost); err != nil {
+			t.Fatal(err)
+		}
+		for format, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+			line := out[strings.Index(out, "ost"):]
+			line = line[:strings.Index(line, "\n")]
+			if !strings.Contains(line, c.want) || strings.Contains(line, c.absent) {
+				t.Errorf("%s %s: cost line %q, want %q and no %q", c.name, format, line, c.want, c.absent)
+			}
+		}
+		var sum struct{ Cost usage.Cost }
+		if err := json.Unmarshal(js.Bytes(), &sum); err != nil {
+			t.Fatal(err)
+		}
+		if sum.Cost.State != cost.State || (sum.Cost.PerSuccessUSD == nil) != (cost.PerSuccessUSD == nil) {
+			t.Errorf("%s json cost %+v, want %+v", c.name, sum.Cost, cost)
+		}
 	}
 }

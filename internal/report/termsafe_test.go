@@ -26,16 +26,16 @@ func TestTerminalSafe(t *testing.T) {
 	res.Totals.Failed, res.Totals.Errors, res.Totals.Graded = 1, 1, 1
 	h := &record.Header{Target: record.TargetInfo{Spec: "stdio:srv", Server: record.Build{Name: hostileText, Version: "1"}}}
 	var text, md bytes.Buffer
-	if err := Text(&text, res, h); err != nil {
+	if err := Text(&text, res, h, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := Markdown(&md, res, h); err != nil {
+	if err := Markdown(&md, res, h, nil); err != nil {
 		t.Fatal(err)
 	}
 	invalid := *res
 	invalid.Valid, invalid.Invalid = false, "preflight: total: expected 42, found "+hostileText
 	var inv bytes.Buffer
-	if err := Text(&inv, &invalid, h); err != nil {
+	if err := Text(&inv, &invalid, h, nil); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string][]byte{"text": text.Bytes(), "markdown": md.Bytes(), "invalid": inv.Bytes()} {

@@ -10,14 +10,15 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 )
 
 // Text writes res for a terminal: the run's provenance, a table with a
 // line per group and per case (passed of graded, rate, 95% interval,
 // errors, inconsistency), the total, then every failing attempt's reasons
-// and every error. h may be nil.
-func Text(w io.Writer, res *grade.Result, h *record.Header) error {
+// and every error. h may be nil; so may cost, which then goes unsaid.
+func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost) error {
 	bw := bufio.NewWriter(w)
 	provenance(bw, res, h, "")
 	if !res.Valid {
@@ -39,6 +40,7 @@ func Text(w io.Writer, res *grade.Result, h *record.Header) error {
 		f := format.Counts(r.c)
 		line(width, r.name, f.Count(), f.Percent(), f.CI(), strings.Join(r.notes, ", "))
 	}
+	costText(bw, cost)
 	if err := actionsText(bw, res.Actions); err != nil {
 		return err
 	}
@@ -195,5 +197,20 @@ func warnings(w io.Writer, res *grade.Result, prefix string) {
 	fmt.Fprintf(w, "\n%swarnings\n", prefix)
 	for _, s := range res.Warnings {
 		fmt.Fprintf(w, "%s  %s\n", prefix, termsafe.Line(s))
+	}
+}
+
+// costText writes the run's cost under the table: per run, per attempt,
+// per success, and the prices it used.
+func costText(w io.Writer, c *usage.Cost) {
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(w, "\ncost  %s\n", c.Line())
+	if src := c.Source(); src != "" {
+		fmt.Fprintf(w, "      %s\n", termsafe.Line(src)) // a --prices file names its source
+	}
+	if c.Note != "" {
+		fmt.Fprintf(w, "      %s\n", termsafe.Line(c.Note))
 	}
 }

@@ -35,21 +35,24 @@ type Summary struct {
 	Model string `json:"model"`
 	// PriceRead is the date the price table was read; empty when the model
 	// is not priced.
-	PriceRead string          `json:"price_read,omitempty"`
-	Cases     map[string]Line `json:"cases"`
-	Total     Line            `json:"total"`
+	PriceRead string `json:"price_read,omitempty"`
+	// Prices names the table that priced the run; nil when its provider
+	// has none.
+	Prices *record.PriceTable `json:"prices,omitempty"`
+	Cases  map[string]Line    `json:"cases"`
+	Total  Line               `json:"total"`
 }
 
-// Summarize totals a record's usage, priced with table (nil for the
-// built-in table).
-func Summarize(r *record.Run, table *price.Table) *Summary {
-	if table == nil {
-		table = price.Builtin()
+// Summarize totals a record's usage, priced with prices (nil for the
+// built-in tables).
+func Summarize(r *record.Run, prices *price.Set) *Summary {
+	if prices == nil {
+		prices = price.Builtin()
 	}
-	p, priced := table.Lookup(r.Header.Model.Provider, r.Header.Model.Name)
-	s := &Summary{Model: r.Header.Model.Spec, Cases: map[string]Line{}}
+	p, priced := prices.Lookup(r.Header.Model.Provider, r.Header.Model.Name)
+	s := &Summary{Model: r.Header.Model.Spec, Cases: map[string]Line{}, Prices: prices.Stamp(r.Header.Model.Provider, r.Header.Model.Name)}
 	if priced {
-		s.PriceRead = table.Read
+		s.PriceRead = p.Read
 	}
 	for i := range r.Attempts {
 		a := &r.Attempts[i]
@@ -102,13 +105,13 @@ func Text(w io.Writer, s *Summary) error {
 		_, err := fmt.Fprintf(w, "prices as read on %s; check them against the provider's pricing page\n", s.PriceRead)
 		return err
 	}
-	_, err := fmt.Fprintf(w, "cost unknown: %s is not in the price table\n", s.Model)
+	_, err := fmt.Fprintf(w, "unpriced: %s is not in a price table, so its cost is unknown (give one with --prices FILE)\n", s.Model)
 	return err
 }
 
 func dollars(c *float64) string {
 	if c == nil {
-		return "?"
+		return "unpriced"
 	}
 	return fmt.Sprintf("$%.4f", *c)
 }

@@ -23,11 +23,17 @@ func run(spec, provider, name string) *record.Run {
 	}
 }
 
-func TestSummarize(t *testing.T) {
-	table, err := price.Parse([]byte(`{"read":"2026-11-29","models":[{"provider":"anthropic","model":"m1","input":3,"output":15,"cache_write":3.75,"cache_read":0.3}]}`))
+func testPrices(t *testing.T) *price.Set {
+	t.Helper()
+	ts, err := price.Parse("", []byte(`{"provider":"anthropic","read":"2026-11-29","models":[{"model":"m1","input":3,"output":15,"cache_write":3.75,"cache_read":0.3}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return price.NewSet(ts...)
+}
+
+func TestSummarize(t *testing.T) {
+	table := testPrices(t)
 	s := Summarize(run("anthropic:m1", "anthropic", "m1"), table)
 	a := s.Cases["a/x"]
 	if a.Tokens.Input != 1_000_000 || a.Tokens.Output != 1_000_000 || a.Tokens.CacheRead != 2000 || a.ModelMS != 200 {
@@ -52,7 +58,7 @@ func TestSummarize(t *testing.T) {
 	}
 	b.Reset()
 	Text(&b, u)
-	if !strings.Contains(b.String(), "cost unknown") {
+	if !strings.Contains(b.String(), "unpriced: openai:nobody is not in a price table") {
 		t.Errorf("text:\n%s", b.String())
 	}
 }

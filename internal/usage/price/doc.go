@@ -1,8 +1,11 @@
 // Package price turns a turn's token usage into US dollars.
 //
-// The prices live in prices.json, a file a person edits, embedded in the
-// binary. It says the date they were read; they must be checked against the
-// providers' pricing pages before a cost is published. A model the file does
-// not list is unpriced: Lookup reports false and its cost is unknown, never
-// zero.
+// The prices live in prices/PROVIDER.json, one table per provider, files a
+// person edits, embedded in the binary. Each says the date its prices were
+// read and the page they were read from; they must be checked against that
+// page before a cost is published. A --prices file of the same shape
+// replaces the tables of the providers it names. A run records the table
+// that priced it (its date and the SHA-256 of its file). A model its
+// provider's table does not list is unpriced: Lookup reports false and its
+// cost is unknown, never zero.
 package price
