@@ -2,7 +2,6 @@ package gemini_test
 
 import (
 	"context"
-	"net/http"
 	"testing"
 
 	"cloud.google.com/go/auth"
@@ -60,5 +59,3 @@ func (p tokenProvider) Token(context.Context) (*auth.Token, error) {
 func staticToken(tok string) *auth.Credentials {
 	return auth.NewCredentials(&auth.CredentialsOptions{TokenProvider: tokenProvider(tok)})
 }
-
-var _ = http.StatusOK

@@ -1,0 +1,71 @@
+package openai_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/providertest"
+	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/openai"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// TestAzureOnTheWire: the request goes to the deployment's path with the
+// api-version the spec names, the key in api-key and no Authorization
+// header, even with an OpenAI key in the environment.
+func TestAzureOnTheWire(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-PLANTED-openai-env")
+	h := &wiremodel.Handler{API: wiremodel.AzureOpenAI, Keys: map[string]suite.Key{providertest.Prompt: providertest.Key}, APIKey: azureKey}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	m, err := openai.NewAzure(info(t, "azure-openai:my-gpt;api_version=2025-04-01-preview;max_tokens=300"), openai.AzureConfig{Endpoint: srv.URL, APIKey: azureKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Generate(context.Background(), &model.Request{Tools: providertest.Tools, Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: providertest.Prompt}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := h.Requests()[0]
+	if r.Path != "/openai/deployments/my-gpt/chat/completions" || r.Header.Get("Api-Key") != azureKey || r.Header.Get("Authorization") != "" {
+		t.Errorf("path %s, api-key sent %v, Authorization %q", r.Path, r.Header.Get("Api-Key") != "", r.Header.Get("Authorization"))
+	}
+	if !strings.Contains(string(r.Body), `"max_completion_tokens":300`) {
+		t.Errorf("body %s", r.Body)
+	}
+}
+
+func TestAzureFromEnv(t *testing.T) {
+	t.Setenv("AZURE_OPENAI_ENDPOINT", "https://res.openai.azure.com/")
+	t.Setenv("AZURE_OPENAI_API_KEY", "azure-key")
+	t.Setenv("OPENAI_API_VERSION", "2024-06-01")
+	if c := openai.AzureFromEnv(); c.Endpoint != "https://res.openai.azure.com/" || c.APIKey != "azure-key" || c.APIVersion != "2024-06-01" {
+		t.Errorf("AzureFromEnv: %+v", c)
+	}
+}
+
+// TestAzureRefuses: unknown options, a base_url, no endpoint, no key, and
+// a key bound for a plain-http address off this machine.
+func TestAzureRefuses(t *testing.T) {
+	ok := openai.AzureConfig{Endpoint: "https://res.openai.azure.com/", APIKey: azureKey}
+	for _, c := range []struct {
+		spec string
+		cfg  openai.AzureConfig
+		want string
+	}{
+		{"azure-openai:d;effort=high", ok, "allowed: api_version, max_tokens, reasoning_effort, seed, temperature, top_p"},
+		{"azure-openai:d;base_url=http://x.test", ok, "AZURE_OPENAI_ENDPOINT"},
+		{"azure-openai:d;api_version=a&b", ok, "want a version"},
+		{"azure-openai:d;temperature=9", ok, "from 0 to 2"},
+		{"azure-openai:d", openai.AzureConfig{APIKey: azureKey}, "set AZURE_OPENAI_ENDPOINT"},
+		{"azure-openai:d", openai.AzureConfig{Endpoint: ok.Endpoint}, "set AZURE_OPENAI_API_KEY"},
+		{"azure-openai:d", openai.AzureConfig{Endpoint: "http://res.example.com/", APIKey: azureKey}, "https only"},
+	} {
+		if _, err := openai.NewAzure(info(t, c.spec), c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %+v: %v, want %q", c.spec, c.cfg.Endpoint, err, c.want)
+		}
+	}
+}
