@@ -360,7 +360,10 @@ func NewRunView(p *RunPage) *RunView { return runView(p) }
 // Templates returns a copy of the pages' templates, the shared ones
 // ("head", "foot", "bar", "rate", "cell", "summary", "call" and
 // "transcript") included, for another page set to add its own to.
-func Templates() *template.Template { return template.Must(tmpl.Clone()) }
+func Templates() *template.Template {
+	// Parsed afresh: html/template cannot clone a set once it has run.
+	return template.Must(template.New("").ParseFS(files, "*.tmpl"))
+}
 
 // Style is the pages' stylesheet.
 func Style() string { return string(asset.Style) }
