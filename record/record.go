@@ -301,6 +301,10 @@ type Call struct {
 	DurationMS int64 `json:"duration_ms"`
 	// Truncated is true when Result was cut to the record's size cap.
 	Truncated bool `json:"truncated,omitempty"`
+	// Session is the connection to the target that served the call, from 1
+	// in the order the run started them, when attempts share a pool of
+	// connections (a read-only suite); 0 when each attempt had its own.
+	Session int `json:"session,omitempty"`
 }
 
 // Calls returns every tool call of the attempt in order.

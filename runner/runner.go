@@ -40,6 +40,11 @@ type Config struct {
 	Attempts int
 	// Concurrency is how many attempts run at once (default 4).
 	Concurrency int
+	// TargetPool is how many connections to the target the attempts share
+	// when they may (Shares: no action case, no fresh target); 0 means
+	// DefaultTargetPool, a negative value gives every concurrency slot its
+	// own connection.
+	TargetPool int
 	// TurnCap is the most model turns an attempt may take (default: the
 	// suite's, else 8).
 	TurnCap int
@@ -483,9 +488,10 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 	t := &tally{total: len(planned), skipped: map[string]int{}, slots: make(chan struct{}, cfg.Concurrency)}
 	jobs := make(chan record.Planned)
 	var wg sync.WaitGroup
+	pl := r.newPool(first) // nil unless the attempts share connections
 	for i := 0; i < cfg.Concurrency; i++ {
-		w := &worker{r: r, t: t, first: first}
-		if i == 0 {
+		w := &worker{r: r, t: t, first: first, pool: pl}
+		if i == 0 && pl == nil {
 			w.conn = first
 		}
 		wg.Add(1)
@@ -497,6 +503,9 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 	stopReason := t.hand(ctx, planned, jobs, cfg.BeforeAttempt)
 	close(jobs)
 	wg.Wait()
+	if pl != nil {
+		pl.close()
+	}
 	if ctx.Err() != nil {
 		stopReason = "interrupted"
 	}
@@ -587,6 +596,7 @@ type worker struct {
 	t     *tally
 	first *target.Conn // the run's connection: never closed here but after a failure
 	conn  *target.Conn // nil when there is none yet
+	pool  *pool        // set when the attempts share connections
 }
 
 // work runs the attempts it is given until jobs is closed.
@@ -607,7 +617,14 @@ func (w *worker) work(ctx context.Context, jobs <-chan record.Planned) {
 // interruption's doing (a stdio server gets the terminal's Ctrl-C too), so
 // it is not recorded and --resume runs it again.
 func (w *worker) one(ctx context.Context, p record.Planned) {
-	cfg := w.r.cfg
+	if w.pool != nil {
+		if a := w.pool.attempt(ctx, p); a != nil {
+			w.keep(a)
+		} else {
+			w.t.skip("interrupted", 1)
+		}
+		return
+	}
 	dialErr := w.connect(ctx)
 	a := w.r.attempt(ctx, w.conn, p)
 	if ctx.Err() != nil && a.End == record.EndError {
@@ -621,6 +638,12 @@ func (w *worker) one(ctx context.Context, p record.Planned) {
 		restart(a, w.conn)
 		w.conn = nil // restart the server for the next attempt
 	}
+	w.keep(a)
+}
+
+// keep scrubs and records a finished attempt.
+func (w *worker) keep(a *record.Attempt) {
+	cfg := w.r.cfg
 	if cfg.AfterAttempt != nil {
 		cfg.AfterAttempt(a)
 	}

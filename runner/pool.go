@@ -1,0 +1,210 @@
+package runner
+
+import (
+	"context"
+	"sync"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/target"
+)
+
+// DefaultTargetPool is how many connections to the target the attempts of a
+// shared run use when Config.TargetPool is zero.
+const DefaultTargetPool = 2
+
+// Shares reports whether the attempts of a run of cfg share a small pool of
+// connections to the target instead of one per concurrency slot: when no
+// case is an action case (whose fixtures and checks need a target of their
+// own) and the target is not made fresh for every attempt. MCP allows
+// concurrent requests on one session, so a read-only suite loses nothing
+// by it, and 32 concurrent attempts on a stdio server start 2 processes
+// instead of 32.
+func Shares(cfg Config) bool {
+	if cfg.FreshTarget || cfg.TargetPool < 0 || cfg.Suite == nil {
+		return false
+	}
+	for _, c := range cfg.Suite.Cases {
+		if c.Action != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// pool holds the connections the attempts of a shared run lease. A slot
+// holds one session at a time, dialled when first needed; a session that
+// failed (its server crashed, hung or broke the protocol) is retired from
+// its slot at once, so the next lease dials a replacement, and closed when
+// its last lease comes back.
+type pool struct {
+	r     *run
+	first *target.Conn // the run's own connection, session 1
+
+	mu      sync.Mutex
+	slots   []*session // nil: no live session in the slot
+	load    []int      // the leases held on each slot
+	started int        // sessions started in the run, for numbering
+	dialing []sync.Mutex
+}
+
+// session is one connection of the pool.
+type session struct {
+	conn    *target.Conn
+	n       int // from 1 in the order started; recorded on every call
+	leases  int
+	retired bool
+}
+
+// newPool returns the pool for the run's attempts, holding first in its
+// first slot, or nil when the run does not share (Shares).
+func (r *run) newPool(first *target.Conn) *pool {
+	if !Shares(r.cfg) {
+		return nil
+	}
+	n := r.cfg.TargetPool
+	if n == 0 {
+		n = DefaultTargetPool
+	}
+	n = max(1, min(n, r.cfg.Concurrency))
+	pl := &pool{r: r, first: first, slots: make([]*session, n), load: make([]int, n), dialing: make([]sync.Mutex, n)}
+	if first != nil {
+		pl.started = 1
+		pl.slots[0] = &session{conn: first, n: 1}
+	}
+	return pl
+}
+
+// pick chooses the least loaded slot for a lease and counts it; among
+// slots equally loaded, one with a live session comes first, so a new
+// server is started only when every live one is busy.
+func (pl *pool) pick() int {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	best := 0
+	for i := 1; i < len(pl.slots); i++ {
+		switch {
+		case pl.load[i] < pl.load[best]:
+			best = i
+		case pl.load[i] == pl.load[best] && pl.slots[best] == nil && pl.slots[i] != nil:
+			best = i
+		}
+	}
+	pl.load[best]++
+	return best
+}
+
+// lease returns a live session from slot i, dialling one when the slot is
+// empty. On a failure to dial it returns a nil session and the error.
+func (pl *pool) lease(ctx context.Context, i int) (*session, error) {
+	pl.dialing[i].Lock() // one dial per slot at a time; the others wait for it
+	defer pl.dialing[i].Unlock()
+	pl.mu.Lock()
+	if s := pl.slots[i]; s != nil {
+		s.leases++
+		pl.mu.Unlock()
+		return s, nil
+	}
+	pl.mu.Unlock()
+	c, err := target.Dial(ctx, pl.r.cfg.Target)
+	if err != nil {
+		return nil, err
+	}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.started++
+	s := &session{conn: c, n: pl.started, leases: 1}
+	pl.slots[i] = s
+	return s, nil
+}
+
+// release gives a lease on slot i back. A failed session is retired from
+// its slot; the result says whether this was the retired session's last
+// lease, so that the caller closes it.
+func (pl *pool) release(i int, s *session, failed bool) (last bool) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.load[i]--
+	if s == nil {
+		return false
+	}
+	s.leases--
+	if failed && !s.retired {
+		s.retired = true
+		if pl.slots[i] == s {
+			pl.slots[i] = nil
+		}
+	}
+	return s.retired && s.leases == 0
+}
+
+// close closes every session still in a slot but the run's own connection,
+// which the run closes after its leftovers check.
+func (pl *pool) close() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	for i, s := range pl.slots {
+		if s != nil && s.conn != pl.first {
+			s.conn.Close()
+		}
+		pl.slots[i] = nil
+	}
+}
+
+// attempt runs attempt p on a leased session. It returns nil for an
+// attempt abandoned to an interruption (which is not recorded, so that
+// --resume runs it again), as worker.one does.
+func (pl *pool) attempt(ctx context.Context, p record.Planned) *record.Attempt {
+	i := pl.pick()
+	s, dialErr := pl.lease(ctx, i)
+	var conn *target.Conn
+	if s != nil {
+		conn = s.conn
+	}
+	a := pl.r.attempt(ctx, conn, p)
+	failed := a.End == record.EndError && a.Error != nil &&
+		(a.Error.Kind == record.ErrTarget || a.Error.Kind == record.ErrTimeout)
+	last := pl.release(i, s, failed && s != nil)
+	if ctx.Err() != nil && a.End == record.EndError {
+		if last {
+			conn.Close()
+		}
+		return nil
+	}
+	if s == nil {
+		if dialErr != nil {
+			explainDial(a, dialErr)
+		}
+		return a
+	}
+	stampSession(a, s.n)
+	switch {
+	case failed && last:
+		restart(a, conn) // closes it, then takes its last stderr lines
+	case failed:
+		// Other attempts still hold the session; the last of them closes
+		// it. Its stderr so far is this attempt's evidence.
+		if st := conn.Stderr(); len(st) > 0 {
+			a.Error.Stderr = st
+		}
+	case last:
+		conn.Close() // retired by another attempt's failure
+	}
+	return a
+}
+
+// stampSession records on every call sent to the target the session that
+// served it.
+func stampSession(a *record.Attempt, n int) {
+	for ti := range a.Turns {
+		for ci := range a.Turns[ti].Calls {
+			c := &a.Turns[ti].Calls[ci]
+			if c.Shown && !c.NotSent && c.Rejected != invalidArgs {
+				c.Session = n
+			}
+		}
+	}
+}
+
+// invalidArgs is the refusal of a call whose arguments are not JSON; such
+// a call never reaches the target.
+const invalidArgs = "invalid arguments: not valid JSON"
