@@ -43,6 +43,11 @@ type Options struct {
 	// Queue is how many attempts an Exporter holds while it sends (0: 256).
 	// An attempt that finds the queue full is dropped and counted.
 	Queue int
+	// Metrics makes an Exporter send metrics too: attempts by verdict,
+	// tokens, model and tool latency (see MetricAttempts), every
+	// MetricsInterval (0: 10s) and when it closes.
+	Metrics         bool
+	MetricsInterval time.Duration
 	// Warn, when set, is told once that an Exporter dropped or failed to
 	// send spans. It is called from the exporter's own goroutine or from
 	// Attempt, and must not block.
@@ -173,6 +178,7 @@ func sendBatch(ctx context.Context, exp *otlptrace.Exporter, spans []sdktrace.Re
 type Exporter struct {
 	b       *builder
 	exp     *otlptrace.Exporter
+	meters  *meters // nil without Options.Metrics
 	timeout time.Duration
 	warn    func(string)
 
@@ -185,6 +191,7 @@ type Exporter struct {
 
 	spans, sent, dropped, failed atomic.Int64
 	warnedDrop, warnedFail       atomic.Bool
+	warnedMetrics                atomic.Bool
 }
 
 // NewExporter returns an Exporter sending where opts say. Nothing is sent
@@ -208,7 +215,14 @@ func NewExporter(opts Options) (*Exporter, error) {
 		cancel()
 		return nil, err
 	}
-	e := &Exporter{b: b, exp: exp, timeout: timeout, warn: opts.Warn, queue: make(chan []sdktrace.ReadOnlySpan, q), done: make(chan struct{}), ctx: ctx, cancel: cancel}
+	var ms *meters
+	if opts.Metrics {
+		if ms, err = newMeters(ctx, &opts, timeout); err != nil {
+			cancel()
+			return nil, fmt.Errorf("setting up the OTLP metrics exporter: %w", err)
+		}
+	}
+	e := &Exporter{b: b, exp: exp, meters: ms, timeout: timeout, warn: opts.Warn, queue: make(chan []sdktrace.ReadOnlySpan, q), done: make(chan struct{}), ctx: ctx, cancel: cancel}
 	go e.loop()
 	return e, nil
 }
@@ -219,6 +233,9 @@ func NewExporter(opts Options) (*Exporter, error) {
 // not kept. After Close, Attempt drops everything.
 func (e *Exporter) Attempt(h *record.Header, a *record.Attempt, g *grade.AttemptGrade) {
 	spans := e.b.spans(Attempt{Header: h, Attempt: a, Grade: g})
+	if e.meters != nil {
+		e.meters.record(h, a, g)
+	}
 	n := int64(len(spans))
 	e.spans.Add(n)
 	e.mu.Lock()
@@ -273,6 +290,17 @@ func (e *Exporter) Close(ctx context.Context) Stats {
 	case <-ctx.Done():
 		e.cancel() // every send still to come fails at once
 		<-e.done
+	}
+	if e.meters != nil {
+		// The last metrics are sent as it shuts down, within ctx.
+		mctx, mcancel := context.WithTimeout(ctx, e.timeout)
+		if ctx.Err() != nil {
+			mctx, mcancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
+		}
+		if err := e.meters.mp.Shutdown(mctx); err != nil {
+			e.tell(&e.warnedMetrics, "the OTLP collector did not take metrics: "+redact.Secrets(err.Error()))
+		}
+		mcancel()
 	}
 	e.cancel()
 	sctx, scancel := context.WithTimeout(context.Background(), time.Second)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
@@ -455,5 +457,54 @@ func TestRedactionListWithoutContent(t *testing.T) {
 	}
 	if v := root.Attr("gen_ai.input.messages"); v != nil {
 		t.Errorf("a redaction list sent content: %v", v)
+	}
+}
+
+// TestExporterMetrics: with Metrics, an Exporter also sends attempts by
+// verdict, token counts and latencies, checked against the record.
+func TestExporterMetrics(t *testing.T) {
+	r := otlptest.NewReceiver(t)
+	e, err := otlp.NewExporter(otlp.Options{Endpoint: r.URL, Metrics: true, MetricsInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 3; n++ {
+		a := attempt()
+		a.N = n
+		g := grades()
+		if n == 3 {
+			g = nil
+		}
+		e.Attempt(header(), a, g)
+	}
+	e.Close(context.Background()) // sends the metrics as it shuts down
+	byName := map[string]*metricpb.Metric{}
+	for _, m := range r.Metrics() {
+		byName[m.Name] = m
+	}
+	attempts := map[string]int64{}
+	for _, p := range byName[otlp.MetricAttempts].GetSum().GetDataPoints() {
+		attempts[otlptest.Attrs(p.Attributes)["mcpeval.verdict"].(string)] += p.GetAsInt()
+	}
+	if d := cmp.Diff(map[string]int64{"fail": 2, "ungraded": 1}, attempts); d != "" {
+		t.Errorf("%s by verdict (-want +got):\n%s", otlp.MetricAttempts, d)
+	}
+	tokens := map[string][2]float64{} // count, sum by token type
+	for _, p := range byName[otlp.MetricTokens].GetHistogram().GetDataPoints() {
+		k := otlptest.Attrs(p.Attributes)["gen_ai.token.type"].(string)
+		tokens[k] = [2]float64{tokens[k][0] + float64(p.GetCount()), tokens[k][1] + p.GetSum()}
+	}
+	if d := cmp.Diff(map[string][2]float64{"input": {6, 3 * 2700}, "output": {6, 3 * 65}}, tokens); d != "" {
+		t.Errorf("%s (-want +got):\n%s", otlp.MetricTokens, d)
+	}
+	var model, tool float64
+	for _, p := range byName[otlp.MetricModelDuration].GetHistogram().GetDataPoints() {
+		model += p.GetSum()
+	}
+	for _, p := range byName[otlp.MetricToolDuration].GetHistogram().GetDataPoints() {
+		tool += p.GetSum()
+	}
+	if math.Abs(model-3*1.6) > 1e-9 || math.Abs(tool-3*0.15) > 1e-9 {
+		t.Errorf("model time %gs, tool time %gs; want %gs and %gs", model, tool, 3*1.6, 3*0.15)
 	}
 }

@@ -233,12 +233,13 @@ func (b *builder) safe(s string) string {
 // service.name "mcpeval", unless OTEL_SERVICE_NAME or
 // OTEL_RESOURCE_ATTRIBUTES say otherwise (they win, as everywhere else).
 func runResource(h *record.Header) *resource.Resource {
-	ours := resource.NewSchemaless(
-		attribute.String("service.name", "mcpeval"),
-		attribute.String("service.version", h.Tool.Version),
-		attribute.String("mcpeval.run.id", h.RunID),
-		attribute.String("mcpeval.suite.name", h.Suite.Name),
-	)
+	kv := []attribute.KeyValue{attribute.String("service.name", "mcpeval")}
+	for k, v := range map[string]string{"service.version": h.Tool.Version, "mcpeval.run.id": h.RunID, "mcpeval.suite.name": h.Suite.Name} {
+		if v != "" {
+			kv = append(kv, attribute.String(k, v))
+		}
+	}
+	ours := resource.NewSchemaless(kv...)
 	env, err := resource.New(context.Background(), resource.WithFromEnv())
 	if err != nil {
 		return ours

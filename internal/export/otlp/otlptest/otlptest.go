@@ -10,11 +10,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
+	colmetricpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 )
@@ -73,6 +76,7 @@ type Receiver struct {
 	*httptest.Server
 	mu       sync.Mutex
 	spans    []Span
+	metrics  []*metricpb.Metric
 	requests int
 	headers  []http.Header
 	// Status, when not 0 or 200, is answered to every request instead of
@@ -131,6 +135,21 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if path == "" {
 		path = "/v1/traces"
 	}
+	if req.Method == http.MethodPost && req.URL.Path == strings.TrimSuffix(path, "/v1/traces")+"/v1/metrics" && (status == 0 || status == http.StatusOK) {
+		var msg colmetricpb.ExportMetricsServiceRequest
+		if !decode(w, req, &msg) {
+			return
+		}
+		r.mu.Lock()
+		for _, rm := range msg.ResourceMetrics {
+			for _, sm := range rm.ScopeMetrics {
+				r.metrics = append(r.metrics, sm.Metrics...)
+			}
+		}
+		r.mu.Unlock()
+		reply(w, &colmetricpb.ExportMetricsServiceResponse{})
+		return
+	}
 	if req.Method != http.MethodPost || req.URL.Path != path {
 		http.Error(w, "not an OTLP trace request", http.StatusNotFound)
 		return
@@ -139,27 +158,8 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "refused", status)
 		return
 	}
-	var body io.Reader = req.Body
-	if req.Header.Get("Content-Encoding") == "gzip" {
-		zr, err := gzip.NewReader(req.Body)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		body = zr
-	}
-	b, err := io.ReadAll(body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	if ct := req.Header.Get("Content-Type"); ct != "application/x-protobuf" {
-		http.Error(w, "want application/x-protobuf, got "+ct, http.StatusUnsupportedMediaType)
-		return
-	}
 	var msg coltracepb.ExportTraceServiceRequest
-	if err := proto.Unmarshal(b, &msg); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	if !decode(w, req, &msg) {
 		return
 	}
 	r.mu.Lock()
@@ -172,9 +172,48 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	r.mu.Unlock()
-	out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
+	reply(w, &coltracepb.ExportTraceServiceResponse{})
+}
+
+// decode reads an OTLP/HTTP protobuf request into msg, or answers an
+// error and returns false.
+func decode(w http.ResponseWriter, req *http.Request, msg proto.Message) bool {
+	var body io.Reader = req.Body
+	if req.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(req.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return false
+		}
+		body = zr
+	}
+	b, err := io.ReadAll(body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return false
+	}
+	if ct := req.Header.Get("Content-Type"); ct != "application/x-protobuf" {
+		http.Error(w, "want application/x-protobuf, got "+ct, http.StatusUnsupportedMediaType)
+		return false
+	}
+	if err := proto.Unmarshal(b, msg); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return false
+	}
+	return true
+}
+
+func reply(w http.ResponseWriter, msg proto.Message) {
+	out, _ := proto.Marshal(msg)
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	io.Copy(w, bytes.NewReader(out))
+}
+
+// Metrics returns the metrics received so far, every export's.
+func (r *Receiver) Metrics() []*metricpb.Metric {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*metricpb.Metric(nil), r.metrics...)
 }
 
 // Spans returns the spans received so far.
