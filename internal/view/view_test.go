@@ -232,6 +232,9 @@ func TestRunPageGroupsFailuresAndSearches(t *testing.T) {
 	if !strings.Contains(body, "<b>3 attempts</b> of <span class=\"mono\">money/net-worth</span>") {
 		t.Errorf("the run page does not group the three identical failures:\n%s", body)
 	}
+	if !strings.Contains(body, "k=4: 100% · 0%") {
+		t.Error("the run page does not show the case's pass@k and pass^k")
+	}
 	if !strings.Contains(body, `<span id="shown">8</span>`) {
 		t.Error("the run page does not show all 8 attempts")
 	}

@@ -221,6 +221,9 @@ type tableRow struct {
 	As, After   RateView
 	Errors      int
 	Notes       string
+	// PassK is a case's pass@k and pass^k: "k=3: 100% · 30%"; empty
+	// for a group or a case of one attempt.
+	PassK string
 }
 
 type filterView struct{ Value, Label string }
@@ -424,7 +427,11 @@ func runView(p *RunPage) *RunView {
 			if cs.Inconsistent {
 				notes = "inconsistent"
 			}
-			v.Rows = append(v.Rows, tableRow{Name: c.Name, Group: g.Name, Errors: cs.Errors, Notes: notes,
+			passK := ""
+			if cs.K > 1 && cs.Graded > 0 {
+				passK = fmt.Sprintf("k=%d: %s · %s", cs.K, format.Pct(cs.PassAtK), format.Pct(cs.PassHatK))
+			}
+			v.Rows = append(v.Rows, tableRow{Name: c.Name, Group: g.Name, Errors: cs.Errors, Notes: notes, PassK: passK,
 				As: rate("", "", c.AsGraded, colorAs, 120), After: rate("", "", c.AfterReview, colorAfter, 120)})
 		}
 	}
@@ -594,7 +601,17 @@ func provenance(run *record.Run, res *grade.Result) []KV {
 	if len(h.Model.Options) > 0 {
 		add("request options", options(h.Model.Options))
 	}
-	add("suite", fmt.Sprintf("%s (%d cases, hash %s)", h.Suite.Name, h.Suite.Cases, short(h.Suite.Hash)))
+	suiteLine := fmt.Sprintf("%s (%d cases, hash %s)", h.Suite.Name, h.Suite.Cases, short(h.Suite.Hash))
+	switch {
+	case h.Suite.Source == record.SourceGit && h.Suite.Commit != "":
+		suiteLine += ", commit " + short(h.Suite.Commit)
+		if h.Suite.Dirty {
+			suiteLine += " (uncommitted changes)"
+		}
+	case h.Suite.Source == record.SourceEmbedded:
+		suiteLine += ", built into the harness"
+	}
+	add("suite", suiteLine)
 	target := h.Target.Spec
 	if h.Target.Server.Name != "" {
 		target += fmt.Sprintf(" (%s %s)", h.Target.Server.Name, h.Target.Server.Version)
