@@ -115,6 +115,7 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 			d.KeyCalls = append(d.KeyCalls, k.Tool+" "+args)
 		}
 		flagCalls(&d.Transcript, c)
+		d.Transcript.AnswerParts = markAnswer(run.Suite, c, a.Answer, g.Reasons)
 	}
 	// Neighbours, for j/k between attempts.
 	for i, x := range run.Res.Attempts {
@@ -310,22 +311,11 @@ func figure(s *suite.Suite, f suite.Figure) string {
 		}
 	}
 	tol := "exact"
-	switch {
-	case f.Tolerance.Set:
-		tol = "± " + f.Tolerance.String()
-	case f.Kind == "money" && s != nil:
-		tol = "± 1%"
-		if s.Tolerances.Money.Set {
-			tol = "± " + s.Tolerances.Money.String()
+	if t := tolerance(s, f); t.Relative != 0 || t.Absolute != 0 {
+		tol = "± " + t.String()
+		if f.Kind == "percent" && t.Relative == 0 {
+			tol += " points"
 		}
-	case f.Kind == "percent" && s != nil:
-		tol = "± 0.1"
-		if s.Tolerances.Percent.Set {
-			tol = "± " + s.Tolerances.Percent.String()
-		}
-	}
-	if f.Kind == "count" {
-		tol = "exact"
 	}
 	out := v + " (" + tol + ")"
 	if f.Label != "" {

@@ -262,10 +262,16 @@ func TestAttemptShowsWhatWasExpected(t *testing.T) {
 		"Tools the model saw",
 		`name="csrf"`,
 		"apply to the 2 identical failures of this case",
+		`<mark class="fig off" title="expected SGD 2,394,755 (exactly) for net worth; answer states SGD 2,261,924 (5.55% off)">SGD 2,261,924</mark>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("attempt page lacks %q", want)
 		}
+	}
+	// A right figure is marked as the expected one.
+	_, body, _ = get(t, ts.URL, attemptPath("new-run", "money/net-worth", 4))
+	if !strings.Contains(body, `<mark class="fig ok" title="expected figure net worth: SGD 2,394,755 (exact)">SGD 2,394,755</mark>`) {
+		t.Error("the passing attempt's figure is not marked as the expected one")
 	}
 }
 

@@ -330,6 +330,15 @@ type AttemptView struct {
 	Answer, End     string
 	Error           string
 	Fixture         *FixtureView
+	// AnswerParts, when set, is the answer cut into text and marked
+	// figures, drawn in place of Answer.
+	AnswerParts []Part
+}
+
+// Part is a piece of a text; a marked one (Mark "ok" or "off") is
+// highlighted, with Title saying why.
+type Part struct {
+	Text, Mark, Title string
 }
 
 // RunView is a run page's figures, as the "summary" template draws them.
