@@ -96,4 +96,3 @@ func tolerance(s *suite.Suite, e suite.Figure) suite.Tolerance {
 	}
 	return suite.Tolerance{Set: true}
 }
-
