@@ -290,6 +290,25 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+func TestLadder(t *testing.T) {
+	root := standardRuns(t)
+	_, ts := newTest(t, root)
+	code, body, _ := get(t, ts.URL, "/ladder?run=new-run&run=base-run")
+	if code != 200 {
+		t.Fatalf("ladder: %d\n%s", code, body)
+	}
+	// The stronger run comes first; the case that fails only on the
+	// weaker one reads as a descriptions problem.
+	i, j := strings.Index(body, `href="/run/base-run"`), strings.Index(body, `href="/run/new-run"`)
+	if i < 0 || j < 0 || i > j {
+		t.Errorf("the ladder does not put the stronger run first (%d, %d)", i, j)
+	}
+	if !strings.Contains(body, "<b>descriptions</b>") || !strings.Contains(body, "Not calibrated") {
+		t.Errorf("ladder page:\n%s", body)
+	}
+	checkEscaped(t, "ladder", body)
+}
+
 func TestEventsFollowARunInProgress(t *testing.T) {
 	root := t.TempDir()
 	w := writeRun(t, filepath.Join(root, "live"), "live-run", "fake:perfect", time.Now(), []answer{{"money/deposit", rightDeposit}, {"money/deposit", rightDeposit}, {"money/deposit", rightDeposit}}, true)
