@@ -50,6 +50,7 @@ type runData struct {
 	Attempts   []attemptRow
 	Shown      int
 	Q, Case    string
+	Charts     []*histogram
 }
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
@@ -71,6 +72,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		d.Progress = fmt.Sprintf("%d of %d attempts", len(run.Rec.Attempts), len(run.Rec.Header.Planned))
 	}
 	d.Reviewed = reviewedText(run)
+	d.Charts = runCharts(run)
 	d.Rate = counts(run.RV.AsGraded)
 	rows := attemptRows(run)
 	d.Failures = failureGroups(rows)

@@ -232,6 +232,11 @@ func TestRunPageGroupsFailuresAndSearches(t *testing.T) {
 	if !strings.Contains(body, "<b>3 attempts</b> of <span class=\"mono\">money/net-worth</span>") {
 		t.Errorf("the run page does not group the three identical failures:\n%s", body)
 	}
+	for _, want := range []string{"tokens per attempt", "n=8 · median 2.7k · p90 2.7k · max 2.7k", "model latency per turn", "n=16 · median 0.6s · p90 0.8s · max 0.8s", "attempt time"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the run page's charts lack %q", want)
+		}
+	}
 	if !strings.Contains(body, "k=4: 100% · 0%") {
 		t.Error("the run page does not show the case's pass@k and pass^k")
 	}
