@@ -30,6 +30,10 @@ type checkView struct {
 type toolView struct {
 	Name, Description, Schema string
 	ReadOnly, Destructive     bool
+	// ServerDescription is the description as the server listed it, when
+	// an overlay changed it.
+	ServerDescription string
+	Overlaid          bool
 }
 
 type verdictView struct{ Value, Label, Key string }
@@ -83,8 +87,16 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 		Recorded: q.Get("recorded"), DurationMS: a.DurationMS}
 	h := &run.Rec.Header
 	d.SystemPrompt = h.SystemPrompt
+	server := map[string]record.Tool{}
+	for _, t := range h.ServerTools {
+		server[t.Name] = t
+	}
 	for _, t := range h.Tools {
-		d.Tools = append(d.Tools, toolView{Name: t.Name, Description: t.Description, Schema: prettyJSON(t.InputSchema), ReadOnly: t.ReadOnly, Destructive: t.Destructive})
+		tv := toolView{Name: t.Name, Description: t.Description, Schema: prettyJSON(t.InputSchema), ReadOnly: t.ReadOnly, Destructive: t.Destructive}
+		if st, ok := server[t.Name]; ok && len(h.ServerTools) > 0 && st.Description != t.Description {
+			tv.Overlaid, tv.ServerDescription = true, st.Description
+		}
+		d.Tools = append(d.Tools, tv)
 	}
 	if h.Overlay != nil {
 		d.Overlay = h.Overlay.Path

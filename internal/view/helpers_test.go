@@ -59,6 +59,11 @@ func writeRun(t *testing.T, dir, id, modelSpec string, start time.Time, attempts
 			{Name: "get_net_worth", Description: "Net worth. " + hostile, InputSchema: json.RawMessage(`{"type":"object","properties":{"as_of":{"type":"string","description":"` + "\\u003cscript\\u003e" + `"}}}`), ReadOnly: true},
 			{Name: "get_accounts", Description: "Accounts.", ReadOnly: true},
 		},
+		ServerTools: []record.Tool{
+			{Name: "get_net_worth", Description: "Old words. " + hostile, ReadOnly: true},
+			{Name: "get_accounts", Description: "Accounts.", ReadOnly: true},
+		},
+		Overlay:   &record.Overlay{Path: "overlay-" + hostile + ".yaml", Hash: "f00"},
 		ToolsHash: "deadbeef", Attempts: 4,
 		Preflight: record.Preflight{Valid: true},
 	}

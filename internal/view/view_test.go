@@ -265,6 +265,8 @@ func TestAttemptShowsWhatWasExpected(t *testing.T) {
 		"sum of accounts &lt;b&gt;bold?&lt;/b&gt;", // working, escaped
 		"1,200 in, 80 out · 800 ms",                // a turn's tokens and latency
 		"Tools the model saw",
+		"server: <del>Old words. &lt;script&gt;", // the overlay's change
+		"shown: <ins>Net worth. &lt;script&gt;",
 		`name="csrf"`,
 		"apply to the 2 identical failures of this case",
 		`<mark class="fig off" title="expected SGD 2,394,755 (exactly) for net worth; answer states SGD 2,261,924 (5.55% off)">SGD 2,261,924</mark>`,
