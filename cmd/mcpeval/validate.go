@@ -48,12 +48,14 @@ Examples:
 `
 
 const serveHelp = `
-Usage: mcpeval serve-target NAME [--writable] [--http ADDR]
+Usage: mcpeval serve-target NAME [--writable] [--http ADDR [--shared-state]]
 
 Serves an embedded target so that any MCP client (the MCP Inspector, a
 desktop assistant, another mcpeval) can use it: over stdio by default, or
 over streamable HTTP at http://ADDR/mcp with --http. It serves the
-read-only user unless --writable is given.
+read-only view (only the tools annotated read-only) unless --writable is
+given. Over HTTP each session gets its own state, freshly seeded, so one
+client's changes are not another's, unless --shared-state is given.
 `
 
 func init() {
@@ -339,7 +341,8 @@ func either(n int, one, many string) string {
 
 func serveCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "serve-target", serveHelp)
-	writable := fs.Bool("writable", false, "serve the write tools too")
+	writable := fs.Bool("writable", false, "serve the write and destructive tools too")
+	shared := fs.Bool("shared-state", false, "over HTTP, let every session share one state (default: each session its own)")
 	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080) instead of stdio")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -348,23 +351,27 @@ func serveCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one target NAME (have %s)", strings.Join(builtin.Names(), ", "))
 	}
-	server, err := builtin.Server(pos[0], *writable)
-	if err != nil {
-		return usagef("%v", err)
-	}
 	if *addr == "" {
-		err := server.Run(ctx, &mcp.StdioTransport{})
+		server, err := servedServer(ctx, pos[0], *writable)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		err = server.Run(ctx, &mcp.StdioTransport{})
 		if ctx.Err() != nil {
 			return nil
 		}
 		return err
+	}
+	h, err := serveHandler(ctx, pos[0], *writable, *shared)
+	if err != nil {
+		return usagef("%v", err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", *addr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	mux.Handle("/mcp", h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(e.stderr, "serving %s at http://%s/mcp (Ctrl-C to stop)\n", pos[0], ln.Addr())
 	go func() {
