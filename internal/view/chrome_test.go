@@ -347,4 +347,9 @@ func TestScreenshots(t *testing.T) {
 	t.Log("picked")
 	p.do("comparing", chromedp.Click(chromedp.CSS("#compare")), chromedp.WaitReady(chromedp.CSS("table.moved")))
 	save("view-compare.png", 900)
+	p.open("/", "table.runs")
+	p.do("picking three", chromedp.Click(chromedp.CSS(`tr[data-text*="perfect"] input`)), chromedp.Click(chromedp.CSS(`tr[data-text*="invent"] input`)),
+		chromedp.Click(chromedp.CSS(`tr[data-text*="refuse"] input`)))
+	p.do("laddering", chromedp.Click(chromedp.CSS("#ladder")), chromedp.WaitReady(chromedp.CSS("table.ladder")))
+	save("view-ladder.png", 700)
 }

@@ -237,7 +237,7 @@ func TestRunPageGroupsFailuresAndSearches(t *testing.T) {
 			t.Errorf("the run page's charts lack %q", want)
 		}
 	}
-	if !strings.Contains(body, "k=4: 100% · 0%") {
+	if !strings.Contains(body, `title="pass@4 100%: the chance that at least one of 4 attempts passes; pass^4 0%: that all 4 do">100% · 0%`) {
 		t.Error("the run page does not show the case's pass@k and pass^k")
 	}
 	if !strings.Contains(body, `<span id="shown">8</span>`) {

@@ -221,9 +221,10 @@ type tableRow struct {
 	As, After   RateView
 	Errors      int
 	Notes       string
-	// PassK is a case's pass@k and pass^k: "k=3: 100% · 30%"; empty
-	// for a group or a case of one attempt.
-	PassK string
+	// PassK is a case's pass@k and pass^k, "100% · 30%", and PassKTitle
+	// says so in words with its k; empty for a group or a case of one
+	// attempt.
+	PassK, PassKTitle string
 }
 
 type filterView struct{ Value, Label string }
@@ -436,11 +437,12 @@ func runView(p *RunPage) *RunView {
 			if cs.Inconsistent {
 				notes = "inconsistent"
 			}
-			passK := ""
+			passK, passKTitle := "", ""
 			if cs.K > 1 && cs.Graded > 0 {
-				passK = fmt.Sprintf("k=%d: %s · %s", cs.K, format.Pct(cs.PassAtK), format.Pct(cs.PassHatK))
+				passK = format.Pct(cs.PassAtK) + " · " + format.Pct(cs.PassHatK)
+				passKTitle = fmt.Sprintf("pass@%d %s: the chance that at least one of %d attempts passes; pass^%d %s: that all %d do", cs.K, format.Pct(cs.PassAtK), cs.K, cs.K, format.Pct(cs.PassHatK), cs.K)
 			}
-			v.Rows = append(v.Rows, tableRow{Name: c.Name, Group: g.Name, Errors: cs.Errors, Notes: notes, PassK: passK,
+			v.Rows = append(v.Rows, tableRow{Name: c.Name, Group: g.Name, Errors: cs.Errors, Notes: notes, PassK: passK, PassKTitle: passKTitle,
 				As: rate("", "", c.AsGraded, colorAs, 120), After: rate("", "", c.AfterReview, colorAfter, 120)})
 		}
 	}
