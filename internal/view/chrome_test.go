@@ -267,6 +267,12 @@ func TestInChromium(t *testing.T) {
 	p.open("/", "table.runs")
 	writeAttempt(t, live, answer{"money/deposit", rightDeposit}, 3)
 	p.waitText(`tr[data-key="live-run"] .live-progress`, "3 of 4 attempts")
+	// A run that starts shows up in the list by itself.
+	later := writeRun(t, filepath.Join(root, "later"), "later-run", "fake:perfect", time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
+		[]answer{{"money/deposit", rightDeposit}, {"money/deposit", rightDeposit}}, true)
+	defer later.Close()
+	p.waitText(`tr[data-key="later-run"] .live-status`, "in progress")
+	p.safe("runs list after a new run")
 
 	heard.check(t, ts.URL)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,22 @@ func TestPagesEscapeAndCarryThePolicy(t *testing.T) {
 		if p != "/run/nope" && !strings.Contains(body, "&lt;script&gt;window.__pwned=1&lt;/script&gt;") {
 			t.Errorf("GET %s does not show the hostile string as text", p)
 		}
+	}
+}
+
+// A run whose id, and so its address, is hostile is still shown as text.
+func TestHostileRunID(t *testing.T) {
+	root := t.TempDir()
+	writeRun(t, filepath.Join(root, "x"), hostile, hostile, time.Now(), []answer{{"money/net-worth", wrongWorth}}, false)
+	_, ts := newTest(t, root)
+	_, body, _ := get(t, ts.URL, "/")
+	checkEscaped(t, "runs list", body)
+	for _, p := range []string{"/run/" + url.PathEscape(hostile), attemptPath(hostile, "money/net-worth", 1), "/compare?run=" + urlEscape(hostile) + "&run=" + urlEscape(hostile), "/ladder?run=" + urlEscape(hostile) + "&run=" + urlEscape(hostile), "/run/" + url.PathEscape(hostile) + "?q=" + urlEscape(hostile)} {
+		code, body, _ := get(t, ts.URL, p)
+		if code != 200 {
+			t.Errorf("GET %s: %d", p, code)
+		}
+		checkEscaped(t, p, body)
 	}
 }
 
