@@ -126,7 +126,7 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 			}
 			d.KeyCalls = append(d.KeyCalls, k.Tool+" "+args)
 		}
-		flagCalls(&d.Transcript, c)
+		flagCalls(&d.Transcript, c, g)
 		d.Transcript.AnswerParts = markAnswer(run.Suite, c, a.Answer, g.Reasons)
 	}
 	// Neighbours, for j/k between attempts.
@@ -354,8 +354,15 @@ func grouped(s string) string {
 	return whole
 }
 
-// flagCalls marks the calls of t that broke one of case c's tool rules.
-func flagCalls(t *htmlreport.AttemptView, c *suite.Case) {
+// flagCalls marks the calls of t that broke one of case c's rules: a
+// forbidden tool, a tool the model was not shown, and, when g failed the
+// argument check, every call of a tool an argument rule is about (a rule
+// fails only when no call of its tool met it).
+func flagCalls(t *htmlreport.AttemptView, c *suite.Case, g *grade.AttemptGrade) {
+	argsFailed := false
+	for _, r := range g.Reasons {
+		argsFailed = argsFailed || r.Check == grade.CheckArgs
+	}
 	for i := range t.Turns {
 		for j := range t.Turns[i].Calls {
 			cv := &t.Turns[i].Calls[j]
@@ -364,6 +371,8 @@ func flagCalls(t *htmlreport.AttemptView, c *suite.Case) {
 				cv.Flag = "forbidden by the case"
 			case !cv.Shows && strings.Contains(cv.Note, "not shown"):
 				cv.Flag = "not shown to the model"
+			case argsFailed && slices.ContainsFunc(c.Args, func(a suite.ArgRule) bool { return a.Tool == cv.Name }):
+				cv.Flag = "arguments fail the case's rules"
 			}
 		}
 	}
