@@ -14,9 +14,9 @@ import (
 	"github.com/mcpeval/mcpeval/record"
 )
 
-// The cloud providers (Gemini, Bedrock, Azure OpenAI) end to end through
-// the CLI, each against its wire-format stand-in, configured only through
-// the environment the provider documents.
+// The cloud providers (Gemini, Bedrock, Azure OpenAI, Claude on Bedrock)
+// end to end through the CLI, each against its wire-format stand-in,
+// configured only through the environment the provider documents.
 
 const (
 	geminiKey    = "AIza-PLANTED-cli-gemini-789"
@@ -29,13 +29,16 @@ var cloudSpecs = map[wiremodel.API]string{
 	wiremodel.Gemini:      "gemini:gemini-test",
 	wiremodel.Bedrock:     "bedrock:anthropic.claude-test-v1:0",
 	wiremodel.AzureOpenAI: "azure-openai:gpt-deployment",
+	// Claude on Bedrock through the Anthropic SDK's bedrock option.
+	wiremodel.AnthropicBedrock: "anthropic-bedrock:anthropic.claude-test-v1:0",
 }
 
 // cloudSecret is what must never come out for api.
 var cloudSecret = map[wiremodel.API]string{
-	wiremodel.Gemini:      geminiKey,
-	wiremodel.Bedrock:     bedrockKey,
-	wiremodel.AzureOpenAI: azureKey,
+	wiremodel.Gemini:           geminiKey,
+	wiremodel.Bedrock:          bedrockKey,
+	wiremodel.AzureOpenAI:      azureKey,
+	wiremodel.AnthropicBedrock: bedrockKey,
 }
 
 // wireCloud serves a stand-in for api over the household suite, with
@@ -61,7 +64,7 @@ func wireCloud(t *testing.T, api wiremodel.API, faults ...wiremodel.Fault) *wire
 	case wiremodel.Gemini:
 		h.APIKey = geminiKey
 		env["GEMINI_API_KEY"], env["GOOGLE_GEMINI_BASE_URL"] = geminiKey, srv.URL
-	case wiremodel.Bedrock:
+	case wiremodel.Bedrock, wiremodel.AnthropicBedrock:
 		h.APIKey = bedrockKeyID
 		env["AWS_ACCESS_KEY_ID"], env["AWS_SECRET_ACCESS_KEY"], env["AWS_REGION"] = bedrockKeyID, bedrockKey, "us-west-2"
 		env["AWS_ENDPOINT_URL_BEDROCK_RUNTIME"] = srv.URL
@@ -89,6 +92,11 @@ func sentRight(api wiremodel.API, spec string, r wiremodel.Request) string {
 		if r.Path != "/model/"+name+"/converse" || m == nil || m[1] != bedrockKeyID || m[3] != "us-west-2" {
 			return fmt.Sprintf("path %s, signature %q", r.Path, r.Header.Get("Authorization"))
 		}
+	case wiremodel.AnthropicBedrock:
+		m := wiremodel.SigV4RE.FindStringSubmatch(r.Header.Get("Authorization"))
+		if r.Path != "/model/"+name+"/invoke" || m == nil || m[1] != bedrockKeyID || m[3] != "us-west-2" {
+			return fmt.Sprintf("path %s, signature %q", r.Path, r.Header.Get("Authorization"))
+		}
 	case wiremodel.AzureOpenAI:
 		if r.Path != "/openai/deployments/"+name+"/chat/completions" || r.Header.Get("Api-Key") != azureKey {
 			return fmt.Sprintf("path %s, key sent %v", r.Path, r.Header.Get("Api-Key") != "")
@@ -112,6 +120,7 @@ func TestCloudProvidersReachFakePerfectGrades(t *testing.T) {
 		{"gemini-thinking", wiremodel.Gemini, cloudSpecs[wiremodel.Gemini] + ";thinking=1024"},
 		{"bedrock", wiremodel.Bedrock, cloudSpecs[wiremodel.Bedrock]},
 		{"azure-openai", wiremodel.AzureOpenAI, cloudSpecs[wiremodel.AzureOpenAI]},
+		{"anthropic-bedrock", wiremodel.AnthropicBedrock, cloudSpecs[wiremodel.AnthropicBedrock]},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := wireCloud(t, c.api)

@@ -1,6 +1,6 @@
 // Package provider opens a model from its spec: fake:NAME, script:FILE,
-// anthropic:MODEL, openai:MODEL, gemini:MODEL, bedrock:MODEL_ID or
-// azure-openai:DEPLOYMENT, with options after semicolons
+// anthropic:MODEL, openai:MODEL, gemini:MODEL, bedrock:MODEL_ID,
+// azure-openai:DEPLOYMENT or anthropic-bedrock:MODEL_ID, with options after semicolons
 // ("anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192").
 //
 // It is the one place that knows every provider; the runner sees only
@@ -95,6 +95,11 @@ var real = map[string]func(model.Info) (model.Model, error){
 	"bedrock": func(info model.Info) (model.Model, error) {
 		return bedrock.New(info, bedrock.Config{})
 	},
+	// Claude on Bedrock through the Anthropic SDK: the standard AWS chain,
+	// AWS_REGION, AWS_ENDPOINT_URL_BEDROCK_RUNTIME.
+	"anthropic-bedrock": func(info model.Info) (model.Model, error) {
+		return anthropic.NewBedrock(info, anthropic.BedrockConfig{})
+	},
 	// AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, OPENAI_API_VERSION.
 	"azure-openai": func(info model.Info) (model.Model, error) {
 		return openai.NewAzure(info, openai.AzureFromEnv())
@@ -103,7 +108,7 @@ var real = map[string]func(model.Info) (model.Model, error){
 
 func realNames() string {
 	var s string
-	for _, n := range []string{"anthropic", "openai", "gemini", "bedrock", "azure-openai"} {
+	for _, n := range []string{"anthropic", "openai", "gemini", "bedrock", "azure-openai", "anthropic-bedrock"} {
 		if _, ok := real[n]; ok {
 			s += ", " + n
 		}

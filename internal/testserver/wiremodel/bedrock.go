@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -307,4 +308,56 @@ func bedrockErrorBody(status int) string {
 		msg = "Bedrock is unable to process your request."
 	}
 	return bedrockError(msg)
+}
+
+// bedrock reports whether the handler speaks for Bedrock, whose errors
+// name their kind in a header.
+func (h *Handler) bedrock() bool { return h.API == Bedrock || h.API == AnthropicBedrock }
+
+// brInvokePath matches InvokeModel's path.
+var brInvokePath = regexp.MustCompile(`^/model/([^/]+)/invoke$`)
+
+// serveAnthropicBedrock answers Claude on Bedrock: a signed POST
+// /model/ID/invoke whose body is the Messages API's without model and
+// stream, with an anthropic_version (Bedrock documents
+// "bedrock-2023-05-31"; anthropic-sdk-go v2.15.0 sends its own API version).
+// It is answered as the Messages API answers.
+func (h *Handler) serveAnthropicBedrock(w http.ResponseWriter, r *http.Request, body []byte) {
+	m := brInvokePath.FindStringSubmatch(r.URL.EscapedPath())
+	if r.Method != http.MethodPost || m == nil {
+		h.fail(w, http.StatusNotFound, "UnknownOperationException", "")
+		return
+	}
+	if msg := h.checkSigV4(r); msg != "" {
+		h.fail(w, http.StatusForbidden, "UnrecognizedClientException", msg)
+		return
+	}
+	var req map[string]json.RawMessage
+	if err := json.Unmarshal(body, &req); err != nil {
+		h.fail(w, http.StatusBadRequest, "ValidationException", "Malformed input request: "+err.Error())
+		return
+	}
+	var version string
+	json.Unmarshal(req["anthropic_version"], &version)
+	if version == "" {
+		h.fail(w, http.StatusBadRequest, "ValidationException", "Malformed input request: #: required key [anthropic_version] not found")
+		return
+	}
+	for _, k := range []string{"model", "stream"} {
+		if _, ok := req[k]; ok {
+			h.fail(w, http.StatusBadRequest, "ValidationException", "Malformed input request: #: extraneous key ["+k+"] is not permitted")
+			return
+		}
+	}
+	id, err := url.PathUnescape(m[1])
+	if err != nil {
+		id = m[1]
+	}
+	req["model"], _ = json.Marshal(id)
+	delete(req, "anthropic_version")
+	body, _ = json.Marshal(req)
+	r2 := r.Clone(r.Context())
+	r2.URL.Path, r2.URL.RawPath = "/v1/messages", ""
+	r2.Header.Set("Anthropic-Version", version)
+	h.serveAnthropic(w, r2, body)
 }

@@ -65,6 +65,9 @@ const (
 	Gemini      API = "gemini"       // generateContent, Gemini API and Vertex AI paths
 	Bedrock     API = "bedrock"      // Converse, SigV4 signed
 	AzureOpenAI API = "azure-openai" // chat completions under /openai/deployments/NAME
+	// AnthropicBedrock is the Messages API body sent to Bedrock's
+	// InvokeModel (POST /model/ID/invoke), SigV4 signed.
+	AnthropicBedrock API = "anthropic-bedrock"
 )
 
 // Fault is how one request is answered instead of (or before) the model's
@@ -265,6 +268,8 @@ func (h *Handler) serve(w *statusWriter, r *http.Request, body []byte) {
 		h.serveGemini(w, r, body)
 	case Bedrock:
 		h.serveBedrock(w, r, body)
+	case AnthropicBedrock:
+		h.serveAnthropicBedrock(w, r, body)
 	case AzureOpenAI:
 		h.serveAzure(w, r, body)
 	default:
@@ -400,7 +405,7 @@ func hashOf(parts ...[]byte) string {
 
 func (h *Handler) write(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
-	if h.API == Bedrock && status >= 400 && w.Header().Get("X-Amzn-Errortype") == "" {
+	if h.bedrock() && status >= 400 && w.Header().Get("X-Amzn-Errortype") == "" {
 		w.Header().Set("X-Amzn-Errortype", bedrockErrorType(status))
 	}
 	if h.API == Anthropic {
@@ -423,7 +428,7 @@ func (h *Handler) writeJSON(w http.ResponseWriter, v any) {
 
 // fail answers an error in the provider's error format.
 func (h *Handler) fail(w http.ResponseWriter, status int, kind, msg string) {
-	if h.API == Bedrock {
+	if h.bedrock() {
 		w.Header().Set("X-Amzn-Errortype", kind)
 	}
 	h.write(w, status, []byte(h.errorJSON(status, kind, msg)))
@@ -433,7 +438,7 @@ func (h *Handler) errorJSON(status int, kind, msg string) string {
 	switch h.API {
 	case Gemini:
 		return geminiError(status, kind, msg)
-	case Bedrock:
+	case Bedrock, AnthropicBedrock:
 		return bedrockError(msg)
 	}
 	var v any
@@ -457,7 +462,7 @@ func (h *Handler) errorBody(status int) string {
 	switch h.API {
 	case Gemini:
 		return geminiErrorBody(status)
-	case Bedrock:
+	case Bedrock, AnthropicBedrock:
 		return bedrockErrorBody(status)
 	}
 	if h.API == Anthropic {
@@ -524,6 +529,9 @@ func (h *Handler) checkKey(r *http.Request) bool {
 	}
 	if h.API == AzureOpenAI {
 		return r.Header.Get("Api-Key") == h.APIKey
+	}
+	if h.API == AnthropicBedrock {
+		return true // the SigV4 signature was checked
 	}
 	// Both APIs take a bearer token (anthropic-sdk-go/v2 sends the key so).
 	return r.Header.Get("Authorization") == "Bearer "+h.APIKey
