@@ -116,6 +116,11 @@ type Request struct {
 	Tools []Tool
 	// Messages is the conversation so far, starting with the user's prompt.
 	Messages []Message
+	// CacheKey names the prefix every request of a run shares (the suite
+	// and its tools), for providers that route requests carrying the same
+	// key to the same prompt cache (OpenAI's prompt_cache_key); empty means
+	// none. It holds no secret and no case's text.
+	CacheKey string
 }
 
 // Usage counts a turn's tokens as the provider billed them.
@@ -133,6 +138,33 @@ func (u Usage) Add(v Usage) Usage {
 
 // Billed returns every token the provider charges for.
 func (u Usage) Billed() int64 { return u.Input + u.Output + u.CacheWrite + u.CacheRead }
+
+// CachedShare returns the share of the input tokens that were read from the
+// prompt cache, from 0 to 1: cache reads over all input (uncached, written
+// to the cache and read from it). It is 0 when there was no input.
+func (u Usage) CachedShare() float64 {
+	in := u.Input + u.CacheWrite + u.CacheRead
+	if in <= 0 {
+		return 0
+	}
+	return float64(u.CacheRead) / float64(in)
+}
+
+// RateLimit is what a provider's response headers said of the account's
+// rate limits when it answered: how many requests and tokens the current
+// window allows, how many are left, and when the window is full again. A
+// limit of 0 means the provider did not say.
+type RateLimit struct {
+	// Requests and RequestsLeft are the requests the window allows and those
+	// left after this one; RequestsReset is when the window is full again.
+	Requests, RequestsLeft int64
+	RequestsReset          time.Time
+	// Tokens and TokensLeft are the tokens the window allows and those left
+	// (for a provider that counts input and output apart, the one nearer
+	// its limit); TokensReset is when the window is full again.
+	Tokens, TokensLeft int64
+	TokensReset        time.Time
+}
 
 // Try records one request the provider refused before a later try (or none)
 // succeeded.
@@ -157,6 +189,9 @@ type Response struct {
 	Latency time.Duration
 	// Tries are the refused tries that came before the successful one.
 	Tries []Try
+	// RateLimit is what the successful try's response headers said of the
+	// account's rate limits; nil when they said nothing.
+	RateLimit *RateLimit
 }
 
 // Model generates turns of a conversation.

@@ -31,11 +31,12 @@ type Exchange struct {
 	// Secrets are redacted from every message (the API key).
 	Secrets []string
 
-	mu      sync.Mutex
-	status  int
-	header  http.Header
-	body    []byte
-	readErr error
+	mu       sync.Mutex
+	status   int
+	header   http.Header
+	received time.Time
+	body     []byte
+	readErr  error
 }
 
 // Middleware passes req on and reads the whole answer before the SDK sees
@@ -57,6 +58,7 @@ func (e *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.status, e.header, e.readErr = resp.StatusCode, resp.Header.Clone(), rerr
+	e.received = time.Now()
 	if resp.StatusCode >= 400 {
 		e.body = b
 	}

@@ -226,7 +226,8 @@ func (m *Model) try(ctx context.Context, params sdk.MessageNewParams, mp *toolna
 			CacheWrite: msg.Usage.CacheCreationInputTokens,
 			CacheRead:  msg.Usage.CacheReadInputTokens,
 		},
-		Latency: latency,
+		Latency:   latency,
+		RateLimit: ex.RateLimit(),
 	}
 	return resp, nil
 }
@@ -275,6 +276,15 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNew
 				bs = append(bs, pb)
 			}
 		}
+		if i > 0 && i == len(req.Messages)-1 {
+			// On a later turn the conversation so far is also the next
+			// turn's prefix: marking its last block caches it, so each turn
+			// reads what the one before wrote. With the tools and the
+			// system prompt that is three of the four breakpoints the API
+			// allows. A first turn marks nothing more: a single-turn
+			// attempt would pay for a cache write nothing reads.
+			markLast(bs)
+		}
 		switch msg.Role {
 		case model.User:
 			p.Messages = append(p.Messages, sdk.NewUserMessage(bs...))
@@ -285,6 +295,20 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNew
 		}
 	}
 	return p, nil
+}
+
+// markLast sets a cache breakpoint on the last block of a message that can
+// carry one.
+func markLast(bs []sdk.ContentBlockParamUnion) {
+	for i := len(bs) - 1; i >= 0; i-- {
+		if bs[i].OfThinking != nil || bs[i].OfRedactedThinking != nil {
+			continue // the API refuses cache_control on thinking blocks
+		}
+		if cc := bs[i].GetCacheControl(); cc != nil {
+			*cc = sdk.NewCacheControlEphemeralParam()
+			return
+		}
+	}
 }
 
 // blockParam turns a block into its wire form; ok is false for a block that

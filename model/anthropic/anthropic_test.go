@@ -285,7 +285,9 @@ func checkSentBack(t *testing.T, raw []byte) {
 	results := second.Messages[2].Content
 	for i, want := range []string{
 		`{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"text","text":"[{\"id\":\"web\"}]"}]}`,
-		`{"type":"tool_result","tool_use_id":"toolu_02","is_error":true,"content":[{"type":"text","text":"container web is locked"}]}`,
+		// The last block of a later turn marks the conversation so far
+		// for the cache.
+		`{"type":"tool_result","tool_use_id":"toolu_02","is_error":true,"cache_control":{"type":"ephemeral"},"content":[{"type":"text","text":"container web is locked"}]}`,
 	} {
 		if !sameJSON(results[i], want) {
 			t.Errorf("tool result %d sent as %s, want %s", i, results[i], want)

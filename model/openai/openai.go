@@ -229,7 +229,8 @@ func (m *Model) try(ctx context.Context, params sdk.ChatCompletionNewParams, mp 
 			CacheWrite: written,
 			CacheRead:  cached,
 		},
-		Latency: latency,
+		Latency:   latency,
+		RateLimit: ex.RateLimit(),
 	}, nil
 }
 
@@ -237,6 +238,11 @@ func (m *Model) try(ctx context.Context, params sdk.ChatCompletionNewParams, mp 
 func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.ChatCompletionNewParams, error) {
 	p := sdk.ChatCompletionNewParams{Model: shared.ChatModel(m.info.Name)}
 	m.set(&p)
+	if req.CacheKey != "" {
+		// Requests with the same key go to the same cache: every attempt of
+		// a run shares the system prompt and tools it names.
+		p.PromptCacheKey = param.NewOpt(req.CacheKey)
+	}
 	if req.System != "" {
 		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
 	}
