@@ -107,6 +107,11 @@ func writeAttempt(t *testing.T, w *record.Writer, a answer, n int) {
 			{Text: a.Answer, LatencyMS: 600, Usage: model.Usage{Input: 1400, Output: 40}},
 		},
 		End: record.EndAnswered, Answer: a.Answer,
+		Fixture: &record.Fixture{Token: "tok-" + hostile,
+			Setup:    []record.Call{{Name: "create_note", Args: json.RawMessage(`{"title":"t"}`), Result: "made " + hostile, Shown: true}},
+			Verify:   []record.Call{{Name: "read_note", Args: json.RawMessage(`{}`), Result: strings.Repeat("long result ", 200) + hostile, Shown: true}},
+			Teardown: []record.Call{{Name: "delete_note", Args: json.RawMessage(`{}`), Result: "gone", Shown: true}},
+			Problems: []string{"teardown left " + hostile}},
 	}
 	if err := w.Attempt(rec); err != nil {
 		t.Fatal(err)

@@ -282,6 +282,12 @@ func TestAttemptShowsWhatWasExpected(t *testing.T) {
 		"sum of accounts &lt;b&gt;bold?&lt;/b&gt;", // working, escaped
 		"1,200 in, 80 out · 800 ms",                // a turn's tokens and latency
 		"Tools the model saw",
+		"Fixtures <span class=\"muted\">(token tok-&lt;script&gt;", // setup, verify, teardown
+		"<b>setup</b> <span class=\"mono\">create_note</span>",
+		"<h3>Verify</h3>",
+		"<summary class=\"muted\">result, 2485 characters</summary>", // a long result, folded
+		"<h3>Teardown</h3>",
+		"teardown left &lt;script&gt;",
 		"server: <del>Old words. &lt;script&gt;", // the overlay's change
 		"shown: <ins>Net worth. &lt;script&gt;",
 		`name="csrf"`,
