@@ -9,7 +9,7 @@ import (
 )
 
 const ladderHelp = `
-Usage: mcpeval ladder RUN... [--json | --markdown] [--suite PATH]
+Usage: mcpeval ladder RUN... [--json | --markdown] [--suite PATH] [--bar RATE]
 
 Sets runs of one suite on several models side by side, the strongest model
 first: a column per model with each case's pass rate and n, and the
@@ -18,6 +18,10 @@ or a product gap, not a description problem; a case passing there and
 failing lower down points at the tool descriptions (or the tools' output).
 Only a calibrated suite (the strongest model passes every case) lets a
 weaker model's failures be read as description problems.
+
+Under the totals, each model's cost per success (its run's cost over its
+passing attempts). --bar 0.9 marks the models whose pass rate reaches 90%
+and names the cheapest of them per success.
 
 "mcpeval run --model STRONG --model WEAKER ..." prints the same ladder at
 the end of its runs.
@@ -32,6 +36,7 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the ladder as JSON")
 	asMD := fs.Bool("markdown", false, "print the ladder as Markdown")
 	suitePath := fs.String("suite", "", "grade every run against the suite at `PATH`")
+	bar := fs.Float64("bar", 0, "mark the models whose pass rate reaches `RATE` (0 to 1) and name the cheapest of them")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -41,6 +46,9 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if *asJSON && *asMD {
 		return usagef("--json and --markdown: choose one")
+	}
+	if *bar < 0 || *bar > 1 {
+		return usagef("--bar %v: want a pass rate from 0 to 1, such as 0.9", *bar)
 	}
 	var recs []*record.Run
 	var ress []*grade.Result
@@ -53,6 +61,9 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 		ress = append(ress, res)
 	}
 	l := ladder.Build(recs, ress)
+	if *bar > 0 {
+		l.SetBar(*bar)
+	}
 	switch {
 	case *asJSON:
 		return ladder.JSON(e.stdout, l)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -40,6 +41,13 @@ type Ladder struct {
 	// Warnings say where the runs are not comparable (another suite, other
 	// tool definitions, an invalid or unfinished run).
 	Warnings []string `json:"warnings,omitempty"`
+	// Bar is the pass rate a rung must reach to clear it (SetBar); 0 when
+	// none was set.
+	Bar float64 `json:"bar,omitempty"`
+	// Cheapest is the index in Rungs of the priced rung that clears the bar
+	// at the lowest cost per success; nil when no bar is set or no priced
+	// rung clears it.
+	Cheapest *int `json:"cheapest,omitempty"`
 }
 
 // Rung is one model's run.
@@ -51,6 +59,10 @@ type Rung struct {
 	// Fake is true for a fake or scripted model.
 	Fake   bool         `json:"fake,omitempty"`
 	Totals grade.Counts `json:"totals"`
+	// Cost is what the run cost: per run, attempt and success.
+	Cost *usage.Cost `json:"cost"`
+	// Clears is true when a bar is set and the rung's pass rate reaches it.
+	Clears bool `json:"clears,omitempty"`
 }
 
 // Case is one case across the ladder.
@@ -73,7 +85,8 @@ func Build(runs []*record.Run, results []*grade.Result) *Ladder {
 	index := map[string]int{}
 	for i, r := range runs {
 		res := results[i]
-		l.Rungs = append(l.Rungs, Rung{Model: res.Model, RunID: r.Header.RunID, Dir: r.Dir, Valid: res.Valid, Fake: isFake(r.Header.Model), Totals: res.Totals.Counts})
+		l.Rungs = append(l.Rungs, Rung{Model: res.Model, RunID: r.Header.RunID, Dir: r.Dir, Valid: res.Valid, Fake: isFake(r.Header.Model), Totals: res.Totals.Counts,
+			Cost: usage.NewCost(r, res.Totals.Passed, nil)})
 		if !res.Valid {
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s (%s) is invalid: nothing was graded", res.Model, r.Dir))
 		} else if !r.Complete() {
@@ -155,9 +168,57 @@ func (l *Ladder) whyNotCalibrated(caseMissing bool) string {
 
 // isFake reports whether a run's model is a fake or a script, by the
 // record's flag or, for records that lack it, by the provider's name.
-func isFake(m model.Info) bool {
-	return m.Fake || m.Provider == "fake" || m.Provider == "script"
+func isFake(m model.Info) bool { return usage.IsFake(m) }
+
+// SetBar marks the rungs whose pass rate reaches bar (a rate from 0 to 1)
+// and, among the priced ones, the cheapest per success: the model to pick
+// when the bar is all that matters. An invalid run or one with nothing
+// graded clears no bar.
+func (l *Ladder) SetBar(bar float64) {
+	l.Bar, l.Cheapest = bar, nil
+	for i := range l.Rungs {
+		r := &l.Rungs[i]
+		r.Clears = r.Valid && r.Totals.Graded > 0 && r.Totals.Rate >= bar
+		if !r.Clears || r.Cost == nil || r.Cost.State != usage.Priced || r.Cost.PerSuccessUSD == nil {
+			continue
+		}
+		if l.Cheapest == nil || *r.Cost.PerSuccessUSD < *l.Rungs[*l.Cheapest].Cost.PerSuccessUSD {
+			l.Cheapest = &i
+		}
+	}
 }
+
+// costLines says each rung's cost per success and, with a bar, whether it
+// clears it: the rows under the totals.
+func (l *Ladder) costLines() (label string, cells []string, barLabel string, bars []string) {
+	for _, r := range l.Rungs {
+		cells = append(cells, r.Cost.PerSuccess())
+		if r.Clears {
+			bars = append(bars, "yes")
+		} else {
+			bars = append(bars, "no")
+		}
+	}
+	if l.Bar > 0 {
+		barLabel = fmt.Sprintf("clears %s", pctOf(l.Bar))
+	}
+	return "$/success", cells, barLabel, bars
+}
+
+// cheapestLine says which model clears the bar most cheaply; "" without a
+// bar.
+func (l *Ladder) cheapestLine() string {
+	switch {
+	case l.Bar == 0:
+		return ""
+	case l.Cheapest == nil:
+		return fmt.Sprintf("no priced model clears %s", pctOf(l.Bar))
+	}
+	r := l.Rungs[*l.Cheapest]
+	return fmt.Sprintf("cheapest to clear %s: %s at %s per success (%s)", pctOf(l.Bar), r.Model, r.Cost.PerSuccess(), cell(&r.Totals))
+}
+
+func pctOf(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
 
 // Count returns how many cases have the reading.
 func (l *Ladder) Count(reading string) int {
@@ -171,10 +232,12 @@ func (l *Ladder) Count(reading string) int {
 }
 
 // Text writes the ladder for a terminal: a column per model (pass rate and
-// n), a line per case with its reading, the totals, and the calibration.
+// n), a line per case with its reading, the totals, the cost per success
+// (and, with a bar, which rungs clear it and the cheapest that does), and
+// the calibration.
 func Text(w io.Writer, l *Ladder) error {
 	bw := bufio.NewWriter(w)
-	nameW := len("total")
+	nameW := len("clears 100%") // the longest label under the cases
 	for _, c := range l.Cases {
 		nameW = max(nameW, len(c.ID))
 	}
@@ -207,6 +270,19 @@ func Text(w io.Writer, l *Ladder) error {
 		line += fmt.Sprintf("  %-*s", colW+1, cell(&t))
 	}
 	fmt.Fprintln(bw, strings.TrimRight(line, " "))
+	label, costs, barLabel, bars := l.costLines()
+	row := func(label string, cells []string) {
+		line := fmt.Sprintf("%-*s", nameW, label)
+		for _, c := range cells {
+			line += fmt.Sprintf("  %-*s", colW+1, c)
+		}
+		fmt.Fprintln(bw, strings.TrimRight(line, " "))
+	}
+	row(label, costs)
+	if barLabel != "" {
+		row(barLabel, bars)
+		fmt.Fprintf(bw, "\n%s\n", termsafe.Line(l.cheapestLine()))
+	}
 	fmt.Fprintf(bw, "\n* the strongest model, given first: the suite is calibrated on it.\n")
 	calibration(bw, l, "")
 	if len(l.Warnings) > 0 {
@@ -267,6 +343,20 @@ func Markdown(w io.Writer, l *Ladder) error {
 		fmt.Fprintf(bw, " **%s** |", cell(&t))
 	}
 	fmt.Fprintln(bw, " |")
+	label, costs, barLabel, bars := l.costLines()
+	fmt.Fprintf(bw, "| %s |", label)
+	for _, c := range costs {
+		fmt.Fprintf(bw, " %s |", md(c))
+	}
+	fmt.Fprintln(bw, " |")
+	if barLabel != "" {
+		fmt.Fprintf(bw, "| %s |", barLabel)
+		for _, b := range bars {
+			fmt.Fprintf(bw, " %s |", b)
+		}
+		fmt.Fprintln(bw, " |")
+		fmt.Fprintf(bw, "\n**%s**\n", md(l.cheapestLine()))
+	}
 	fmt.Fprintln(bw)
 	var b strings.Builder
 	calibration(&b, l, "")

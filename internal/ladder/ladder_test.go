@@ -3,6 +3,8 @@ package ladder
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,5 +139,84 @@ func TestCalibratedOnlyOnARealModel(t *testing.T) {
 	l = Build([]*record.Run{down, weak}, []*grade.Result{gd, gw})
 	if l.Calibrated || !strings.Contains(l.NotCalibrated, "has no graded attempt (9 ended in an error)") {
 		t.Errorf("a strongest model whose every attempt errored: calibrated %v (%q)", l.Calibrated, l.NotCalibrated)
+	}
+}
+
+// priced gives every turn of r 1M input tokens on provider:name.
+func priced(r *record.Run, provider, name string) *record.Run {
+	r.Header.Model.Provider, r.Header.Model.Name = provider, name
+	for i := range r.Attempts {
+		for j := range r.Attempts[i].Turns {
+			r.Attempts[i].Turns[j].Usage = model.Usage{Input: 1_000_000}
+		}
+	}
+	return r
+}
+
+// TestCostAndBar: each rung shows its cost per success; with a bar, the
+// rungs that clear it are marked and the cheapest priced one is named.
+func TestCostAndBar(t *testing.T) {
+	s := testSuite()
+	// Nine attempts of one turn each, 1M input tokens a turn.
+	// opus-5 at $5/M passes 9 of 9: $45 / 9 = $5.00 a success.
+	r1, g1 := testRun(s, "anthropic:claude-opus-5")
+	// sonnet-5-5 at $2/M passes 6 of 9 (67%): $18 / 6 = $3.00 a success.
+	r2, g2 := testRun(s, "anthropic:claude-sonnet-5-5", "a/hard")
+	// haiku-5-5 passes 3 of 9; a 1M-token prompt is past its long tier
+	// (100k), at $0.5/M: $4.50 / 3 = $1.50 a success.
+	r3, g3 := testRun(s, "anthropic:claude-haiku-5-5", "a/hard", "b/broken")
+	// An unpriced model passing everything clears any bar, at no known cost.
+	r4, g4 := testRun(s, "openai:llama3.2")
+	l := Build([]*record.Run{priced(r1, "anthropic", "claude-opus-5"), priced(r2, "anthropic", "claude-sonnet-5-5"), priced(r3, "anthropic", "claude-haiku-5-5"), priced(r4, "openai", "llama3.2")},
+		[]*grade.Result{g1, g2, g3, g4})
+	l.SetBar(0.6)
+	var clears []bool
+	for _, r := range l.Rungs {
+		clears = append(clears, r.Clears)
+	}
+	if fmt.Sprint(clears) != "[true true false true]" || l.Cheapest == nil || *l.Cheapest != 1 {
+		t.Fatalf("clears %v cheapest %v", clears, l.Cheapest)
+	}
+	var b bytes.Buffer
+	if err := Text(&b, l); err != nil {
+		t.Fatal(err)
+	}
+	var squeezed []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		squeezed = append(squeezed, strings.Join(strings.Fields(line), " "))
+	}
+	for _, want := range []string{
+		"$/success $5.00 $3.00 $1.50 unpriced",
+		"clears 60% yes yes no yes",
+		"cheapest to clear 60%: anthropic:claude-sonnet-5-5 at $3.00 per success (67% n=9)",
+	} {
+		if !slices.Contains(squeezed, want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := Markdown(&b, l); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| $/success | $5.00 | $3.00 | $1.50 | unpriced |", "| clears 60% | yes | yes | no | yes |", "**cheapest to clear 60%: anthropic:claude-sonnet-5-5"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+	// A bar only the unpriced model clears names no cheapest.
+	l.SetBar(1)
+	if l.Cheapest != nil && *l.Cheapest != 0 {
+		t.Errorf("bar 100%%: cheapest %v, want opus-5 (0)", *l.Cheapest)
+	}
+	l.SetBar(0.99)
+	if l.Cheapest == nil || *l.Cheapest != 0 {
+		t.Errorf("bar 99%%: cheapest %v, want opus-5", l.Cheapest)
+	}
+	// Without a bar there is no bar row.
+	l2 := Build([]*record.Run{r1, r2}, []*grade.Result{g1, g2})
+	b.Reset()
+	Text(&b, l2)
+	if strings.Contains(b.String(), "clears") || !strings.Contains(b.String(), "$/success") {
+		t.Errorf("no bar:\n%s", b.String())
 	}
 }
