@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/report/format"
+	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/stats"
 )
@@ -57,6 +59,16 @@ type Comparison struct {
 	// Warnings are things a reader should know (an unfinished run, a
 	// suite changed since grading, ...).
 	Warnings []string `json:"warnings,omitempty"`
+	// Cost is what each run cost: per run, per attempt and per success.
+	Cost Costs `json:"cost"`
+
+	base, nw *record.Run
+}
+
+// Costs are the two runs' costs.
+type Costs struct {
+	Base *usage.Cost `json:"base"`
+	New  *usage.Cost `json:"new"`
 }
 
 // RunInfo names one side of a comparison.
@@ -180,7 +192,26 @@ func Compare(base, nw *record.Run, gb, gn *grade.Result) *Comparison {
 		c.Actions = actionRows(gb.Actions, gn.Actions)
 	}
 	c.SetAlpha(DefaultAlpha)
+	c.base, c.nw = base, nw
+	c.Price(nil)
 	return c
+}
+
+// Price prices both runs with prices (nil: the built-in tables).
+func (c *Comparison) Price(prices *price.Set) {
+	c.Cost = Costs{Base: usage.NewCost(c.base, c.Total.Base.Passed, prices), New: usage.NewCost(c.nw, c.Total.New.Passed, prices)}
+}
+
+// costLine says the cost per success base → new, and per run.
+func (c *Comparison) costLine() string {
+	b, n := c.Cost.Base, c.Cost.New
+	switch {
+	case b == nil || n == nil:
+		return ""
+	case b.State == usage.Fake && n.State == usage.Fake:
+		return "$0 (fake): both models are fakes"
+	}
+	return fmt.Sprintf("%s → %s per success (%s → %s per run)", b.PerSuccess(), n.PerSuccess(), b.Run(), n.Run())
 }
 
 func info(r *record.Run, g *grade.Result) RunInfo {

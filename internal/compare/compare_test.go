@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/internal/usage/price"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/model"
@@ -244,6 +246,13 @@ func TestSetAlpha(t *testing.T) {
 // golden checks the three renderings of c against testdata/NAME.*.
 func golden(t *testing.T, name string, c *Comparison) {
 	t.Helper()
+	// Fixed prices, so that the goldens do not change with the built-in
+	// table.
+	ts, err := price.Parse("", []byte(`{"provider":"anthropic","read":"2026-01-01","source":"https://example.com/prices","models":[{"model":"claude-x","input":3,"output":15}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Price(price.NewSet(ts...))
 	for ext, render := range map[string]func(*bytes.Buffer, *Comparison) error{
 		"txt":  func(b *bytes.Buffer, c *Comparison) error { return Text(b, c) },
 		"md":   func(b *bytes.Buffer, c *Comparison) error { return Markdown(b, c) },
@@ -268,5 +277,36 @@ func golden(t *testing.T, name string, c *Comparison) {
 		if diff := cmp.Diff(string(want), b.String()); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", p, diff)
 		}
+	}
+}
+
+// TestCostPerSuccess: a cheaper model that passes less can still cost
+// more per success; compare says both runs' cost per success and per run.
+func TestCostPerSuccess(t *testing.T) {
+	s := testSuite(2)
+	spend := func(r *record.Run, name string) *record.Run {
+		r.Header.Model = model.Info{Spec: "anthropic:" + name, Provider: "anthropic", Name: name}
+		for i := range r.Attempts {
+			r.Attempts[i].Turns[0].Usage = model.Usage{Input: 10_000}
+		}
+		return r
+	}
+	// 12 attempts of 10k input tokens each: opus-5 at $5/M costs $0.60,
+	// all pass: $0.0500 a success. sonnet-5 at $2/M costs $0.24, and
+	// passes only the alpha cases (4 of 12): $0.0600 a success.
+	base := spend(testRun(s, "base", allPass), "claude-opus-5")
+	nw := spend(testRun(s, "new", func(c *suite.Case, n int) bool { return c.Group == "alpha" }), "claude-sonnet-5")
+	c := Compare(base, nw, grade.Run(s, base), grade.Run(s, nw))
+	if got, want := c.costLine(), "$0.0500 → $0.0600 per success ($0.6000 → $0.2400 per run)"; got != want {
+		t.Errorf("cost line %q, want %q", got, want)
+	}
+	var b bytes.Buffer
+	if err := Text(&b, c); err != nil || !strings.Contains(b.String(), "cost  $0.0500 → $0.0600 per success") {
+		t.Errorf("text (%v):\n%s", err, b.String())
+	}
+	nw.Header.Model.Name = "claude-unknown"
+	c = Compare(base, nw, grade.Run(s, base), grade.Run(s, nw))
+	if got, want := c.costLine(), "$0.0500 → unpriced per success ($0.6000 → unpriced per run)"; got != want {
+		t.Errorf("unpriced: cost line %q, want %q", got, want)
 	}
 }

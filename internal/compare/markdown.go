@@ -17,6 +17,9 @@ func Markdown(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### mcpeval compare: `%s` → `%s`\n\n", mdCode(c.Base.RunID), mdCode(c.New.RunID))
 	fmt.Fprintf(bw, "Base **%s**, new **%s**.\n\n", mdText(c.Base.Model), mdText(c.New.Model))
+	if cl := c.costLine(); cl != "" {
+		fmt.Fprintf(bw, "**Cost:** %s.\n\n", mdText(cl))
+	}
 	regs := c.Regressions()
 	actRegs := c.ActionRegressions()
 	switch {

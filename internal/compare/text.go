@@ -67,6 +67,9 @@ func Text(w io.Writer, c *Comparison) error {
 	for _, r := range rows {
 		line(termsafe.Line(rowName(r)), sideCell(r.Base), sideCell(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), strings.Join(notes(r), ", "))
 	}
+	if cl := c.costLine(); cl != "" {
+		fmt.Fprintf(bw, "\ncost  %s\n", cl)
+	}
 	actionsText(bw, c)
 	fmt.Fprintf(bw, "\np: %s; errors are left out.\n", c.Test)
 	fmt.Fprintf(bw, "~: no significant difference at alpha %g.\n", c.Alpha)
