@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/internal/usage"
+
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/report/format"
@@ -51,6 +53,10 @@ type Row struct {
 	// graded; absent when its suite has none, and in rows published
 	// before rows carried them.
 	Actions *Actions `json:"actions,omitempty"`
+	// Cost is what the run cost, per run, per attempt and per success (as
+	// graded), or that its model is unpriced or a fake; absent in rows
+	// published before rows carried it.
+	Cost *usage.Cost `json:"cost,omitempty"`
 	// Page is the run's page, relative to the ledger page.
 	Page string `json:"page,omitempty"`
 }

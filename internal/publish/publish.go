@@ -13,6 +13,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/review"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -373,6 +374,7 @@ func makeRow(rec *record.Run, res *grade.Result, rv *review.Reviewed) Row {
 		AsGraded: rv.AsGraded, AfterReview: rv.AfterReview,
 		Reviews: Reviews{ModelFailure: rv.ModelFailures, GraderFalseFail: rv.GraderFalseFails, ExpectationInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed},
 		Actions: rowActions(res.Actions),
+		Cost:    usage.NewCost(rec, res.Totals.Passed, nil),
 	}
 }
 
