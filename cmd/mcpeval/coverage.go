@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/audit"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/runner"
 )
 
@@ -84,11 +85,14 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "suite %s over %s: %d tools\n\n", s.Name, tcfg.Describe(), len(ins.Tools))
+	fmt.Fprintf(e.stdout, "suite %s over %s: %d tools\n\n", termsafe.Line(s.Name), termsafe.Line(tcfg.Describe()), len(ins.Tools))
 	if err := cov.Write(e.stdout); err != nil {
 		return err
 	}
 	if gaps := cov.Gaps(); len(gaps) > 0 {
+		for i := range gaps {
+			gaps[i] = termsafe.Line(gaps[i]) // they name the server's tools
+		}
 		return exitf(exitGate, "%d coverage gaps:\n  %s", len(gaps), strings.Join(gaps, "\n  "))
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/probe"
 	"github.com/mcpeval/mcpeval/internal/provider"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/runner"
 )
@@ -91,11 +92,11 @@ func probeCmd(ctx context.Context, e *env, args []string) error {
 		for _, r := range rows {
 			status := "accepted"
 			if !r.Accepted {
-				status = "REFUSED: " + r.Error
+				status = "REFUSED: " + termsafe.Line(r.Error) // the provider's own words
 			} else if !r.Called {
 				status += " (the model answered without calling the tool)"
 			}
-			fmt.Fprintf(e.stdout, "%s: %s  %s  %d in / %d out tokens  %d retries\n", r.Model, status,
+			fmt.Fprintf(e.stdout, "%s: %s  %s  %d in / %d out tokens  %d retries\n", termsafe.Line(r.Model), status,
 				r.Latency.Round(time.Millisecond), r.Usage.Input, r.Usage.Output, len(r.Tries))
 		}
 	}

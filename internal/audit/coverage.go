@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -151,6 +152,13 @@ func (c *Coverage) Write(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL / ARGUMENT\tCASES\tCOVERED BY")
 	row := func(name string, cases []string, why string) {
+		// Tool and argument names come from the server, case ids and
+		// reasons from suite files: none may steer the terminal.
+		name, why = termsafe.Line(name), termsafe.Line(why)
+		cases = append([]string(nil), cases...)
+		for i := range cases {
+			cases[i] = termsafe.Line(cases[i])
+		}
 		switch {
 		case why != "":
 			fmt.Fprintf(tw, "%s\t-\tleft out: %s\n", name, why)

@@ -28,8 +28,9 @@ func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost) er
 	}
 	rows := tableRows(res)
 	width := len("total")
-	for _, r := range rows {
-		width = max(width, len(r.name))
+	for i := range rows {
+		rows[i].name = termsafe.Line(rows[i].name) // case ids come from suite files
+		width = max(width, len(rows[i].name))
 	}
 	line := func(cols ...any) {
 		fmt.Fprintln(bw, strings.TrimRight(fmt.Sprintf("%-*s  %7s  %5s  %-12s  %s", cols...), " "))
@@ -98,20 +99,20 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 	if model == "" && h != nil {
 		model = h.Model.Spec
 	}
-	fmt.Fprintf(w, "%srun     %s\n", prefix, res.RunID)
-	fmt.Fprintf(w, "%smodel   %s\n", prefix, model)
+	fmt.Fprintf(w, "%srun     %s\n", prefix, termsafe.Line(res.RunID)) // a record's header says it
+	fmt.Fprintf(w, "%smodel   %s\n", prefix, termsafe.Line(model))
 	if h == nil {
 		return
 	}
 	if h.Model.Fake {
 		fmt.Fprintf(w, "%s        (a fake model: its figures prove the pipeline, not a model)\n", prefix)
 	}
-	fmt.Fprintf(w, "%ssuite   %s (%d cases, hash %s)\n", prefix, h.Suite.Name, h.Suite.Cases, short(h.Suite.Hash))
+	fmt.Fprintf(w, "%ssuite   %s (%d cases, hash %s)\n", prefix, termsafe.Line(h.Suite.Name), h.Suite.Cases, termsafe.Line(short(h.Suite.Hash)))
 	tools := fmt.Sprintf("%d shown, hash %s", len(h.Tools), short(h.ToolsHash))
 	if h.Overlay != nil {
 		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, short(h.Overlay.Hash))
 	}
-	fmt.Fprintf(w, "%stools   %s\n", prefix, tools)
+	fmt.Fprintf(w, "%stools   %s\n", prefix, termsafe.Line(tools))
 	target := h.Target.Spec
 	if h.Target.Server.Name != "" {
 		target += fmt.Sprintf(" (%s %s)", h.Target.Server.Name, h.Target.Server.Version)
@@ -121,7 +122,7 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 		fmt.Fprintf(w, "%sstart   %s\n", prefix, h.Start.UTC().Format(time.RFC3339))
 	}
 	if h.Filter != "" {
-		fmt.Fprintf(w, "%sfilter  %s\n", prefix, h.Filter)
+		fmt.Fprintf(w, "%sfilter  %s\n", prefix, termsafe.Line(h.Filter))
 	}
 }
 
@@ -151,7 +152,7 @@ func failures(w io.Writer, res *grade.Result) {
 		if a.Outcome != grade.Fail {
 			continue
 		}
-		fmt.Fprintf(w, "  %s #%d\n", a.Case, a.N)
+		fmt.Fprintf(w, "  %s #%d\n", termsafe.Line(a.Case), a.N)
 		for _, r := range a.Reasons {
 			fmt.Fprintf(w, "    %s: %s\n", r.Check, termsafe.Line(r.Message)) // reasons quote the model
 		}
@@ -186,7 +187,7 @@ func errs(w io.Writer, res *grade.Result) {
 		if len(a.Reasons) > 0 {
 			msg = a.Reasons[0].Message
 		}
-		fmt.Fprintf(w, "  %s #%d: %s\n", a.Case, a.N, termsafe.Line(msg)) // it may quote a server's stderr
+		fmt.Fprintf(w, "  %s #%d: %s\n", termsafe.Line(a.Case), a.N, termsafe.Line(msg)) // it may quote a server's stderr
 	}
 }
 
