@@ -19,6 +19,8 @@ import (
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/review"
+	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -68,6 +70,8 @@ type RunPage struct {
 	// Banner, when set, is shown at the top of the page (a dry run says
 	// so on every page).
 	Banner string
+	// Prices price the run; nil means the built-in tables.
+	Prices *price.Set
 }
 
 // Run writes the run page.
@@ -364,6 +368,24 @@ type RunView struct {
 	Actions                []actionRowView
 	Warnings               []string
 	Attempts               []AttemptView
+	// Cost is what the run cost, as the "cost" template draws it.
+	Cost CostView
+}
+
+// CostView is a run's cost: per run, per attempt and per success, or
+// that the model is unpriced or a fake, and the prices used.
+type CostView struct {
+	State, Run, PerAttempt, PerSuccess string
+	Source, Note                       string
+}
+
+func costView(c *usage.Cost) CostView {
+	v := CostView{State: c.State, Run: c.Run(), PerAttempt: c.PerAttempt(), PerSuccess: c.PerSuccess(), Note: c.Note}
+	if t := c.Prices; t != nil {
+		// Not the source's address: the page links nothing outside itself.
+		v.Source = fmt.Sprintf("%s prices read %s (sha256 %.12s)", t.Provider, t.Read, t.SHA256)
+	}
+	return v
 }
 
 // NewRunView lays out the run page p: provenance, rates, groups and
@@ -406,6 +428,7 @@ func runView(p *RunPage) *RunView {
 		ExpectationsInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed, Stale: rv.StaleReviews,
 	}
 	v.Provenance = provenance(p.Run, res)
+	v.Cost = costView(usage.NewCost(p.Run, res.Totals.Passed, p.Prices))
 	if res.Valid {
 		v.Actions = actionTable(res.Actions)
 		v.ActionHead = actions.ColumnNames
