@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -14,8 +15,8 @@ import (
 	"github.com/mcpeval/mcpeval/record"
 )
 
-// The cloud providers (Gemini, Bedrock, Azure OpenAI, Claude on Bedrock)
-// end to end through the CLI, each against its wire-format stand-in,
+// The cloud providers (Gemini, Bedrock, Azure OpenAI, Claude on Bedrock
+// and on Vertex AI) end to end through the CLI, each against its wire-format stand-in,
 // configured only through the environment the provider documents.
 
 const (
@@ -23,6 +24,7 @@ const (
 	bedrockKeyID = "AKIACLITEST000000001"
 	bedrockKey   = "PLANTED/cli/bedrock/secret/0123456789"
 	azureKey     = "PLANTED0cli0azure0key0123456789"
+	vertexToken  = "ya29.PLANTED-cli-vertex-0123456789"
 )
 
 var cloudSpecs = map[wiremodel.API]string{
@@ -31,6 +33,8 @@ var cloudSpecs = map[wiremodel.API]string{
 	wiremodel.AzureOpenAI: "azure-openai:gpt-deployment",
 	// Claude on Bedrock through the Anthropic SDK's bedrock option.
 	wiremodel.AnthropicBedrock: "anthropic-bedrock:anthropic.claude-test-v1:0",
+	// Claude on Vertex AI through the Anthropic SDK's vertex option.
+	wiremodel.AnthropicVertex: "anthropic-vertex:claude-test@20260101",
 }
 
 // cloudSecret is what must never come out for api.
@@ -39,6 +43,7 @@ var cloudSecret = map[wiremodel.API]string{
 	wiremodel.Bedrock:          bedrockKey,
 	wiremodel.AzureOpenAI:      azureKey,
 	wiremodel.AnthropicBedrock: bedrockKey,
+	wiremodel.AnthropicVertex:  vertexToken,
 }
 
 // wireCloud serves a stand-in for api over the household suite, with
@@ -59,6 +64,8 @@ func wireCloud(t *testing.T, api wiremodel.API, faults ...wiremodel.Fault) *wire
 		"AWS_PROFILE": "", "AWS_CONFIG_FILE": none, "AWS_SHARED_CREDENTIALS_FILE": none, "AWS_EC2_METADATA_DISABLED": "true",
 		"AWS_BEARER_TOKEN_BEDROCK": "", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_BEDROCK_RUNTIME": "",
 		"AZURE_OPENAI_ENDPOINT": "", "AZURE_OPENAI_API_KEY": "", "OPENAI_API_VERSION": "",
+		"GOOGLE_APPLICATION_CREDENTIALS": none, "ANTHROPIC_VERTEX_PROJECT_ID": "", "GOOGLE_CLOUD_PROJECT": "",
+		"CLOUD_ML_REGION": "", "GOOGLE_CLOUD_LOCATION": "", "ANTHROPIC_VERTEX_BASE_URL": "",
 	}
 	switch api {
 	case wiremodel.Gemini:
@@ -68,6 +75,19 @@ func wireCloud(t *testing.T, api wiremodel.API, faults ...wiremodel.Fault) *wire
 		h.APIKey = bedrockKeyID
 		env["AWS_ACCESS_KEY_ID"], env["AWS_SECRET_ACCESS_KEY"], env["AWS_REGION"] = bedrockKeyID, bedrockKey, "us-west-2"
 		env["AWS_ENDPOINT_URL_BEDROCK_RUNTIME"] = srv.URL
+	case wiremodel.AnthropicVertex:
+		// Application Default Credentials of a user, whose token endpoint
+		// is a stand-in too.
+		tok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, vertexToken)
+		}))
+		t.Cleanup(tok.Close)
+		adc := filepath.Join(t.TempDir(), "adc.json")
+		os.WriteFile(adc, fmt.Appendf(nil, `{"type":"authorized_user","client_id":"cid","client_secret":"csecret","refresh_token":"rtoken","token_uri":%q}`, tok.URL), 0o600)
+		h.APIKey = vertexToken
+		env["GOOGLE_APPLICATION_CREDENTIALS"], env["ANTHROPIC_VERTEX_PROJECT_ID"], env["CLOUD_ML_REGION"] = adc, "proj-1", "us-east5"
+		env["ANTHROPIC_VERTEX_BASE_URL"] = srv.URL
 	case wiremodel.AzureOpenAI:
 		h.APIKey = azureKey
 		env["AZURE_OPENAI_ENDPOINT"], env["AZURE_OPENAI_API_KEY"] = srv.URL, azureKey
@@ -97,6 +117,10 @@ func sentRight(api wiremodel.API, spec string, r wiremodel.Request) string {
 		if r.Path != "/model/"+name+"/invoke" || m == nil || m[1] != bedrockKeyID || m[3] != "us-west-2" {
 			return fmt.Sprintf("path %s, signature %q", r.Path, r.Header.Get("Authorization"))
 		}
+	case wiremodel.AnthropicVertex:
+		if r.Path != "/v1/projects/proj-1/locations/us-east5/publishers/anthropic/models/"+name+":rawPredict" || r.Header.Get("Authorization") != "Bearer "+vertexToken {
+			return fmt.Sprintf("path %s, token sent %v", r.Path, r.Header.Get("Authorization") != "")
+		}
 	case wiremodel.AzureOpenAI:
 		if r.Path != "/openai/deployments/"+name+"/chat/completions" || r.Header.Get("Api-Key") != azureKey {
 			return fmt.Sprintf("path %s, key sent %v", r.Path, r.Header.Get("Api-Key") != "")
@@ -121,6 +145,7 @@ func TestCloudProvidersReachFakePerfectGrades(t *testing.T) {
 		{"bedrock", wiremodel.Bedrock, cloudSpecs[wiremodel.Bedrock]},
 		{"azure-openai", wiremodel.AzureOpenAI, cloudSpecs[wiremodel.AzureOpenAI]},
 		{"anthropic-bedrock", wiremodel.AnthropicBedrock, cloudSpecs[wiremodel.AnthropicBedrock]},
+		{"anthropic-vertex", wiremodel.AnthropicVertex, cloudSpecs[wiremodel.AnthropicVertex]},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := wireCloud(t, c.api)

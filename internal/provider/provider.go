@@ -1,6 +1,7 @@
 // Package provider opens a model from its spec: fake:NAME, script:FILE,
 // anthropic:MODEL, openai:MODEL, gemini:MODEL, bedrock:MODEL_ID,
-// azure-openai:DEPLOYMENT or anthropic-bedrock:MODEL_ID, with options after semicolons
+// azure-openai:DEPLOYMENT, anthropic-bedrock:MODEL_ID or
+// anthropic-vertex:MODEL, with options after semicolons
 // ("anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192").
 //
 // It is the one place that knows every provider; the runner sees only
@@ -100,6 +101,12 @@ var real = map[string]func(model.Info) (model.Model, error){
 	"anthropic-bedrock": func(info model.Info) (model.Model, error) {
 		return anthropic.NewBedrock(info, anthropic.BedrockConfig{})
 	},
+	// Claude on Vertex AI through the Anthropic SDK: Google Cloud
+	// credentials, ANTHROPIC_VERTEX_PROJECT_ID, CLOUD_ML_REGION,
+	// ANTHROPIC_VERTEX_BASE_URL.
+	"anthropic-vertex": func(info model.Info) (model.Model, error) {
+		return anthropic.NewVertex(info, anthropic.VertexFromEnv())
+	},
 	// AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY, OPENAI_API_VERSION.
 	"azure-openai": func(info model.Info) (model.Model, error) {
 		return openai.NewAzure(info, openai.AzureFromEnv())
@@ -108,7 +115,7 @@ var real = map[string]func(model.Info) (model.Model, error){
 
 func realNames() string {
 	var s string
-	for _, n := range []string{"anthropic", "openai", "gemini", "bedrock", "azure-openai", "anthropic-bedrock"} {
+	for _, n := range []string{"anthropic", "openai", "gemini", "bedrock", "azure-openai", "anthropic-bedrock", "anthropic-vertex"} {
 		if _, ok := real[n]; ok {
 			s += ", " + n
 		}

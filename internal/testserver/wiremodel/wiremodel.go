@@ -68,6 +68,9 @@ const (
 	// AnthropicBedrock is the Messages API body sent to Bedrock's
 	// InvokeModel (POST /model/ID/invoke), SigV4 signed.
 	AnthropicBedrock API = "anthropic-bedrock"
+	// AnthropicVertex is the Messages API body sent to Vertex AI's
+	// rawPredict, with a bearer token.
+	AnthropicVertex API = "anthropic-vertex"
 )
 
 // Fault is how one request is answered instead of (or before) the model's
@@ -270,6 +273,8 @@ func (h *Handler) serve(w *statusWriter, r *http.Request, body []byte) {
 		h.serveBedrock(w, r, body)
 	case AnthropicBedrock:
 		h.serveAnthropicBedrock(w, r, body)
+	case AnthropicVertex:
+		h.serveAnthropicVertex(w, r, body)
 	case AzureOpenAI:
 		h.serveAzure(w, r, body)
 	default:

@@ -1,0 +1,92 @@
+package anthropic_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/google"
+
+	"github.com/mcpeval/mcpeval/internal/providertest"
+	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/anthropic"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+const vertexToken = "ya29.PLANTED-anthropic-vertex-0123456789"
+
+func vertexConfig(endpoint string) anthropic.VertexConfig {
+	return anthropic.VertexConfig{
+		Project: "proj-1", Location: "us-east5", Endpoint: endpoint,
+		Credentials: &google.Credentials{TokenSource: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: vertexToken, TokenType: "Bearer"})},
+	}
+}
+
+func openVertex(t *testing.T, spec string, cfg anthropic.VertexConfig) (*anthropic.Model, error) {
+	t.Helper()
+	info, err := model.ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return anthropic.NewVertex(info, cfg)
+}
+
+// TestVertexProviderSuite runs the shared provider suite against Claude on
+// Vertex AI: the Messages body at rawPredict, with a bearer token.
+func TestVertexProviderSuite(t *testing.T) {
+	providertest.Run(t, providertest.Provider{
+		API: wiremodel.AnthropicVertex, HandlerKey: vertexToken, Secret: vertexToken,
+		Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
+			cfg := vertexConfig(url)
+			cfg.Timeout, cfg.Retry = o.Timeout, o.Retry
+			return openVertex(t, "anthropic-vertex:claude-test@20260101", cfg)
+		},
+	})
+}
+
+// TestVertexOnTheWire: the project, the location (the spec's over the
+// config's) and the model go in the path, the token in Authorization, the
+// API version in the body and no model there.
+func TestVertexOnTheWire(t *testing.T) {
+	h := &wiremodel.Handler{API: wiremodel.AnthropicVertex, Keys: map[string]suite.Key{providertest.Prompt: providertest.Key}, APIKey: vertexToken}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	m, err := openVertex(t, "anthropic-vertex:claude-test@20260101;location=europe-west1;effort=low", vertexConfig(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Generate(context.Background(), &model.Request{Tools: providertest.Tools,
+		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: providertest.Prompt}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	r := h.Requests()[0]
+	if r.Path != "/v1/projects/proj-1/locations/europe-west1/publishers/anthropic/models/claude-test@20260101:rawPredict" || r.Header.Get("Authorization") != "Bearer "+vertexToken {
+		t.Errorf("path %s, Authorization sent %v", r.Path, r.Header.Get("Authorization") != "")
+	}
+	var body map[string]any
+	json.Unmarshal(r.Body, &body)
+	if body["model"] != nil || body["anthropic_version"] == nil || body["output_config"] == nil {
+		t.Errorf("body model %v, version %v, output_config %v", body["model"], body["anthropic_version"], body["output_config"])
+	}
+}
+
+func TestVertexRefuses(t *testing.T) {
+	for spec, want := range map[string]string{
+		"anthropic-vertex:m;base_url=http://x.test": "allowed: effort, location, max_tokens, project, thinking",
+		"anthropic-vertex:m;region=x":               "allowed: effort, location, max_tokens, project, thinking",
+		"anthropic-vertex:m;project=a/b":            "project name",
+	} {
+		if _, err := openVertex(t, spec, vertexConfig("")); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", spec, err, want)
+		}
+	}
+	cfg := vertexConfig("")
+	cfg.Project = ""
+	if _, err := openVertex(t, "anthropic-vertex:m", cfg); err == nil || !strings.Contains(err.Error(), "GOOGLE_CLOUD_PROJECT") {
+		t.Errorf("no project: %v", err)
+	}
+}
