@@ -289,7 +289,7 @@ func runnable(args []string) bool {
 		return false
 	}
 	switch args[0] {
-	case "serve-target", "probe":
+	case "serve-target", "probe", "view":
 		return false
 	}
 	for _, a := range args {
