@@ -280,3 +280,19 @@ func TestServerDiesWithMcpeval(t *testing.T) {
 	parent.Wait()
 	waitGroupGone(t, pid)
 }
+
+// TestStderrScrubbed starts a server with the whole environment that
+// fails, printing a provider key and its own --password argument on
+// stderr: neither is in the error Dial returns.
+func TestStderrScrubbed(t *testing.T) {
+	t.Setenv("GROQ_API_KEY", "groq-PLANTED-stderr-0000")
+	cfg := target.Config{Spec: `stdio:sh -c 'echo "key $GROQ_API_KEY pw $2" >&2; exit 1' srv --password Hunter2Secret99`, InheritEnv: true}
+	_, err := target.Dial(context.Background(), cfg)
+	var se *target.StderrError
+	if !errors.As(err, &se) || len(se.Stderr) == 0 {
+		t.Fatalf("Dial = %v, want the server's stderr", err)
+	}
+	if strings.Contains(err.Error(), "PLANTED") || strings.Contains(err.Error(), "Hunter2Secret99") || !strings.Contains(err.Error(), "key [redacted:secret] pw [redacted:secret]") {
+		t.Errorf("Dial = %v", err)
+	}
+}

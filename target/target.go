@@ -166,6 +166,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, nil)
 	c := &Conn{secrets: cfg.Secrets(nil)}
+	c.secrets.AddEnviron(os.Environ()) // provider keys, should a server echo them
 	var transport mcp.Transport
 	switch cfg.Kind() {
 	case "builtin":
