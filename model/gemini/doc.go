@@ -15,7 +15,9 @@
 //	location     the Google Cloud region (vertex=true only)
 //
 // Tools are declared with their MCP input schemas as parametersJsonSchema,
-// under names mapped by package toolname and mapped back. A call's
+// under names mapped by package toolname and mapped back; a name that
+// does not start with a letter or an underscore, which Gemini refuses, gets
+// an underscore before it. A call's
 // arguments are kept as the API wrote them, read from the answer's own
 // JSON. Parts that carry a thought signature (thoughts, and the function
 // calls of thinking models) go back to the API verbatim on the next turn,

@@ -240,7 +240,7 @@ func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Respon
 	for i, t := range req.Tools {
 		names[i] = t.Name
 	}
-	mp := toolname.Map(names)
+	mp := mapNames(names)
 	contents, config, err := m.params(req, mp)
 	if err != nil {
 		return nil, fmt.Errorf("building the request for gemini:%s: %w", m.info.Name, err)
@@ -256,7 +256,7 @@ func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Respon
 }
 
 // try sends one request.
-func (m *Model) try(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig, mp *toolname.Mapping, turn int) (*model.Response, error) {
+func (m *Model) try(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig, mp *names, turn int) (*model.Response, error) {
 	t := &tap{ex: retry.Exchange{Timeout: m.timeout, Secrets: []string{m.key}}}
 	if m.creds != nil {
 		// The access token the request will carry (cached by the
@@ -313,7 +313,7 @@ func (m *Model) try(ctx context.Context, contents []*genai.Content, config *gena
 }
 
 // params builds the request: the conversation and the config.
-func (m *Model) params(req *model.Request, mp *toolname.Mapping) ([]*genai.Content, *genai.GenerateContentConfig, error) {
+func (m *Model) params(req *model.Request, mp *names) ([]*genai.Content, *genai.GenerateContentConfig, error) {
 	config := m.config
 	if req.System != "" {
 		config.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: req.System}}}
@@ -385,7 +385,7 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) ([]*genai.Conte
 
 // part turns a block into its wire form; nil for a block that cannot be
 // sent (a thinking block without its part).
-func part(b model.Block, mp *toolname.Mapping) (*genai.Part, error) {
+func part(b model.Block, mp *names) (*genai.Part, error) {
 	if len(b.Opaque) > 0 {
 		var p genai.Part
 		if err := json.Unmarshal(b.Opaque, &p); err != nil {
@@ -433,7 +433,7 @@ func part(b model.Block, mp *toolname.Mapping) (*genai.Part, error) {
 // blocks. A part with a thought signature keeps its JSON to go back
 // verbatim; a call the API gave no id gets one ("gemini-TURN-N"), which is
 // not sent back.
-func blocks(parts []json.RawMessage, mp *toolname.Mapping, turn int) ([]model.Block, error) {
+func blocks(parts []json.RawMessage, mp *names, turn int) ([]model.Block, error) {
 	var out []model.Block
 	for i, raw := range parts {
 		var p struct {
@@ -505,4 +505,54 @@ func (t tapTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		tp.body = b
 	}
 	return resp, nil
+}
+
+// names maps MCP tool names to the names Gemini accepts and back: those of
+// package toolname, with an underscore before a name that does not start
+// with a letter or an underscore, as Gemini requires.
+type names struct {
+	mp       *toolname.Mapping
+	toGemini map[string]string // toolname's wire name -> Gemini's
+	fromGem  map[string]string // Gemini's -> toolname's wire name
+}
+
+func mapNames(mcp []string) *names {
+	n := &names{mp: toolname.Map(mcp), toGemini: map[string]string{}, fromGem: map[string]string{}}
+	taken := map[string]bool{}
+	for _, name := range mcp {
+		taken[n.mp.Wire(name)] = true
+	}
+	for _, name := range mcp {
+		w := n.mp.Wire(name)
+		if c := w[0]; c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			continue
+		}
+		g := "_" + w
+		if len(g) > toolname.MaxLen {
+			g = "_" + w[1:]
+		}
+		for taken[g] {
+			g = "_" + g[:min(len(g), toolname.MaxLen-1)]
+		}
+		taken[g] = true
+		n.toGemini[w], n.fromGem[g] = g, w
+	}
+	return n
+}
+
+// Wire returns the name Gemini is shown for an MCP tool name.
+func (n *names) Wire(name string) string {
+	w := n.mp.Wire(name)
+	if g, ok := n.toGemini[w]; ok {
+		return g
+	}
+	return w
+}
+
+// MCP returns the MCP tool name for a name Gemini used.
+func (n *names) MCP(wire string) string {
+	if w, ok := n.fromGem[wire]; ok {
+		wire = w
+	}
+	return n.mp.MCP(wire)
 }

@@ -202,3 +202,40 @@ func TestOptionsRefused(t *testing.T) {
 		t.Errorf("no key: %v", err)
 	}
 }
+
+// TestNamesStartWithALetter: Gemini refuses a function name that starts
+// with a digit or a dash; such a tool is offered with an underscore before
+// its name, and the call is mapped back to the MCP name.
+func TestNamesStartWithALetter(t *testing.T) {
+	h := &wiremodel.Handler{API: wiremodel.Gemini, APIKey: apiKey, Keys: map[string]suite.Key{"Look it up.": {
+		Calls: []suite.KeyCall{{Tool: "1password lookup", Args: map[string]any{"item": "wifi"}}},
+	}}}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	m, err := open(t, "gemini:gemini-test", gemini.Config{APIKey: apiKey, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Generate(context.Background(), &model.Request{
+		Tools:    []model.Tool{{Name: "1password lookup"}, {Name: "-dash"}, {Name: "ok_name"}},
+		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "Look it up."}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := resp.Message.Calls()
+	if len(calls) != 1 || calls[0].Name != "1password lookup" || calls[0].WireName != "_1password_lookup" {
+		t.Errorf("calls %+v", calls)
+	}
+	var got struct {
+		Tools []struct{ FunctionDeclarations []struct{ Name string } }
+	}
+	json.Unmarshal(h.Requests()[0].Body, &got)
+	var sent []string
+	for _, d := range got.Tools[0].FunctionDeclarations {
+		sent = append(sent, d.Name)
+	}
+	if want := []string{"_1password_lookup", "_-dash", "ok_name"}; !cmp.Equal(sent, want) {
+		t.Errorf("declared %v, want %v", sent, want)
+	}
+}

@@ -55,6 +55,9 @@ type gemPart struct {
 // gemPath matches the Gemini API's and Vertex AI's generateContent paths.
 var gemPath = regexp.MustCompile(`^/(?:v1beta|v1)/models/([^/:]+):generateContent$|^/(?:v1beta1|v1)/projects/[^/]+/locations/[^/]+/publishers/google/models/([^/:]+):generateContent$`)
 
+// gemNameRE is what Gemini accepts as a function's name.
+var gemNameRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
+
 // gemSignature is the thought signature the handler puts on the first
 // function call of a turn, and expects back with it. Like Google's, it does
 // not depend on how the arguments are spelled when they come back (the SDK
@@ -94,7 +97,7 @@ func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byt
 	seen := map[string]bool{}
 	for i, t := range req.Tools {
 		for j, f := range t.FunctionDeclarations {
-			if !toolNameRE.MatchString(f.Name) {
+			if !gemNameRE.MatchString(f.Name) {
 				bad("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 64.", i, j)
 				return
 			}

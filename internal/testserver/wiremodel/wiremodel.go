@@ -347,6 +347,16 @@ func WireName(name string, offered []string) string {
 			return c
 		}
 	}
+	// Gemini's names start with a letter or an underscore: the provider
+	// puts an underscore before (or in place of the first character of)
+	// a name that does not.
+	for _, c := range cands {
+		for _, g := range []string{"_" + c, "_" + c[1:]} {
+			if have[g] {
+				return g
+			}
+		}
+	}
 	for _, o := range offered {
 		if strings.HasPrefix(o, "tool_"+hx[:16]+"_") {
 			return o
