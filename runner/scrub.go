@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"os"
 
 	"github.com/mcpeval/mcpeval/internal/redact"
@@ -47,7 +48,19 @@ func (s scrubber) errText(msg string) string {
 // (graders read it).
 func (s scrubber) text(v string) string { return s.known.Scrub(s.r.Literals(v)) }
 
-func (s scrubber) empty() bool { return s.r.Empty() && s.known.Len() == 0 }
+// needed reports whether v may hold anything to scrub by value: the
+// configuration's values always may; a known secret only when it is
+// there. A record is rewritten (its JSON re-encoded) only when needed.
+func (s scrubber) needed(v any) bool {
+	if !s.r.Empty() {
+		return true
+	}
+	if s.known.Len() == 0 {
+		return false
+	}
+	b, err := json.Marshal(v)
+	return err != nil || s.known.Find(b) > 0
+}
 
 // header scrubs a header before it is written.
 func (s scrubber) header(h *record.Header) {
@@ -57,7 +70,7 @@ func (s scrubber) header(h *record.Header) {
 			c.Problems[j] = s.errText(c.Problems[j])
 		}
 	}
-	if !s.empty() {
+	if s.needed(h) {
 		redact.Walk(h, s.text)
 	}
 }
@@ -75,7 +88,7 @@ func (s scrubber) attempt(a *record.Attempt) {
 			a.Turns[i].Tries[j].Error = s.errText(a.Turns[i].Tries[j].Error)
 		}
 	}
-	if !s.empty() {
+	if s.needed(a) {
 		redact.Walk(a, s.text)
 	}
 }
