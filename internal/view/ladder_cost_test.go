@@ -1,0 +1,20 @@
+package view
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLadderCost: each model on the ladder shows its cost per success
+// under its pass rate.
+func TestLadderCost(t *testing.T) {
+	root := standardRuns(t)
+	_, ts := newTest(t, root)
+	code, body, _ := get(t, ts.URL, "/ladder?run=new-run&run=base-run")
+	if code != 200 {
+		t.Fatalf("ladder: %d\n%s", code, body)
+	}
+	if n := strings.Count(body, `data-check="cost-success">$0 (fake) per success</div>`); n != 2 {
+		t.Errorf("%d models show a cost per success, want 2:\n%s", n, body)
+	}
+}
