@@ -40,6 +40,13 @@ type Config struct {
 	Attempts int
 	// Concurrency is how many attempts run at once (default 4).
 	Concurrency int
+	// FixedConcurrency keeps Concurrency model requests in flight whatever
+	// the provider says; by default the requests in flight follow its
+	// rate-limit headers and refusals, up to Concurrency (adaptive.go).
+	FixedConcurrency bool
+	// Warn, when set, is told before the attempts start of what is worth
+	// knowing about the run (a prompt prefix too short to cache).
+	Warn func(string)
 	// TargetPool is how many connections to the target the attempts share
 	// when they may (Shares: no action case, no fresh target); 0 means
 	// DefaultTargetPool, a negative value gives every concurrency slot its
@@ -98,6 +105,9 @@ type Config struct {
 	// AfterAttempt, when set, is told of every finished attempt before
 	// Progress (for budgets that count usage).
 	AfterAttempt func(*record.Attempt)
+	// Extra is added to the header's Extra of a new run (not of a resumed
+	// one, whose header stands): provenance a caller records, by key.
+	Extra map[string]json.RawMessage
 }
 
 // Fixtures builds and clears the world an attempt acts on. Implementations
@@ -121,6 +131,10 @@ type Progress struct {
 	// Header is the run's header, for grading the attempt as it comes.
 	Header *record.Header
 }
+
+// ErrDuplicateTool is returned (wrapped) before any model request when the
+// target lists two tools by one name.
+var ErrDuplicateTool = errors.New("duplicate tool name")
 
 // ErrInvalid is returned (wrapped) when the preflight found that the data
 // drifted: the record says so and nothing was asked of the model.
@@ -177,7 +191,10 @@ func newRun(cfg Config) (*run, error) {
 		cfg.NewID = func() string { return NewRunID(cfg.Now(), cfg.ModelInfo.Spec) }
 	}
 	if cfg.Target.Spec == "" {
-		t := SuiteTarget(cfg.Suite)
+		t, err := ResolveTarget(cfg.Suite) // the suite's own, or its mcp.json's
+		if err != nil {
+			return nil, err
+		}
 		t.Builtins, t.ClientVersion, t.StderrLines = cfg.Target.Builtins, cfg.Target.ClientVersion, cfg.Target.StderrLines
 		cfg.Target = t
 	}
@@ -189,6 +206,9 @@ func newRun(cfg Config) (*run, error) {
 	}
 	if err := cfg.Target.Check(); err != nil {
 		return nil, err
+	}
+	if !cfg.FixedConcurrency {
+		cfg.Model = newAdaptive(cfg.Model, cfg.Concurrency)
 	}
 	return &run{cfg: cfg}, nil
 }
@@ -314,6 +334,12 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 		r.header.Filter = "cases: " + strings.Join(cfg.Cases, ", ")
 	}
 	r.header.Shard = cfg.Shard
+	for k, v := range cfg.Extra {
+		if r.header.Extra == nil {
+			r.header.Extra = map[string]json.RawMessage{}
+		}
+		r.header.Extra[k] = v
+	}
 	r.header.Dataset = cfg.Dataset
 	r.recordCaseTools()
 	buildinfo.Suite(cfg.Suite.Path).Record(&r.header.Suite) // the suite's own checkout, not the working directory's
@@ -326,6 +352,9 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 		r.header.Target.Server = record.Build{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
 	}
 	newScrubber(cfg.Target).header(r.header)
+	if msg := CacheWarning(cfg.ModelInfo, cfg.Suite.SystemPrompt, r.shown); msg != "" && cfg.Warn != nil {
+		cfg.Warn(msg)
+	}
 	w, err := record.Create(dir, r.header)
 	if err != nil {
 		return nil, err
@@ -438,6 +467,9 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 		rt.ReadOnly = rt.ReadOnly || readOnly[t.Name]
 		if !rt.ReadOnly {
 			writes = append(writes, t.Name)
+		}
+		if r.known[t.Name] {
+			return fmt.Errorf("%w: the target lists the tool %q twice, and model providers refuse a request whose tools share a name; nothing was sent", ErrDuplicateTool, t.Name)
 		}
 		names = append(names, t.Name)
 		r.known[t.Name] = true
@@ -701,6 +733,7 @@ func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) 
 		System:   cfg.Suite.SystemPrompt,
 		Tools:    r.tools,
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: a.Prompt}}}},
+		CacheKey: r.cacheKey(),
 	}
 	for turn := 0; turn < turnCap; turn++ {
 		if at.turn() {
