@@ -56,6 +56,19 @@ func TestRun(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("attempts %q, want %q", got, want)
 	}
+	checkTestRunCases(t, res)
+	checkTestRunTotals(t, res)
+	for _, w := range []string{"case gone/case: 2 attempts recorded, but the suite has no such case: not graded", "the suite has changed since the run", "the run did not finish"} {
+		if !strings.Contains(strings.Join(res.Warnings, "\n"), w) {
+			t.Errorf("warnings %q lack %q", res.Warnings, w)
+		}
+	}
+	checkJSONRoundTrip(t, res)
+}
+
+// checkTestRunCases checks the per-case figures of grading testRun.
+func checkTestRunCases(t *testing.T, res *Result) {
+	t.Helper()
 	if len(res.Cases) != 2 {
 		t.Fatalf("%d cases, want 2", len(res.Cases))
 	}
@@ -71,6 +84,11 @@ func TestRun(t *testing.T) {
 	if fd.Passed != 1 || fd.Errors != 2 || fd.Graded != 1 || fd.Rate != 1 || fd.Inconsistent || fd.K != 1 || fd.PassAtK != 1 || fd.PassHatK != 1 {
 		t.Errorf("fixed-deposit stats %+v", fd)
 	}
+}
+
+// checkTestRunTotals checks the group and run figures of grading testRun.
+func checkTestRunTotals(t *testing.T, res *Result) {
+	t.Helper()
 	if len(res.Groups) != 1 || res.Groups[0].Name != "single-tool" || res.Groups[0].Passed != 3 || res.Groups[0].Graded != 4 || res.Groups[0].Errors != 2 {
 		t.Errorf("groups %+v", res.Groups)
 	}
@@ -79,12 +97,12 @@ func TestRun(t *testing.T) {
 		!reflect.DeepEqual(tot.ErrorKinds, map[string]int{"timeout": 1, "provider": 1}) {
 		t.Errorf("totals %+v", tot)
 	}
-	for _, w := range []string{"case gone/case: 2 attempts recorded, but the suite has no such case: not graded", "the suite has changed since the run", "the run did not finish"} {
-		if !strings.Contains(strings.Join(res.Warnings, "\n"), w) {
-			t.Errorf("warnings %q lack %q", res.Warnings, w)
-		}
-	}
-	// The result survives JSON, as mcpeval report reads it back.
+}
+
+// checkJSONRoundTrip checks that res survives JSON, as mcpeval report reads
+// it back, and that the JSON carries the fields readers look for.
+func checkJSONRoundTrip(t *testing.T, res *Result) {
+	t.Helper()
 	b, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)

@@ -33,117 +33,35 @@ import (
 //   - a case's kind fits its tools: a read case only reads, a write case
 //     makes no destructive step, a destructive case makes at least one.
 func Key(s *suite.Suite, tools []record.Tool) error {
-	byName := map[string]record.Tool{}
-	var names []string
+	k := &keyChecker{byName: map[string]record.Tool{}}
 	for _, t := range tools {
-		byName[t.Name] = t
-		names = append(names, t.Name)
+		k.byName[t.Name] = t
+		k.names = append(k.names, t.Name)
 	}
-	sort.Strings(names)
-	var errs suite.Errors
-	known := func(file string, line int, where, tool string) bool {
-		if _, ok := byName[tool]; ok {
-			return true
-		}
-		errs = append(errs, &suite.Error{File: file, Line: line, Msg: fmt.Sprintf("%s: unknown tool %q: the target lists %s", where, tool, strings.Join(names, ", "))})
-		return false
-	}
+	sort.Strings(k.names)
 	if s.Actions != nil {
 		for i, inv := range s.Actions.Inventory {
 			for _, c := range []suite.Call{inv.List, inv.Remove} {
 				if c.Tool != "" {
-					known(s.Path, 0, fmt.Sprintf("actions: inventory %d", i+1), c.Tool)
+					k.known(s.Path, 0, fmt.Sprintf("actions: inventory %d", i+1), c.Tool)
 				}
 			}
 		}
 		if st := s.Actions.Stray; st != nil && st.Tool != "" {
-			known(s.Path, 0, "actions: stray", st.Tool)
+			k.known(s.Path, 0, "actions: stray", st.Tool)
 		}
 	}
 	for _, c := range s.Cases {
-		a := c.Action
-		if a == nil {
-			errs = append(errs, questionKey(c, byName, known)...)
-			continue
-		}
-		at := func(line int, format string, args ...any) {
-			if line == 0 {
-				line = c.Line
-			}
-			errs = append(errs, &suite.Error{File: c.File, Line: line, Msg: fmt.Sprintf("case %s: ", c.ID) + fmt.Sprintf(format, args...)})
-		}
-		for i, f := range a.Fixtures {
-			if f.Tool != "" {
-				known(c.File, f.Line, fmt.Sprintf("case %s: fixture %d", c.ID, i+1), f.Tool)
-			}
-		}
-		for i, v := range a.Verify {
-			if v.Tool != "" {
-				known(c.File, v.Line, fmt.Sprintf("case %s: verify %d", c.ID, i+1), v.Tool)
-			}
-		}
-		for _, t := range a.ExpectedErrors {
-			known(c.File, c.Line, fmt.Sprintf("case %s: expected_errors", c.ID), t)
-		}
-		confirm := a.Settings().Confirm
-		destructive := 0
-		for i, st := range a.Steps {
-			where := fmt.Sprintf("case %s: step %d", c.ID, i+1)
-			if !known(c.File, st.Line, where, st.Tool) {
-				continue
-			}
-			t := byName[st.Tool]
-			var schema map[string]any
-			json.Unmarshal(t.InputSchema, &schema)
-			if t.Destructive {
-				destructive++
-				// A destructive tool with no approval argument (a file
-				// server's write_file) is a write like any other; only a
-				// destructive case then cannot be scored.
-				if propAt(schema, confirm) == nil && a.Kind == suite.KindDestructive {
-					at(st.Line, "step %d: %s is destructive but takes no %s argument, so the approval cannot be scored", i+1, st.Tool, confirm)
-				}
-			}
-			switch {
-			case a.Kind == suite.KindRead && !t.ReadOnly:
-				at(st.Line, "step %d: a read case only reads, but %s is not read-only", i+1, st.Tool)
-			case a.Kind == suite.KindWrite && t.Destructive && propAt(schema, confirm) != nil:
-				at(st.Line, "step %d: %s is destructive: make the case kind destructive", i+1, st.Tool)
-			}
-			args := map[string]any{}
-			paths := make([]string, 0, len(st.Args))
-			for p := range st.Args {
-				paths = append(paths, p)
-			}
-			sort.Strings(paths)
-			ok := true
-			for _, p := range paths {
-				prop := propAt(schema, p)
-				if prop == nil {
-					at(st.Line, "step %d: argument %s is not in the input schema of %s", i+1, p, st.Tool)
-					ok = false
-					continue
-				}
-				suite.SetPath(args, p, example(st.Args[p], prop))
-			}
-			if t.Destructive && propAt(schema, confirm) != nil {
-				args[confirm] = true
-			}
-			if !ok {
-				continue
-			}
-			b, _ := json.Marshal(args)
-			if err := Validate(t.InputSchema, b); err != nil {
-				at(st.Line, "step %d: the call a correct agent makes, %s %s, fails the input schema of %s: %s", i+1, st.Tool, b, st.Tool, oneLine(err.Error()))
-			}
-		}
-		if a.Kind == suite.KindDestructive && destructive == 0 {
-			at(0, "a destructive case needs a step on a destructive tool; none of its tools is annotated destructive")
+		if c.Action == nil {
+			k.question(c)
+		} else {
+			k.action(c)
 		}
 	}
-	if len(errs) == 0 {
+	if len(k.errs) == 0 {
 		return nil
 	}
+	errs := k.errs
 	sort.SliceStable(errs, func(i, j int) bool {
 		if errs[i].File != errs[j].File {
 			return errs[i].File < errs[j].File
@@ -153,52 +71,146 @@ func Key(s *suite.Suite, tools []record.Tool) error {
 	return errs
 }
 
-// questionKey checks a question case's key calls, argument rules and
-// expected arguments against its tools' input schemas; known reports (and
-// records) an unknown tool.
-func questionKey(c *suite.Case, byName map[string]record.Tool, known func(file string, line int, where, tool string) bool) suite.Errors {
+// keyChecker checks keys against the tools a target lists, gathering the
+// problems it finds.
+type keyChecker struct {
+	byName map[string]record.Tool
+	names  []string // sorted
+	errs   suite.Errors
+}
+
+// known reports whether the target lists tool, and records a problem at
+// file:line, where saying what names it, when it does not.
+func (k *keyChecker) known(file string, line int, where, tool string) bool {
+	if _, ok := k.byName[tool]; ok {
+		return true
+	}
+	k.errs = append(k.errs, &suite.Error{File: file, Line: line, Msg: fmt.Sprintf("%s: unknown tool %q: the target lists %s", where, tool, strings.Join(k.names, ", "))})
+	return false
+}
+
+// schemaOf returns the input schema of tool, decoded (nil when the target
+// does not list it).
+func (k *keyChecker) schemaOf(tool string) map[string]any {
+	var schema map[string]any
+	json.Unmarshal(k.byName[tool].InputSchema, &schema)
+	return schema
+}
+
+// caseProblem returns a function that records a problem of case c at a
+// line (0 for the case's own line).
+func (k *keyChecker) caseProblem(c *suite.Case) func(line int, format string, args ...any) {
+	return func(line int, format string, args ...any) {
+		if line == 0 {
+			line = c.Line
+		}
+		k.errs = append(k.errs, &suite.Error{File: c.File, Line: line, Msg: fmt.Sprintf("case %s: ", c.ID) + fmt.Sprintf(format, args...)})
+	}
+}
+
+// action checks an action case: the tools its fixtures, verify checks,
+// expected errors and steps name, each step's call, and that its kind fits
+// its tools.
+func (k *keyChecker) action(c *suite.Case) {
+	a := c.Action
+	at := k.caseProblem(c)
+	for i, f := range a.Fixtures {
+		if f.Tool != "" {
+			k.known(c.File, f.Line, fmt.Sprintf("case %s: fixture %d", c.ID, i+1), f.Tool)
+		}
+	}
+	for i, v := range a.Verify {
+		if v.Tool != "" {
+			k.known(c.File, v.Line, fmt.Sprintf("case %s: verify %d", c.ID, i+1), v.Tool)
+		}
+	}
+	for _, t := range a.ExpectedErrors {
+		k.known(c.File, c.Line, fmt.Sprintf("case %s: expected_errors", c.ID), t)
+	}
+	destructive := 0
+	for i, st := range a.Steps {
+		if !k.known(c.File, st.Line, fmt.Sprintf("case %s: step %d", c.ID, i+1), st.Tool) {
+			continue
+		}
+		if k.byName[st.Tool].Destructive {
+			destructive++
+		}
+		k.step(c, i, st, at)
+	}
+	if a.Kind == suite.KindDestructive && destructive == 0 {
+		at(0, "a destructive case needs a step on a destructive tool; none of its tools is annotated destructive")
+	}
+}
+
+// step checks step i of action case c, on a tool the target lists: that
+// its tool fits the case's kind and takes the approval where it must, that
+// its arguments are in the tool's input schema, and that the call a
+// correct agent makes validates against it.
+func (k *keyChecker) step(c *suite.Case, i int, st suite.Step, at func(line int, format string, args ...any)) {
+	a := c.Action
+	confirm := a.Settings().Confirm
+	t := k.byName[st.Tool]
+	schema := k.schemaOf(st.Tool)
+	takesApproval := propAt(schema, confirm) != nil
+	// A destructive tool with no approval argument (a file server's
+	// write_file) is a write like any other; only a destructive case then
+	// cannot be scored.
+	if t.Destructive && !takesApproval && a.Kind == suite.KindDestructive {
+		at(st.Line, "step %d: %s is destructive but takes no %s argument, so the approval cannot be scored", i+1, st.Tool, confirm)
+	}
+	switch {
+	case a.Kind == suite.KindRead && !t.ReadOnly:
+		at(st.Line, "step %d: a read case only reads, but %s is not read-only", i+1, st.Tool)
+	case a.Kind == suite.KindWrite && t.Destructive && takesApproval:
+		at(st.Line, "step %d: %s is destructive: make the case kind destructive", i+1, st.Tool)
+	}
+	args := map[string]any{}
+	paths := make([]string, 0, len(st.Args))
+	for p := range st.Args {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	ok := true
+	for _, p := range paths {
+		prop := propAt(schema, p)
+		if prop == nil {
+			at(st.Line, "step %d: argument %s is not in the input schema of %s", i+1, p, st.Tool)
+			ok = false
+			continue
+		}
+		suite.SetPath(args, p, example(st.Args[p], prop))
+	}
+	if !ok {
+		return
+	}
+	if t.Destructive && takesApproval {
+		args[confirm] = true
+	}
+	b, _ := json.Marshal(args)
+	if err := Validate(t.InputSchema, b); err != nil {
+		at(st.Line, "step %d: the call a correct agent makes, %s %s, fails the input schema of %s: %s", i+1, st.Tool, b, st.Tool, oneLine(err.Error()))
+	}
+}
+
+// question checks a question case's key calls, argument rules and
+// expected arguments against its tools' input schemas. Its unknown tools
+// are recorded first, then the other problems.
+func (k *keyChecker) question(c *suite.Case) {
 	var errs suite.Errors
 	at := func(format string, args ...any) {
 		errs = append(errs, &suite.Error{File: c.File, Line: c.Line, Msg: fmt.Sprintf("case %s: ", c.ID) + fmt.Sprintf(format, args...)})
 	}
-	schemaOf := func(tool string) map[string]any {
-		var schema map[string]any
-		json.Unmarshal(byName[tool].InputSchema, &schema)
-		return schema
-	}
-	for i, k := range c.Key.Calls {
-		where := fmt.Sprintf("case %s: key call %d", c.ID, i+1)
-		if !known(c.File, c.Line, where, k.Tool) {
+	for i, kc := range c.Key.Calls {
+		if !k.known(c.File, c.Line, fmt.Sprintf("case %s: key call %d", c.ID, i+1), kc.Tool) {
 			continue
 		}
-		schema := schemaOf(k.Tool)
-		ok := true
-		for _, p := range sortedKeys(k.Args) {
-			if propAt(schema, p) == nil {
-				at("key call %d: argument %s is not in the input schema of %s (it has %s)", i+1, p, k.Tool, argList(schema))
-				ok = false
-			}
-		}
-		if !ok {
-			continue
-		}
-		args := k.Args
-		if args == nil {
-			args = map[string]any{}
-		}
-		b, err := json.Marshal(jsonValue(args))
-		if err != nil {
-			continue
-		}
-		if err := Validate(byName[k.Tool].InputSchema, b); err != nil {
-			at("key call %d: %s %s fails the input schema of %s: %s", i+1, k.Tool, b, k.Tool, oneLine(err.Error()))
-		}
+		k.keyCall(i, kc, at)
 	}
 	for _, r := range c.Args {
-		if !known(c.File, c.Line, fmt.Sprintf("case %s: args", c.ID), r.Tool) {
+		if !k.known(c.File, c.Line, fmt.Sprintf("case %s: args", c.ID), r.Tool) {
 			continue
 		}
-		if schema := schemaOf(r.Tool); propAt(schema, r.Arg) == nil {
+		if schema := k.schemaOf(r.Tool); propAt(schema, r.Arg) == nil {
 			at("args: %s is not an argument of %s (it has %s), so the rule can never hold", r.Arg, r.Tool, argList(schema))
 		}
 	}
@@ -206,7 +218,7 @@ func questionKey(c *suite.Case, byName map[string]record.Tool, known func(file s
 		for _, a := range sortedKeys(c.ExpectArgs) {
 			has := false
 			for _, tool := range c.ExpectTools {
-				if _, ok := byName[tool]; ok && propAt(schemaOf(tool), a) != nil {
+				if _, ok := k.byName[tool]; ok && propAt(k.schemaOf(tool), a) != nil {
 					has = true
 				}
 			}
@@ -215,7 +227,35 @@ func questionKey(c *suite.Case, byName map[string]record.Tool, known func(file s
 			}
 		}
 	}
-	return errs
+	k.errs = append(k.errs, errs...)
+}
+
+// keyCall checks key call i of a question case, on a tool the target
+// lists: its arguments are in the tool's input schema and validate
+// against it.
+func (k *keyChecker) keyCall(i int, kc suite.KeyCall, at func(format string, args ...any)) {
+	schema := k.schemaOf(kc.Tool)
+	ok := true
+	for _, p := range sortedKeys(kc.Args) {
+		if propAt(schema, p) == nil {
+			at("key call %d: argument %s is not in the input schema of %s (it has %s)", i+1, p, kc.Tool, argList(schema))
+			ok = false
+		}
+	}
+	if !ok {
+		return
+	}
+	args := kc.Args
+	if args == nil {
+		args = map[string]any{}
+	}
+	b, err := json.Marshal(jsonValue(args))
+	if err != nil {
+		return
+	}
+	if err := Validate(k.byName[kc.Tool].InputSchema, b); err != nil {
+		at("key call %d: %s %s fails the input schema of %s: %s", i+1, kc.Tool, b, kc.Tool, oneLine(err.Error()))
+	}
 }
 
 func sortedKeys(m map[string]any) []string {

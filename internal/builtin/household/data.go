@@ -276,8 +276,16 @@ func (v *validator) check(d *Data) {
 			v.at([]any{"fx", c}, "fx lists the base currency %s", c)
 		}
 	}
+	owners := v.checkOwners(d.Owners)
+	accounts := v.checkAccounts(d, owners, asOf)
+	v.checkCashflow(d.Cashflow, owners, accounts)
+	v.checkGrants(d.Grants, owners)
+}
+
+// checkOwners checks the owners and returns the set of their ids.
+func (v *validator) checkOwners(os []Owner) map[string]bool {
 	owners := map[string]bool{}
-	for i, o := range d.Owners {
+	for i, o := range os {
 		if o.ID == "" || o.Name == "" {
 			v.at([]any{"owners", i}, "owner %d: want id and name", i+1)
 		}
@@ -286,15 +294,29 @@ func (v *validator) check(d *Data) {
 		}
 		owners[o.ID] = true
 	}
+	return owners
+}
+
+// item returns a function that records a problem with the i-th entry of
+// the list named list, prefixing its message with what (an account's or a
+// grant's name, say).
+func (v *validator) item(list string, i int, what string) func(sub []any, format string, args ...any) {
+	return func(sub []any, format string, args ...any) {
+		v.at(append([]any{list, i}, sub...), "%s: "+format, append([]any{what}, args...)...)
+	}
+}
+
+// checkAccounts checks the accounts against the owners and each other
+// (every account has the same months of balances) and returns the set of
+// their ids.
+func (v *validator) checkAccounts(d *Data, owners map[string]bool, asOf time.Time) map[string]bool {
 	accounts := map[string]bool{}
 	if len(d.Accounts) == 0 {
 		v.at([]any{"accounts"}, "no accounts")
 	}
 	var months []string
 	for i, a := range d.Accounts {
-		at := func(sub []any, format string, args ...any) {
-			v.at(append([]any{"accounts", i}, sub...), "account %s: "+format, append([]any{a.ID}, args...)...)
-		}
+		at := v.item("accounts", i, "account "+a.ID)
 		if a.ID == "" || a.Name == "" {
 			at(nil, "want id and name")
 		}
@@ -316,22 +338,14 @@ func (v *validator) check(d *Data) {
 				at([]any{"balances", m}, "month %q: want a month like 2026-03", m)
 			}
 		}
-		if len(ms) == 0 {
+		switch {
+		case len(ms) == 0:
 			at(nil, "no balances")
-		} else if months == nil {
+		case months == nil:
 			months = ms
 			v.checkMonths([]any{"accounts", i, "balances"}, ms, asOf)
-		} else {
-			for _, m := range months {
-				if _, ok := a.Balances[m]; !ok {
-					at([]any{"balances"}, "no balance for %s: every account needs the same months as %s", m, d.Accounts[0].ID)
-				}
-			}
-			for _, m := range ms {
-				if !slices.Contains(months, m) {
-					at([]any{"balances", m}, "a balance for %s, a month %s has none of: every account needs the same months", m, d.Accounts[0].ID)
-				}
-			}
+		default:
+			checkSameMonths(at, a, months, ms, d.Accounts[0].ID)
 		}
 		for j, h := range a.Holdings {
 			if h.Symbol == "" || h.Units < 0 {
@@ -344,10 +358,29 @@ func (v *validator) check(d *Data) {
 			}
 		}
 	}
-	for i, c := range d.Cashflow {
-		at := func(sub []any, format string, args ...any) {
-			v.at(append([]any{"cashflow", i}, sub...), "cashflow %q: "+format, append([]any{c.Name}, args...)...)
+	return accounts
+}
+
+// checkSameMonths checks that account a, whose balance months are ms, has
+// a balance for exactly the months of the first account, first.
+func checkSameMonths(at func(sub []any, format string, args ...any), a Account, months, ms []string, first string) {
+	for _, m := range months {
+		if _, ok := a.Balances[m]; !ok {
+			at([]any{"balances"}, "no balance for %s: every account needs the same months as %s", m, first)
 		}
+	}
+	for _, m := range ms {
+		if !slices.Contains(months, m) {
+			at([]any{"balances", m}, "a balance for %s, a month %s has none of: every account needs the same months", m, first)
+		}
+	}
+}
+
+// checkCashflow checks the monthly cashflow lines against the owners and
+// accounts.
+func (v *validator) checkCashflow(cs []CashflowLine, owners, accounts map[string]bool) {
+	for i, c := range cs {
+		at := v.item("cashflow", i, fmt.Sprintf("cashflow %q", c.Name))
 		if c.Name == "" {
 			at(nil, "no name")
 		}
@@ -364,10 +397,13 @@ func (v *validator) check(d *Data) {
 			at([]any{"account"}, "unknown account %q", c.Account)
 		}
 	}
-	for i, g := range d.Grants {
-		at := func(sub []any, format string, args ...any) {
-			v.at(append([]any{"grants", i}, sub...), "grant %s: "+format, append([]any{g.ID}, args...)...)
-		}
+}
+
+// checkGrants checks the share grants: a known owner, dates, and vests in
+// date order.
+func (v *validator) checkGrants(gs []Grant, owners map[string]bool) {
+	for i, g := range gs {
+		at := v.item("grants", i, "grant "+g.ID)
 		if g.ID == "" || g.Symbol == "" {
 			at(nil, "want id and symbol")
 		}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mcpeval/mcpeval/internal/builtin/mcpserver"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mcpeval/mcpeval/internal/builtin/mcpserver"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -336,59 +336,80 @@ func TestKeys(t *testing.T) {
 		if len(c.Key.Calls) == 0 || strings.TrimSpace(c.Key.Answer) == "" {
 			t.Errorf("%s: the key needs calls and an answer", c.ID)
 		}
-		for _, f := range c.Figures {
-			want := formatFigure(f)
-			if f.Currency != "" && (f.Kind == "" || f.Kind == suite.Money) {
-				want = f.Currency + " " + want
-			}
-			if !strings.Contains(c.Key.Answer, want) {
-				t.Errorf("%s: the key answer does not state %s (%s)", c.ID, want, f.Label)
-			}
-		}
-		if c.Decline {
-			if strings.ContainsAny(c.Key.Answer, "0123456789") {
-				t.Errorf("%s: the key answer to a question to decline states a figure: %q", c.ID, c.Key.Answer)
-			}
-			if !strings.Contains(c.Key.Answer, "can't") {
-				t.Errorf("%s: the key answer does not plainly decline: %q", c.ID, c.Key.Answer)
-			}
-		}
-		called := map[string]bool{}
-		for _, k := range c.Key.Calls {
-			called[k.Tool] = true
-		}
-		for _, r := range c.Tools.Required {
-			if !called[r] {
-				t.Errorf("%s: the key does not call required tool %s", c.ID, r)
-			}
-		}
-		if len(c.Tools.Accepted) > 0 && !slices.ContainsFunc(c.Tools.Accepted, func(a string) bool { return called[a] }) {
-			t.Errorf("%s: the key calls none of %v", c.ID, c.Tools.Accepted)
-		}
-		for _, f := range c.Tools.Forbidden {
-			if called[f] {
-				t.Errorf("%s: the key calls forbidden tool %s", c.ID, f)
-			}
-		}
+		checkKeyAnswer(t, c)
+		checkKeyTools(t, c)
 		for _, r := range c.Args {
-			ok := false
-			for _, k := range c.Key.Calls {
-				if k.Tool != r.Tool {
-					continue
-				}
-				v, set := k.Args[r.Arg]
-				if !set {
-					v = tools[r.Tool].defaults[r.Arg]
-				}
-				x, isNum := toFloat(v)
-				ok = ok || (r.Equals == nil || fmt.Sprint(r.Equals) == fmt.Sprint(v)) &&
-					(r.Min == nil || isNum && x >= *r.Min) && (r.Max == nil || isNum && x <= *r.Max)
-			}
-			if !ok {
+			if !keyMeetsArg(c, r, tools) {
 				t.Errorf("%s: no key call meets the argument rule %s.%s", c.ID, r.Tool, r.Arg)
 			}
 		}
 	}
+}
+
+// checkKeyAnswer checks that c's key answer states every expected figure,
+// and that the answer to a question to decline plainly declines.
+func checkKeyAnswer(t *testing.T, c *suite.Case) {
+	t.Helper()
+	for _, f := range c.Figures {
+		want := formatFigure(f)
+		if f.Currency != "" && (f.Kind == "" || f.Kind == suite.Money) {
+			want = f.Currency + " " + want
+		}
+		if !strings.Contains(c.Key.Answer, want) {
+			t.Errorf("%s: the key answer does not state %s (%s)", c.ID, want, f.Label)
+		}
+	}
+	if c.Decline {
+		if strings.ContainsAny(c.Key.Answer, "0123456789") {
+			t.Errorf("%s: the key answer to a question to decline states a figure: %q", c.ID, c.Key.Answer)
+		}
+		if !strings.Contains(c.Key.Answer, "can't") {
+			t.Errorf("%s: the key answer does not plainly decline: %q", c.ID, c.Key.Answer)
+		}
+	}
+}
+
+// checkKeyTools checks c's key calls against its required, accepted and
+// forbidden tools.
+func checkKeyTools(t *testing.T, c *suite.Case) {
+	t.Helper()
+	called := map[string]bool{}
+	for _, k := range c.Key.Calls {
+		called[k.Tool] = true
+	}
+	for _, r := range c.Tools.Required {
+		if !called[r] {
+			t.Errorf("%s: the key does not call required tool %s", c.ID, r)
+		}
+	}
+	if len(c.Tools.Accepted) > 0 && !slices.ContainsFunc(c.Tools.Accepted, func(a string) bool { return called[a] }) {
+		t.Errorf("%s: the key calls none of %v", c.ID, c.Tools.Accepted)
+	}
+	for _, f := range c.Tools.Forbidden {
+		if called[f] {
+			t.Errorf("%s: the key calls forbidden tool %s", c.ID, f)
+		}
+	}
+}
+
+// keyMeetsArg reports whether one of c's key calls meets the argument rule
+// r, an argument the call leaves out taking the schema's default.
+func keyMeetsArg(c *suite.Case, r suite.ArgRule, tools map[string]toolInfo) bool {
+	for _, k := range c.Key.Calls {
+		if k.Tool != r.Tool {
+			continue
+		}
+		v, set := k.Args[r.Arg]
+		if !set {
+			v = tools[r.Tool].defaults[r.Arg]
+		}
+		x, isNum := toFloat(v)
+		if (r.Equals == nil || fmt.Sprint(r.Equals) == fmt.Sprint(v)) &&
+			(r.Min == nil || isNum && x >= *r.Min) && (r.Max == nil || isNum && x <= *r.Max) {
+			return true
+		}
+	}
+	return false
 }
 
 func toFloat(v any) (float64, bool) {
