@@ -101,6 +101,11 @@ func Text(w io.Writer, s *Summary) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if t := s.Total.Tokens; t.Input+t.CacheWrite+t.CacheRead > 0 {
+		// Whether the prompt cache hit: a prefix too short to cache reads 0%.
+		fmt.Fprintf(w, "cached input: %.0f%% (%d of %d input tokens read from the prompt cache)\n",
+			100*t.CachedShare(), t.CacheRead, t.Input+t.CacheWrite+t.CacheRead)
+	}
 	if s.PriceRead != "" {
 		_, err := fmt.Fprintf(w, "prices as read on %s; check them against the provider's pricing page\n", s.PriceRead)
 		return err
