@@ -78,113 +78,165 @@ type Info struct {
 // once, with the same provenance, and returns them in K order with the
 // whole plan they were cut from, in plan order.
 func Check(shards []*record.Run) ([]*record.Run, []record.Planned, error) {
-	if len(shards) == 0 {
+	vs := make([]view, len(shards))
+	for i, s := range shards {
+		vs[i] = view{label: name(s), h: &s.Header}
+		for _, a := range s.Attempts {
+			vs[i].keys = append(vs[i].keys, record.Planned{Case: a.Case, N: a.N})
+		}
+	}
+	order, plan, err := check(vs)
+	if err != nil {
+		return nil, nil, err
+	}
+	ordered := make([]*record.Run, len(order))
+	for k, i := range order {
+		ordered[k] = shards[i]
+	}
+	return ordered, plan, nil
+}
+
+// view is what checking a shard needs: its name in messages, its header
+// and the attempts it recorded.
+type view struct {
+	label string
+	h     *record.Header
+	keys  []record.Planned
+}
+
+// check is Check over views; it returns the views' indexes in K order.
+func check(vs []view) ([]int, []record.Planned, error) {
+	if len(vs) == 0 {
 		return nil, nil, errors.New("no shards to merge")
 	}
-	for _, s := range shards {
-		if s.Header.Shard == nil {
-			return nil, nil, fmt.Errorf("%s is not a shard's record (it was not run with --shard K/N)", name(s))
+	for _, v := range vs {
+		if v.h.Shard == nil {
+			return nil, nil, fmt.Errorf("%s is not a shard's record (it was not run with --shard K/N)", v.label)
 		}
 	}
-	n := shards[0].Header.Shard.N
-	byK := map[int]*record.Run{}
-	for _, s := range shards {
-		sh := s.Header.Shard
+	n := vs[0].h.Shard.N
+	byK := map[int]int{}
+	for i, v := range vs {
+		sh := v.h.Shard
 		if sh.N != n {
-			return nil, nil, fmt.Errorf("%s is shard %d/%d but %s is shard %d/%d: shards of one run are cut the same number of ways", name(s), sh.K, sh.N, name(shards[0]), shards[0].Header.Shard.K, n)
+			return nil, nil, fmt.Errorf("%s is shard %d/%d but %s is shard %d/%d: shards of one run are cut the same number of ways", v.label, sh.K, sh.N, vs[0].label, vs[0].h.Shard.K, n)
 		}
 		if sh.K < 1 || sh.K > sh.N {
-			return nil, nil, fmt.Errorf("%s claims to be shard %d/%d, which does not exist", name(s), sh.K, sh.N)
+			return nil, nil, fmt.Errorf("%s claims to be shard %d/%d, which does not exist", v.label, sh.K, sh.N)
 		}
 		if prev, dup := byK[sh.K]; dup {
-			return nil, nil, fmt.Errorf("shard %d/%d is given twice (%s and %s): shards must not overlap", sh.K, n, name(prev), name(s))
+			return nil, nil, fmt.Errorf("shard %d/%d is given twice (%s and %s): shards must not overlap", sh.K, n, vs[prev].label, v.label)
 		}
-		byK[sh.K] = s
+		byK[sh.K] = i
 	}
 	var missing []string
 	for k := 1; k <= n; k++ {
-		if byK[k] == nil {
+		if _, ok := byK[k]; !ok {
 			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
 		}
 	}
 	if len(missing) > 0 {
 		return nil, nil, fmt.Errorf("missing shard%s %s: a merged run needs all %d shards", plural(len(missing)), strings.Join(missing, ", "), n)
 	}
-	ordered := make([]*record.Run, n)
-	for k, s := range byK {
-		ordered[k-1] = s
+	order := make([]int, n)
+	for k, i := range byK {
+		order[k-1] = i
 	}
-	first := Provenance(&ordered[0].Header)
-	for _, s := range ordered[1:] {
-		for i, f := range Provenance(&s.Header) {
-			if f.Value != first[i].Value {
-				return nil, nil, fmt.Errorf("%s and %s differ in %s (%q, %q): they are not shards of the same run", name(ordered[0]), name(s), f.Name, clip(first[i].Value), clip(f.Value))
+	first := Provenance(vs[order[0]].h)
+	for _, i := range order[1:] {
+		for j, f := range Provenance(vs[i].h) {
+			if f.Value != first[j].Value {
+				return nil, nil, fmt.Errorf("%s and %s differ in %s (%q, %q): they are not shards of the same run", vs[order[0]].label, vs[i].label, f.Name, clip(first[j].Value), clip(f.Value))
 			}
 		}
 	}
 	// Shard K holds plan[i] for i % n == K-1, in order: interleave them back.
 	total := 0
-	for _, s := range ordered {
-		total += len(s.Header.Planned)
+	for _, i := range order {
+		total += len(vs[i].h.Planned)
 	}
-	for k, s := range ordered {
+	for k, i := range order {
 		want := (total - k + n - 1) / n
-		if len(s.Header.Planned) != want {
-			return nil, nil, fmt.Errorf("%s plans %d attempts, but the %d attempts of all shards split %d ways give shard %d/%d %d: the shards were not cut from the same plan", name(s), len(s.Header.Planned), total, n, k+1, n, want)
+		if got := len(vs[i].h.Planned); got != want {
+			return nil, nil, fmt.Errorf("%s plans %d attempts, but the %d attempts of all shards split %d ways give shard %d/%d %d: the shards were not cut from the same plan", vs[i].label, got, total, n, k+1, n, want)
 		}
 	}
 	plan := make([]record.Planned, total)
 	seen := map[record.Planned]bool{}
 	for i := range plan {
-		p := ordered[i%n].Header.Planned[i/n]
+		p := vs[order[i%n]].h.Planned[i/n]
 		if seen[p] {
 			return nil, nil, fmt.Errorf("attempt %s #%d is planned by more than one shard: the shards overlap", p.Case, p.N)
 		}
 		seen[p] = true
 		plan[i] = p
 	}
-	for _, s := range ordered {
+	for _, i := range order {
 		own := map[record.Planned]bool{}
-		for _, p := range s.Header.Planned {
+		for _, p := range vs[i].h.Planned {
 			own[p] = true
 		}
-		for _, a := range s.Attempts {
-			if !own[record.Planned{Case: a.Case, N: a.N}] {
-				return nil, nil, fmt.Errorf("%s records attempt %s #%d, which it did not plan", name(s), a.Case, a.N)
+		for _, p := range vs[i].keys {
+			if !own[p] {
+				return nil, nil, fmt.Errorf("%s records attempt %s #%d, which it did not plan", vs[i].label, p.Case, p.N)
 			}
 		}
 	}
-	return ordered, plan, nil
+	return order, plan, nil
 }
 
 // Merge checks shards (see Check) and writes one run record into dir
 // holding every attempt of every shard, in plan order, under a header
 // with the shards' shared provenance and the whole plan. The merged run
 // is complete when every shard is, and invalid when any shard's preflight
-// failed. It returns the merged record as read back.
+// failed. It returns the merged record as read back. MergeDirs does the
+// same from the shards' directories without holding their attempts.
 func Merge(dir string, shards []*record.Run, opts Options) (*record.Run, error) {
 	ordered, plan, err := Check(shards)
 	if err != nil {
 		return nil, err
 	}
+	heads := make([]*record.Header, len(ordered))
+	ends := make([]*record.End, len(ordered))
+	byKey := map[record.Planned]*record.Attempt{}
+	for k, s := range ordered {
+		heads[k], ends[k] = &s.Header, s.End
+		for i := range s.Attempts {
+			a := &s.Attempts[i]
+			byKey[record.Planned{Case: a.Case, N: a.N}] = a
+		}
+	}
+	h, end, err := merged(heads, ends, plan, opts)
+	if err != nil {
+		return nil, err
+	}
+	get := func(p record.Planned) (*record.Attempt, error) { return byKey[p], nil }
+	if _, err := write(dir, &h, end, plan, get); err != nil {
+		return nil, err
+	}
+	return record.Read(dir)
+}
+
+// merged makes the merged run's header and end from the shards' headers
+// and ends (nil for a shard that did not finish), in K order.
+func merged(heads []*record.Header, ends []*record.End, plan []record.Planned, opts Options) (record.Header, *record.End, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	h := ordered[0].Header
+	h := *heads[0]
 	h.Shard = nil
 	h.Planned = plan
 	h.Extra = cloneExtra(h.Extra)
 	if opts.RunID != "" {
 		h.RunID = opts.RunID
 	} else {
-		h.RunID = "merged-" + ordered[0].Header.RunID
+		h.RunID = "merged-" + heads[0].RunID
 	}
 	var infos []Info
 	end := &record.End{Complete: true}
 	var reasons []string
 	skipped := map[string]int{}
-	for _, s := range ordered {
-		sh := s.Header
+	for i, sh := range heads {
 		if sh.Start.Before(h.Start) {
 			h.Start = sh.Start
 		}
@@ -192,24 +244,24 @@ func Merge(dir string, shards []*record.Run, opts Options) (*record.Run, error) 
 			h.Preflight = sh.Preflight
 		}
 		info := Info{K: sh.Shard.K, N: sh.Shard.N, RunID: sh.RunID, Start: sh.Start}
-		switch {
-		case s.End == nil:
+		switch e := ends[i]; {
+		case e == nil:
 			end.Complete = false
 			reasons = append(reasons, fmt.Sprintf("shard %d/%d did not finish", sh.Shard.K, sh.Shard.N))
 		default:
-			info.Finish = s.End.Finish
-			if s.End.Finish.After(end.Finish) {
-				end.Finish = s.End.Finish
+			info.Finish = e.Finish
+			if e.Finish.After(end.Finish) {
+				end.Finish = e.Finish
 			}
-			if !s.End.Complete {
+			if !e.Complete {
 				end.Complete = false
-				why := s.End.Reason
+				why := e.Reason
 				if why == "" {
 					why = "incomplete"
 				}
 				reasons = append(reasons, fmt.Sprintf("shard %d/%d: %s", sh.Shard.K, sh.Shard.N, why))
 			}
-			for k, v := range s.End.Skipped {
+			for k, v := range e.Skipped {
 				skipped[k] += v
 			}
 		}
@@ -228,33 +280,36 @@ func Merge(dir string, shards []*record.Run, opts Options) (*record.Run, error) 
 	}
 	b, err := json.Marshal(infos)
 	if err != nil {
-		return nil, fmt.Errorf("encoding shard list: %w", err)
+		return record.Header{}, nil, fmt.Errorf("encoding shard list: %w", err)
 	}
 	h.Extra["shards"] = b
+	return h, end, nil
+}
 
-	byKey := map[record.Planned]*record.Attempt{}
-	for _, s := range ordered {
-		for i := range s.Attempts {
-			a := &s.Attempts[i]
-			byKey[record.Planned{Case: a.Case, N: a.N}] = a
-		}
-	}
-	w, err := record.Create(dir, &h)
+// write writes the merged record into dir: h, then the attempt get
+// returns for each planned attempt (nil for one never made), one at a
+// time, then end. It returns how many attempts it wrote.
+func write(dir string, h *record.Header, end *record.End, plan []record.Planned, get func(record.Planned) (*record.Attempt, error)) (int, error) {
+	w, err := record.Create(dir, h)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
+	n := 0
 	for _, p := range plan {
-		if a := byKey[p]; a != nil {
-			if err := w.Attempt(a); err != nil {
-				w.Close()
-				return nil, err
-			}
+		a, err := get(p)
+		if err == nil && a != nil {
+			err = w.Attempt(a)
+			n++
+		}
+		if err != nil {
+			w.Close()
+			return n, err
 		}
 	}
 	if err := w.End(end); err != nil {
-		return nil, err
+		return n, err
 	}
-	return record.Read(dir)
+	return n, nil
 }
 
 // Shards returns the shard list a merged record's header carries, or nil.

@@ -109,8 +109,8 @@ func TestFourShardsEqualOneRun(t *testing.T) {
 	}
 	// A merged run's attempts are in plan order.
 	for i, a := range merged.Attempts {
-		if p := merged.Header.Planned[i]; a.Case != p.Case || a.N != p.N {
-			t.Fatalf("attempt %d is %s #%d, plan says %s #%d", i, a.Case, a.N, p.Case, p.N)
+		if p := merged.Header.Planned[i]; a.Key() != p.Key() {
+			t.Fatalf("attempt %d is %s, plan says %s", i, a.Key(), p.Key())
 		}
 	}
 	if _, err := Merge(filepath.Join(tmp, "merged"), shards, Options{}); err == nil || !strings.Contains(err.Error(), "already holds a record") {
