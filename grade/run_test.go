@@ -47,7 +47,7 @@ func TestRun(t *testing.T) {
 	}
 	var got []string
 	for _, a := range res.Attempts {
-		got = append(got, a.Case+"#"+string(rune('0'+a.N))+"="+string(a.Outcome))
+		got = append(got, record.AttemptKey{Case: a.Case, N: a.N}.ID()+"="+string(a.Outcome))
 	}
 	want := []string{
 		"single-tool/net-worth-now#1=pass", "single-tool/net-worth-now#2=fail", "single-tool/net-worth-now#3=pass",

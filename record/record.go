@@ -2,6 +2,9 @@ package record
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpeval/mcpeval/model"
@@ -164,6 +167,44 @@ type Planned struct {
 	N    int    `json:"n"`
 }
 
+// Key returns the attempt p names.
+func (p Planned) Key() AttemptKey { return AttemptKey{p.Case, p.N} }
+
+// AttemptKey names one attempt of a run: its case and its number within
+// the case, from 1. It is comparable, so it keys maps as it is.
+type AttemptKey struct {
+	Case string
+	N    int
+}
+
+// String writes the attempt for people, "case #n", as messages and
+// reports name it.
+func (k AttemptKey) String() string { return fmt.Sprintf("%s #%d", k.Case, k.N) }
+
+// ID writes the attempt as files key it, "case#n" (the keys of a run's
+// judge.json, say). Files already written use this spelling: keep it.
+func (k AttemptKey) ID() string { return fmt.Sprintf("%s#%d", k.Case, k.N) }
+
+// MarshalText writes k as ID does, so that a map keyed by attempt is a
+// JSON object keyed "case#n".
+func (k AttemptKey) MarshalText() ([]byte, error) { return []byte(k.ID()), nil }
+
+// UnmarshalText reads what MarshalText writes: a case id (which may itself
+// hold a "#"), "#", and an attempt number from 1.
+func (k *AttemptKey) UnmarshalText(b []byte) error {
+	s := string(b)
+	i := strings.LastIndexByte(s, '#')
+	if i <= 0 {
+		return fmt.Errorf("attempt %q: want case#n", s)
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil || n < 1 {
+		return fmt.Errorf("attempt %q: want case#n with n a number from 1", s)
+	}
+	*k = AttemptKey{s[:i], n}
+	return nil
+}
+
 // Preflight is the outcome of the preflight checks.
 type Preflight struct {
 	// Valid is false when the data drifted: then nothing is graded.
@@ -315,6 +356,9 @@ func (a *Attempt) Calls() []Call {
 	}
 	return cs
 }
+
+// Key returns the attempt's case and number.
+func (a *Attempt) Key() AttemptKey { return AttemptKey{a.Case, a.N} }
 
 // Usage returns the attempt's total usage.
 func (a *Attempt) Usage() model.Usage {

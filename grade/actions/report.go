@@ -86,7 +86,7 @@ func Aggregate(s *suite.Suite, runs ...*record.Run) *Report {
 		for _, a := range run.Attempts {
 			c := s.Case(a.Case)
 			if c == nil {
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: attempt %s/%d is of a case the suite no longer has", run.Header.RunID, a.Case, a.N))
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: attempt %s is of a case the suite no longer has", run.Header.RunID, a.Key()))
 				continue
 			}
 			if c.Action == nil {
@@ -239,7 +239,7 @@ func writeFailures(w io.Writer, r *Report, titleF, lineF string) {
 		if a.Pass || a.Excluded != "" {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%s %s #%d: %s", a.Model, a.Case, a.N, strings.Join(a.Reasons, "; ")))
+		lines = append(lines, fmt.Sprintf("%s %s: %s", a.Model, a.Key(), strings.Join(a.Reasons, "; ")))
 	}
 	if len(lines) == 0 {
 		return

@@ -95,6 +95,9 @@ type Result struct {
 	Steps   []StepResult `json:"steps,omitempty"`
 }
 
+// Key returns the attempt r scores.
+func (r Result) Key() record.AttemptKey { return record.AttemptKey{Case: r.Case, N: r.N} }
+
 // StepResult is how one step of the key fared.
 type StepResult struct {
 	Tool        string `json:"tool"`

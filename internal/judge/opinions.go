@@ -16,77 +16,115 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
-// Opinions are a judge's opinions on a run's attempts, by attempt key
-// (Key). An attempt the judge was asked about and could not read has no
-// opinion and a line in Failed saying why.
+// Opinions are a judge's opinions on a run's attempts, by attempt. An
+// attempt the judge was asked about and could not read has no opinion and
+// a line in Failed saying why. Rulings are its readings of answers against
+// their cases' rubrics.
 type Opinions struct {
-	Given  map[string]grade.Opinion
-	Failed map[string]string
+	Given   map[record.AttemptKey]grade.Opinion
+	Failed  map[record.AttemptKey]string
+	Rulings map[record.AttemptKey]Ruling
 }
 
 // Len is the number of attempts the judge was asked about.
-func (o Opinions) Len() int { return len(o.Given) + len(o.Failed) }
+func (o Opinions) Len() int {
+	n := len(o.Rulings)
+	for k := range o.Given {
+		if _, ok := o.Rulings[k]; !ok {
+			n++
+		}
+	}
+	for k := range o.Failed {
+		if _, ok := o.Rulings[k]; !ok {
+			n++
+		}
+	}
+	return n
+}
 
-// entry is one attempt's line of the opinions file: an opinion, or the
-// error that stood in its way.
+// entry is one attempt's line of the opinions file: a decline opinion or
+// the error that stood in its way, and a ruling against the case's rubric.
 type entry struct {
-	grade.Opinion
-	Error string `json:"error,omitempty"`
+	*grade.Opinion
+	Error  string  `json:"error,omitempty"`
+	Ruling *Ruling `json:"rubric,omitempty"`
 }
 
 // MarshalJSON writes the opinions as the run directory's judge.json
-// holds them: one object per attempt key, with "error" where the judge
-// failed.
+// holds them: one object per attempt, keyed "case#n", with "error" where
+// the judge failed and "rubric" holding a ruling.
 func (o Opinions) MarshalJSON() ([]byte, error) {
-	m := map[string]entry{}
+	m := map[record.AttemptKey]entry{}
 	for k, op := range o.Given {
-		m[k] = entry{Opinion: op}
+		e := m[k]
+		e.Opinion = &op
+		m[k] = e
 	}
 	for k, why := range o.Failed {
-		m[k] = entry{Error: why}
+		e := m[k]
+		e.Error = why
+		m[k] = e
+	}
+	for k, r := range o.Rulings {
+		e := m[k]
+		e.Ruling = &r
+		m[k] = e
 	}
 	return json.Marshal(m)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
 func (o *Opinions) UnmarshalJSON(b []byte) error {
-	var m map[string]entry
+	var m map[record.AttemptKey]entry
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
 	*o = Opinions{}
 	for k, e := range m {
-		if e.Error != "" {
+		switch {
+		case e.Error != "":
 			o.fail(k, e.Error)
-		} else {
-			o.give(k, e.Opinion)
+		case e.Opinion != nil:
+			o.give(k, *e.Opinion)
+		}
+		if e.Ruling != nil {
+			o.rule(k, *e.Ruling)
 		}
 	}
 	return nil
 }
 
-func (o *Opinions) give(key string, op grade.Opinion) {
+func (o *Opinions) give(key record.AttemptKey, op grade.Opinion) {
 	if o.Given == nil {
-		o.Given = map[string]grade.Opinion{}
+		o.Given = map[record.AttemptKey]grade.Opinion{}
 	}
 	o.Given[key] = op
 }
 
-func (o *Opinions) fail(key, why string) {
+func (o *Opinions) rule(key record.AttemptKey, r Ruling) {
+	if o.Rulings == nil {
+		o.Rulings = map[record.AttemptKey]Ruling{}
+	}
+	o.Rulings[key] = r
+}
+
+func (o *Opinions) fail(key record.AttemptKey, why string) {
 	if o.Failed == nil {
-		o.Failed = map[string]string{}
+		o.Failed = map[record.AttemptKey]string{}
 	}
 	o.Failed[key] = why
 }
 
-// Key names an attempt: "case#n".
-func Key(caseID string, n int) string { return fmt.Sprintf("%s#%d", caseID, n) }
-
-// Ask asks j about every answered attempt of the suite's decline cases,
-// at most concurrency at a time.
-func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurrency int) Opinions {
+// Ask asks j about every answered attempt of the suite's decline cases
+// and, when j is a RubricJudge, reads every answered attempt of the cases
+// with a rubric against it, asks times each (the suite's judge_asks when
+// asks is 0), at most concurrency attempts at a time.
+func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurrency, asks int) Opinions {
 	if concurrency < 1 {
 		concurrency = 1
+	}
+	if asks < 1 {
+		asks = s.JudgeAsksFor()
 	}
 	var ops Opinions
 	var mu sync.Mutex
@@ -95,7 +133,22 @@ func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurre
 	for i := range rec.Attempts {
 		a := &rec.Attempts[i]
 		c := s.Case(a.Case)
-		if c == nil || !c.Decline || a.End != record.EndAnswered {
+		if c == nil || a.End != record.EndAnswered {
+			continue
+		}
+		if rj, ok := j.(RubricJudge); ok && c.Judge != nil {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				r := rj.Rule(ctx, c, a.Prompt, a.Answer, asks)
+				mu.Lock()
+				defer mu.Unlock()
+				ops.rule(a.Key(), r)
+			}()
+		}
+		if !c.Decline {
 			continue
 		}
 		wg.Add(1)
@@ -107,10 +160,10 @@ func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurre
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				ops.fail(Key(a.Case, a.N), err.Error())
+				ops.fail(a.Key(), err.Error())
 				return
 			}
-			ops.give(Key(a.Case, a.N), op)
+			ops.give(a.Key(), op)
 		}()
 	}
 	wg.Wait()
@@ -122,10 +175,43 @@ func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurre
 func Attach(res *grade.Result, ops Opinions) {
 	for i := range res.Attempts {
 		g := &res.Attempts[i]
-		if op, ok := ops.Given[Key(g.Case, g.N)]; ok {
+		if op, ok := ops.Given[record.AttemptKey{Case: g.Case, N: g.N}]; ok {
 			g.Judge = &op
 		}
 	}
+}
+
+// Apply attaches the opinions and rulings to the grades (Attach) and
+// grades the cases of suite s graded by their judge by the majority of its
+// rulings (grade.ApplyJudgements). On every other case it changes no
+// outcome.
+func Apply(s *suite.Suite, res *grade.Result, ops Opinions) {
+	Attach(res, ops)
+	if len(ops.Rulings) == 0 {
+		return
+	}
+	js := make(map[record.AttemptKey]grade.Judgement, len(ops.Rulings))
+	for k, r := range ops.Rulings {
+		js[k] = r.Judgement()
+	}
+	grade.ApplyJudgements(s, res, js)
+}
+
+// Split lists the attempts whose judge's asks disagreed with each other,
+// with the tally of each: a majority of 2 to 1 is kept, and shown.
+func Split(res *grade.Result) []string {
+	var out []string
+	for _, g := range res.Attempts {
+		if g.Judged != nil && g.Judged.Split() {
+			v := string(g.Judged.Verdict)
+			if v == "" {
+				v = "no majority"
+			}
+			out = append(out, fmt.Sprintf("%s: judge %s split (%s): %s", record.AttemptKey{Case: g.Case, N: g.N}, g.Judged.Model, g.Judged.Tally(), v))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Disagreements lists the attempts where the judge and the grade differ on
@@ -142,7 +228,7 @@ func Disagreements(res *grade.Result) []string {
 			if g.Judge.Declines {
 				verdict = "declines"
 			}
-			out = append(out, fmt.Sprintf("%s #%d: graded %s; judge %s says it %s", g.Case, g.N, g.Outcome, g.Judge.Model, verdict))
+			out = append(out, fmt.Sprintf("%s: graded %s; judge %s says it %s", record.AttemptKey{Case: g.Case, N: g.N}, g.Outcome, g.Judge.Model, verdict))
 		}
 	}
 	sort.Strings(out)

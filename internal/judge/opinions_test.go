@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -41,21 +42,21 @@ func TestAskAttachNeverChangesGrades(t *testing.T) {
 		{Case: "s/total", N: 1, Prompt: "What's the total?", End: record.EndAnswered, Answer: "10"},
 		{Case: "u/price", N: 3, End: record.EndError, Error: &record.Error{Kind: "provider"}},
 	}}
-	ops := Ask(context.Background(), Fake{}, s, rec, 2)
-	if ops.Len() != 2 || !ops.Given[Key("u/price", 1)].Declines || ops.Given[Key("u/price", 2)].Declines {
+	ops := Ask(context.Background(), Fake{}, s, rec, 2, 0)
+	if ops.Len() != 2 || !ops.Given[record.AttemptKey{Case: "u/price", N: 1}].Declines || ops.Given[record.AttemptKey{Case: "u/price", N: 2}].Declines {
 		t.Fatalf("opinions %+v", ops)
 	}
 	res := grade.Run(s, rec)
-	before := map[string]grade.Outcome{}
+	before := map[record.AttemptKey]grade.Outcome{}
 	for _, g := range res.Attempts {
-		before[Key(g.Case, g.N)] = g.Outcome
+		before[record.AttemptKey{Case: g.Case, N: g.N}] = g.Outcome
 	}
 	// Invert the judge: it now reads the invented price as a decline.
-	ops.Given[Key("u/price", 2)] = grade.Opinion{Declines: true, Model: "fake"}
+	ops.Given[record.AttemptKey{Case: "u/price", N: 2}] = grade.Opinion{Declines: true, Model: "fake"}
 	Attach(res, ops)
 	for _, g := range res.Attempts {
-		if g.Outcome != before[Key(g.Case, g.N)] {
-			t.Errorf("%s #%d: the judge changed the grade to %s", g.Case, g.N, g.Outcome)
+		if g.Outcome != before[record.AttemptKey{Case: g.Case, N: g.N}] {
+			t.Errorf("%s: the judge changed the grade to %s", record.AttemptKey{Case: g.Case, N: g.N}, g.Outcome)
 		}
 	}
 	if d := Disagreements(res); len(d) != 1 {
@@ -70,8 +71,8 @@ func TestAskAttachNeverChangesGrades(t *testing.T) {
 		t.Errorf("read back %v %v", back, err)
 	}
 	// A judge that fails records why and attaches nothing.
-	bad := Ask(context.Background(), broken{}, s, rec, 1)
-	if bad.Failed[Key("u/price", 1)] == "" || len(bad.Given) != 0 {
+	bad := Ask(context.Background(), broken{}, s, rec, 1, 0)
+	if bad.Failed[record.AttemptKey{Case: "u/price", N: 1}] == "" || len(bad.Given) != 0 {
 		t.Errorf("a failing judge left %+v", bad)
 	}
 	res2 := grade.Run(s, rec)
@@ -100,17 +101,26 @@ func TestOpinionsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if op := ops.Given["u/price#1"]; !op.Declines || op.Model != "fake:phrases" || op.Reason == "" {
+	if op := ops.Given[record.AttemptKey{Case: "u/price", N: 1}]; !op.Declines || op.Model != "fake:phrases" || op.Reason == "" {
 		t.Errorf("u/price#1 read as %+v", op)
 	}
-	if _, ok := ops.Given["u/price#2"]; ok || ops.Failed["u/price#2"] != "asking judge x: provider down" {
+	if _, ok := ops.Given[record.AttemptKey{Case: "u/price", N: 2}]; ok || ops.Failed[record.AttemptKey{Case: "u/price", N: 2}] != "asking judge x: provider down" {
 		t.Errorf("a failed opinion read as %+v", ops)
 	}
 	if err := Write(dir, ops); err != nil {
 		t.Fatal(err)
 	}
+	b, err := os.ReadFile(rundir.Path(dir, rundir.Judge))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"u/price#1":`, `"u/price#2":`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("judge.json as written lacks the key %s:\n%s", key, b)
+		}
+	}
 	again, err := Read(dir)
-	if err != nil || again.Len() != 2 || again.Failed["u/price#2"] == "" || !again.Given["u/price#1"].Declines {
+	if err != nil || again.Len() != 2 || again.Failed[record.AttemptKey{Case: "u/price", N: 2}] == "" || !again.Given[record.AttemptKey{Case: "u/price", N: 1}].Declines {
 		t.Errorf("written and read again: %+v, %v", again, err)
 	}
 	none, err := Read(t.TempDir())

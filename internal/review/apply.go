@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/stats"
 )
 
@@ -118,14 +119,14 @@ func Apply(res *grade.Result, log *Log) *Reviewed {
 	if log == nil {
 		log = &Log{}
 	}
-	ap := &applying{res: res, log: log, groupOf: map[string]string{}, grades: map[Key]*grade.AttemptGrade{}, prints: map[Key]string{}, byKey: map[Key]int{},
+	ap := &applying{res: res, log: log, groupOf: map[string]string{}, grades: map[record.AttemptKey]*grade.AttemptGrade{}, prints: map[record.AttemptKey]string{}, byKey: map[record.AttemptKey]int{},
 		rv: &Reviewed{Groups: []Rates{}, Cases: []Rates{}, Attempts: []Attempt{}, Entries: []Entry{}}}
 	for _, c := range res.Cases {
 		ap.groupOf[c.ID] = c.Group
 	}
 	for i := range res.Attempts {
 		a := &res.Attempts[i]
-		k := Key{a.Case, a.N}
+		k := record.AttemptKey{Case: a.Case, N: a.N}
 		ap.grades[k] = a
 		if a.Outcome == grade.Fail {
 			ap.prints[k] = log.Fingerprint(a)
@@ -143,10 +144,10 @@ func Apply(res *grade.Result, log *Log) *Reviewed {
 type applying struct {
 	res     *grade.Result
 	log     *Log
-	groupOf map[string]string           // case id -> group
-	grades  map[Key]*grade.AttemptGrade // every graded attempt
-	prints  map[Key]string              // the fingerprint of every failed one
-	byKey   map[Key]int                 // index in rv.Attempts
+	groupOf map[string]string                         // case id -> group
+	grades  map[record.AttemptKey]*grade.AttemptGrade // every graded attempt
+	prints  map[record.AttemptKey]string              // the fingerprint of every failed one
+	byKey   map[record.AttemptKey]int                 // index in rv.Attempts
 	rv      *Reviewed
 }
 
@@ -154,7 +155,7 @@ type applying struct {
 // current.
 func (ap *applying) entries() {
 	rv := ap.rv
-	current := map[Key]int{}
+	current := map[record.AttemptKey]int{}
 	for i, r := range ap.log.Reviews {
 		e := Entry{Review: r}
 		k := r.Key()
@@ -189,7 +190,7 @@ func (ap *applying) status(r Review) (Status, string) {
 }
 
 // add returns the attempt k of the result, adding it first.
-func (ap *applying) add(k Key, g *grade.AttemptGrade) *Attempt {
+func (ap *applying) add(k record.AttemptKey, g *grade.AttemptGrade) *Attempt {
 	rv := ap.rv
 	if i, ok := ap.byKey[k]; ok {
 		return &rv.Attempts[i]
@@ -207,13 +208,13 @@ func (ap *applying) add(k Key, g *grade.AttemptGrade) *Attempt {
 // and its stale ones.
 func (ap *applying) attempts() {
 	rv := ap.rv
-	reviewed := map[Key]bool{}
+	reviewed := map[record.AttemptKey]bool{}
 	for _, e := range rv.Entries {
 		reviewed[e.Key()] = true
 	}
 	for i := range ap.res.Attempts {
 		g := &ap.res.Attempts[i]
-		k := Key{g.Case, g.N}
+		k := record.AttemptKey{Case: g.Case, N: g.N}
 		if g.Outcome == grade.Fail || reviewed[k] {
 			ap.add(k, g)
 		}

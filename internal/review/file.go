@@ -29,7 +29,7 @@ type Log struct {
 	// Warnings are problems that were safe to pass over (a torn last
 	// line), as file:line messages.
 	Warnings []string
-	answers  map[Key]string
+	answers  map[record.AttemptKey]string
 }
 
 // Load reads the reviews of the run rec (RUN/reviews.jsonl); a run with no
@@ -55,16 +55,16 @@ func Load(rec *record.Run) (*Log, error) {
 
 // New returns a log of reviews of rec kept in memory.
 func New(rec *record.Run, reviews []Review) *Log {
-	l := &Log{RunID: rec.Header.RunID, Reviews: reviews, answers: map[Key]string{}}
+	l := &Log{RunID: rec.Header.RunID, Reviews: reviews, answers: map[record.AttemptKey]string{}}
 	for _, a := range rec.Attempts {
-		l.answers[Key{a.Case, a.N}] = a.Answer
+		l.answers[record.AttemptKey{Case: a.Case, N: a.N}] = a.Answer
 	}
 	return l
 }
 
 // Fingerprint returns the fingerprint of a graded attempt of the log's run.
 func (l *Log) Fingerprint(a *grade.AttemptGrade) string {
-	return Fingerprint(l.answers[Key{a.Case, a.N}], a.Reasons)
+	return Fingerprint(l.answers[record.AttemptKey{Case: a.Case, N: a.N}], a.Reasons)
 }
 
 // Add checks r and appends it to the log and, when the log has a Dir, to

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/record"
 )
 
 // FileName is the reviews file inside a run directory.
@@ -79,13 +80,12 @@ type Review struct {
 }
 
 // Key names an attempt: its case and number.
-type Key struct {
-	Case string
-	N    int
-}
+//
+// Deprecated: use record.AttemptKey, which this is.
+type Key = record.AttemptKey
 
 // Key returns the attempt the review is about.
-func (r *Review) Key() Key { return Key{r.Case, r.N} }
+func (r *Review) Key() record.AttemptKey { return record.AttemptKey{Case: r.Case, N: r.N} }
 
 // Check reports a review that is missing something it must have.
 func (r *Review) Check() error {
@@ -93,13 +93,13 @@ func (r *Review) Check() error {
 	case r.Case == "" || r.N < 1:
 		return fmt.Errorf("a review names no attempt (case %q, attempt %d)", r.Case, r.N)
 	case r.Fingerprint == "":
-		return fmt.Errorf("review of %s #%d has no fingerprint", r.Case, r.N)
+		return fmt.Errorf("review of %s has no fingerprint", r.Key())
 	case r.Verdict != ModelFailure && r.Verdict != GraderFalseFail && r.Verdict != ExpectationInQuestion:
-		return fmt.Errorf("review of %s #%d: unknown verdict %q", r.Case, r.N, r.Verdict)
+		return fmt.Errorf("review of %s: unknown verdict %q", r.Key(), r.Verdict)
 	case strings.TrimSpace(r.Note) == "":
-		return fmt.Errorf("review of %s #%d has no note: say why, for the next reader", r.Case, r.N)
+		return fmt.Errorf("review of %s has no note: say why, for the next reader", r.Key())
 	case strings.TrimSpace(r.Reviewer) == "":
-		return fmt.Errorf("review of %s #%d names no reviewer", r.Case, r.N)
+		return fmt.Errorf("review of %s names no reviewer", r.Key())
 	}
 	return nil
 }

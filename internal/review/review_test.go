@@ -115,7 +115,7 @@ func TestStale(t *testing.T) {
 
 	var statuses []string
 	for _, e := range rv.Entries {
-		statuses = append(statuses, e.Case+" #"+string(rune('0'+e.N))+" "+string(e.Status)+" "+e.Why)
+		statuses = append(statuses, e.Key().String()+" "+string(e.Status)+" "+e.Why)
 	}
 	want := []string{
 		"single/net-worth #2 current ",

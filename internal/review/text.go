@@ -118,7 +118,7 @@ const ResultLimit = 2000
 func Show(w io.Writer, it Item, full bool) error {
 	bw := bufio.NewWriter(w)
 	a := it.Attempt
-	head := fmt.Sprintf("%s #%d", it.Grade.Case, it.Grade.N)
+	head := record.AttemptKey{Case: it.Grade.Case, N: it.Grade.N}.String()
 	if it.Group != "" {
 		head += "  (group " + it.Group + ")"
 	}
