@@ -303,6 +303,8 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 		l.errorf(file, lineOf(data, "tool_results:"), 0, "tool_results %q: want text or text+structured", s.ToolResults)
 	}
 	l.suiteToolFilter(s, file, data)
+	l.checkTargetFrom(s, file, data)
+	l.checkSlice(s, file, data)
 	if s.TurnCap < 0 {
 		l.errorf(file, lineOf(data, "turn_cap:"), 0, "turn_cap is %d: want a positive number", s.TurnCap)
 	}
@@ -477,6 +479,8 @@ func (l *loader) check(s *Suite) {
 		}
 	}
 	l.checkToolFilters(s)
+	l.checkToolChoices(s)
+	l.checkCaseSlices(s)
 	l.expectedErrors(s)
 	l.errs = append(l.errs, checkActions(s)...)
 }

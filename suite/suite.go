@@ -57,6 +57,10 @@ type Suite struct {
 	// Preflight lists tool calls made once before any attempt, with the
 	// figures their results must hold; a mismatch makes the run invalid.
 	Preflight []PreflightCheck `yaml:"preflight,omitempty"`
+	// Slice, when set, shows each attempt a slice of a large catalog: the
+	// tools its case names, the tools of their domains, and seeded
+	// distractors up to a cap (see Slice).
+	Slice *Slice `yaml:"slice,omitempty"`
 	// Cases are the questions.
 	Cases []*Case `yaml:"-"`
 
@@ -213,6 +217,10 @@ type Case struct {
 	// Dataset names the dataset the case belongs to ("pr", "merge"); the
 	// suite's Dataset when empty.
 	Dataset string `yaml:"dataset,omitempty"`
+	// ToolChoice, when set, is sent with the attempt's first model request:
+	// auto, any (some tool must be called), none (no tool may be), or
+	// {tool: NAME} (that tool must be called). Later requests are auto.
+	ToolChoice *ToolChoice `yaml:"tool_choice,omitempty"`
 
 	// Action is set on the cases of action suites (kinds read, write,
 	// sequence, destructive and decline): their key, fixtures and checks.
@@ -235,6 +243,9 @@ type ToolRules struct {
 	// ToolFilter (include, exclude) narrows the tools this case's model is
 	// shown, within the suite's tools filter.
 	ToolFilter `yaml:",inline"`
+	// Domains names domains of the suite's slice whose tools this case is
+	// shown besides those of the tools it names.
+	Domains []string `yaml:"domains,omitempty"`
 }
 
 // ArgRule says what an argument of a tool must be, in some call of that
@@ -429,6 +440,13 @@ type Target struct {
 	// ConnectTimeout bounds starting the server, its initialize handshake
 	// and listing its tools, each ("45s"; default 30s).
 	ConnectTimeout time.Duration `yaml:"connect_timeout,omitempty"`
+	// From reads the target from an mcp.json file (the mcpServers format
+	// desktop clients and editors use), relative to the suite; Spec, Env,
+	// Dir and Headers then come from the file.
+	From string `yaml:"from,omitempty"`
+	// Name picks the server of the From file; it may be left out when the
+	// file holds one server.
+	Name string `yaml:"name,omitempty"`
 }
 
 // UnmarshalYAML reads a Target from a string or a mapping.

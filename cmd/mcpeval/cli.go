@@ -282,13 +282,20 @@ func isCodeDir(p string) bool {
 // target is bad input.
 func suiteTarget(s *suite.Suite, override string) (target.Config, error) {
 	if override != "" {
-		t := target.Config{Spec: override, Builtins: builtin.All()}
-		if err := t.Check(); err != nil {
+		t, err := flagTarget(override) // a spec, or FILE.json#NAME
+		t.Builtins = builtin.All()
+		if err == nil {
+			err = t.Check()
+		}
+		if err != nil {
 			return t, badInput(err)
 		}
 		return t, nil
 	}
-	t := runner.SuiteTarget(s)
+	t, err := runner.ResolveTarget(s)
+	if err != nil {
+		return t, badInput(err)
+	}
 	t.Builtins = builtin.All()
 	if t.Spec == "" {
 		return t, usagef("suite %s names no target: give one with --target", s.Path)

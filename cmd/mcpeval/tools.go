@@ -173,8 +173,12 @@ func targetArg(pos []string, cmd string) (string, error) {
 // listTools connects to the target spec and lists its tools, as a run
 // would see them. It calls no tool.
 func listTools(ctx context.Context, spec string, headers, envs []string, ct connectTimeout) (*toolListing, error) {
-	tcfg := target.Config{Spec: spec, Builtins: builtin.All()}
-	if err := tcfg.Check(); err != nil {
+	tcfg, err := flagTarget(spec) // a spec, or FILE.json#NAME
+	tcfg.Builtins = builtin.All()
+	if err == nil {
+		err = tcfg.Check()
+	}
+	if err != nil {
 		return nil, badInput(err)
 	}
 	if err := addTargetFlags(&tcfg, headers, envs); err != nil {

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestRunFromMCPJSONOverHTTP runs the household suite against the
+// household server behind a bearer token, reached through an mcp.json
+// server with a url and a ${VAR} header: every case passes, and neither
+// the token nor the endpoint reaches the run's files. Without a name in a
+// file of several servers the run is refused as bad input.
+func TestRunFromMCPJSONOverHTTP(t *testing.T) {
+	server, err := builtin.Server("household", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const token = "tok-PLANTED-mcpjson-http"
+	t.Setenv("MCPEVAL_TEST_TOKEN", token)
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "mcp.json")
+	os.WriteFile(conf, []byte(`{"mcpServers": {
+  "household": {"type": "http", "url": "`+ts.URL+`/mcp", "headers": {"Authorization": "Bearer ${MCPEVAL_TEST_TOKEN}"}},
+  "local": {"command": "does-not-matter"}
+}}`), 0o644)
+	out := filepath.Join(dir, "run")
+	s, code, stderr := runJSON(t, "run", "--json", "--quiet", "--target", conf+"#household", "--attempts", "1", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if s.Totals.Graded != 19 || s.Totals.Passed != 19 {
+		t.Errorf("from mcp.json over HTTP: totals %+v", s.Totals)
+	}
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			if strings.Contains(string(b), "PLANTED") || strings.Contains(string(b), strings.TrimPrefix(ts.URL, "http://")) {
+				t.Errorf("%s holds the bearer token or the endpoint", p)
+			}
+		}
+		return nil
+	})
+	if _, code, stderr := runJSON(t, "run", "--quiet", "--target", conf, "--attempts", "1", "--out", out+"2"); code != 2 || !strings.Contains(stderr, "holds 2 servers (household, local)") {
+		t.Errorf("no name among two servers: exit %d, %s", code, stderr)
+	}
+}
