@@ -20,6 +20,10 @@ type Writer struct {
 	done bool
 }
 
+// ErrExists is wrapped by Create's error for a directory that already
+// holds a record.
+var ErrExists = errors.New("already holds a record")
+
 // Create makes dir (if needed) and starts a new record in it with h. It
 // refuses a directory that already holds a record: a run never overwrites
 // another.
@@ -28,7 +32,7 @@ func Create(dir string, h *Header) (*Writer, error) {
 		return nil, fmt.Errorf("creating run directory: %w", err)
 	}
 	p := filepath.Join(dir, FileName)
-	exists := fmt.Errorf("%s already holds a record: a run never overwrites another (choose another --out, or --resume it)", dir)
+	exists := fmt.Errorf("%s %w: a run never overwrites another (choose another --out, or --resume it)", dir, ErrExists)
 	if _, err := os.Lstat(p); err == nil {
 		return nil, exists
 	}
@@ -148,8 +152,15 @@ type Run struct {
 	// Dir is the run directory.
 	Dir    string
 	Header Header
-	// Attempts are the finished attempts, in the order written.
+	// Attempts are the finished attempts, in the order first written.
+	// An attempt that ended in error and was recorded again later (a
+	// retry) is the later one here; any other attempt recorded twice is
+	// the first, with a warning.
 	Attempts []Attempt
+	// Superseded are the errored attempts a later attempt with the same
+	// case and number replaced, in the order written. They stay in the
+	// record file, which is never edited, and are not graded.
+	Superseded []Attempt
 	// End is nil when the run did not finish (it was killed or is still
 	// running).
 	End *End
@@ -190,7 +201,8 @@ func Read(dir string) (*Run, error) {
 func Parse(rd io.Reader, name string) (*Run, error) {
 	br := bufio.NewReaderSize(rd, 1<<16)
 	run := &Run{}
-	seen := map[Planned]int{}
+	seen := map[Planned]int{} // the line of each attempt's latest
+	at := map[Planned]int{}   // its index in run.Attempts
 	n := 0
 	for {
 		data, err := readLine(br)
@@ -233,10 +245,19 @@ func Parse(rd io.Reader, name string) (*Run, error) {
 			}
 			k := Planned{l.Attempt.Case, l.Attempt.N}
 			if first, dup := seen[k]; dup {
+				if i := at[k]; run.Attempts[i].End == EndError {
+					// A retry of an errored attempt (run --resume
+					// --retry-errors): the later one counts.
+					run.Superseded = append(run.Superseded, run.Attempts[i])
+					run.Attempts[i] = *l.Attempt
+					seen[k] = n
+					continue
+				}
 				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: attempt %s #%d already recorded at line %d; ignored", name, n, k.Case, k.N, first))
 				continue
 			}
 			seen[k] = n
+			at[k] = len(run.Attempts)
 			run.Attempts = append(run.Attempts, *l.Attempt)
 		case l.End != nil:
 			run.End = l.End // a resumed run's last end is its end

@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -301,12 +300,12 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		for _, r := range runs {
 			jr = append(jr, junit.Run{Record: r.Record, Result: r.Result})
 		}
-		if err := rundir.WriteFile(f.ci.junit, func(w io.Writer) error { return junit.Write(w, jr...) }); err != nil {
+		if err := rundir.WriteOutput(f.ci.junit, e.stdout, func(w io.Writer) error { return junit.Write(w, jr...) }); err != nil {
 			return err
 		}
 	}
 	if f.ci.summary != "" {
-		err := appendFile(f.ci.summary, func(w io.Writer) error {
+		err := appendFile(e, f.ci.summary, func(w io.Writer) error {
 			for _, r := range runs {
 				if err := report.Markdown(w, r.Result, &r.Record.Header, usage.NewCost(r.Record, r.Result.Totals.Passed, nil)); err != nil {
 					return err
@@ -392,19 +391,11 @@ func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict, checked boo
 	fmt.Fprintln(w)
 }
 
-// appendFile appends what write writes to path, creating it if needed
-// (as GitHub's $GITHUB_STEP_SUMMARY expects).
-func appendFile(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
+// appendFile appends what write writes to the file path names, creating
+// it if needed (as GitHub's $GITHUB_STEP_SUMMARY expects); "-" is stdout.
+func appendFile(e *env, path string, write func(io.Writer) error) error {
+	if err := rundir.AppendOutput(path, e.stdout, write); err != nil {
 		return fmt.Errorf("writing summary: %w", err)
-	}
-	werr := write(f)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return fmt.Errorf("writing summary %s: %w", path, werr)
 	}
 	return nil
 }
@@ -429,7 +420,8 @@ func reportMarkdown(w io.Writer, res *grade.Result, rec *record.Run) error {
 	return report.Markdown(w, res, &rec.Header, usage.NewCost(rec, res.Totals.Passed, nil))
 }
 
-// writeJUnit writes one graded run as JUnit XML to path.
-func writeJUnit(path string, rec *record.Run, res *grade.Result) error {
-	return rundir.WriteFile(path, func(w io.Writer) error { return junit.Write(w, junit.Run{Record: rec, Result: res}) })
+// writeJUnit writes one graded run as JUnit XML to the file path names
+// ("-": stdout).
+func writeJUnit(e *env, path string, rec *record.Run, res *grade.Result) error {
+	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return junit.Write(w, junit.Run{Record: rec, Result: res}) })
 }

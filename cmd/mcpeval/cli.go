@@ -13,8 +13,11 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/pipeline"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
+	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
 	"github.com/mcpeval/mcpeval/target"
@@ -114,6 +117,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if err == nil {
 		return exitOK
 	}
+	if badInputErr(err) {
+		err = badInput(err)
+	}
 	var ex *exitError
 	if errors.As(err, &ex) {
 		if ex.msg != "" {
@@ -157,6 +163,16 @@ func usagef(format string, args ...any) error {
 
 func exitf(code int, format string, args ...any) error {
 	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// badInputErr reports whether err, however deeply wrapped, is the
+// input's fault: another writer holds the run, a path or run the user
+// named will not do, or the suite does not fit the target.
+func badInputErr(err error) bool {
+	var se suite.Errors
+	return errors.Is(err, rundir.ErrLocked) || errors.Is(err, rundir.ErrBadOutput) ||
+		errors.Is(err, pipeline.ErrNothingToResume) || errors.Is(err, record.ErrExists) ||
+		errors.Is(err, runner.ErrDuplicateTool) || errors.As(err, &se)
 }
 
 // badInput wraps an input error (a suite, a script) as exit status 2.
@@ -264,6 +280,25 @@ func loadSuite(p string) (*suite.Suite, error) {
 	return s, nil
 }
 
+// suiteLine returns "FILE:LINE" of the top-level key in suite s's file,
+// or the file alone when the key is not found there.
+func suiteLine(s *suite.Suite, key string) string {
+	p := s.Path
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		p = filepath.Join(p, "suite.yaml")
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return p
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, key+":") {
+			return fmt.Sprintf("%s:%d", p, i+1)
+		}
+	}
+	return p
+}
+
 // isCodeDir reports whether p is a directory that holds no suite.yaml (a
 // Go package named like an embedded suite, say): then a bare name means
 // the embedded suite.
@@ -301,7 +336,7 @@ func suiteTarget(s *suite.Suite, override string) (target.Config, error) {
 		return t, usagef("suite %s names no target: give one with --target", s.Path)
 	}
 	if err := t.Check(); err != nil {
-		return t, badInput(err)
+		return t, usagef("%s: %v", suiteLine(s, "target"), err)
 	}
 	return t, nil
 }

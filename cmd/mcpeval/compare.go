@@ -70,6 +70,11 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *gate {
+		if err := compare.RelatedRuns(base, nw); err != nil {
+			return usagef("--gate %s %s: %v", pos[0], pos[1], err)
+		}
+	}
 	c := compare.Compare(base, nw, gb, gn)
 	c.SetAlpha(*alpha)
 	switch {
@@ -84,7 +89,7 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *summary != "" {
-		if err := appendFile(*summary, func(w io.Writer) error { return compare.Markdown(w, c) }); err != nil {
+		if err := appendFile(e, *summary, func(w io.Writer) error { return compare.Markdown(w, c) }); err != nil {
 			return err
 		}
 	}

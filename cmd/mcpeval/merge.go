@@ -85,12 +85,12 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitFile != "" {
-		if err := writeJUnit(*junitFile, rec, res); err != nil {
+		if err := writeJUnit(e, *junitFile, rec, res); err != nil {
 			return err
 		}
 	}
 	if *summary != "" {
-		if err := appendFile(*summary, func(w io.Writer) error { return reportMarkdown(w, res, rec) }); err != nil {
+		if err := appendFile(e, *summary, func(w io.Writer) error { return reportMarkdown(w, res, rec) }); err != nil {
 			return err
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/review"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -311,35 +311,10 @@ func reportReviews(e *env, rec *record.Run, res *grade.Result, htmlPath string, 
 	if htmlPath == "" {
 		return nil
 	}
-	htmlreport.Version = buildinfo.Get().Version
-	page := &htmlreport.RunPage{Run: rec, Result: res, Reviewed: rv}
-	if err := writeFileAtomic(htmlPath, func(w io.Writer) error { return htmlreport.Run(w, page) }); err != nil {
+	page := &htmlreport.RunPage{Run: rec, Result: res, Reviewed: rv, Version: buildinfo.Get().Version}
+	if err := rundir.WriteOutput(htmlPath, e.stdout, func(w io.Writer) error { return htmlreport.Run(w, page) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "mcpeval report: wrote %s\n", htmlPath)
 	return nil
-}
-
-// writeFileAtomic writes a file through a temporary one, so that a crash
-// never leaves half a page.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	werr := write(f)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, werr)
-	}
-	return os.Rename(tmp, path)
 }

@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
+	"github.com/mcpeval/mcpeval/internal/compare"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
@@ -37,6 +41,10 @@ over the target's real MCP tools; records every attempt; grades the record.
              "anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192"
 
 The record is written to --out (default runs/RUN_ID) and never overwritten.
+--resume RUN runs the attempts an interrupted run lacks, with the budget it
+was given; --retry-errors also runs again those that ended in error (the
+record keeps them, superseded by the new ones). One process at a time
+writes a run: a second is refused, naming the first's PID.
 With --json the summary is printed as JSON on stdout.
 `
 
@@ -52,6 +60,7 @@ type runFlags struct {
 	callTimeout                  time.Duration
 	quiet                        bool
 	resume                       string
+	retryErrors                  bool
 	spend                        bool
 	budgetTokens                 int64
 	budgetUSD                    float64
@@ -88,6 +97,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting attempts once this many dollars are spent (0: no limit)")
 	fs.StringVar(&f.judge, "judge", "", "ask an advisory judge `SPEC` whether decline answers decline (never changes a grade; fake:phrases for a free one)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run in `RUN`: run exactly the attempts it lacks")
+	fs.BoolVar(&f.retryErrors, "retry-errors", false, "with --resume: also run again the attempts that ended in error (the record keeps them, superseded)")
 	f.prices.register(fs.FlagSet)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -106,6 +116,17 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if f.attempts < 0 || f.concurrency < 1 || f.turns < 0 {
 		return usagef("--attempts and --turn-cap must not be negative, --concurrency must be at least 1")
 	}
+	if f.callTimeout <= 0 {
+		return usagef("--call-timeout %v: a tool call needs a positive time limit (e.g. 60s)", f.callTimeout)
+	}
+	if f.out != "" {
+		if _, err := os.Lstat(filepath.Join(f.out, record.FileName)); err == nil {
+			return usagef("--out %s already holds a record: a run never overwrites another (choose another --out, or --resume it)", f.out)
+		}
+	}
+	if f.retryErrors && f.resume == "" {
+		return usagef("--retry-errors goes with --resume RUN: it runs again the errored attempts of that run")
+	}
 	var resume *record.Run
 	if f.resume != "" {
 		if f.out != "" || f.attempts != 0 || len(f.cases) > 0 {
@@ -114,8 +135,16 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		if resume, err = readRun(e, f.resume); err != nil {
 			return err
 		}
-		if resume.Complete() {
-			return usagef("%s is complete: nothing to resume", f.resume)
+		left := resume
+		if f.retryErrors {
+			left = pipeline.WithoutErrors(resume)
+		}
+		if left.Complete() {
+			hint := ""
+			if !f.retryErrors && len(left.Attempts) > len(pipeline.WithoutErrors(resume).Attempts) {
+				hint = " (to run its errored attempts again, add --retry-errors)"
+			}
+			return usagef("%s is complete: nothing to resume%s", f.resume, hint)
 		}
 		if f.suite == "" {
 			f.suite = resume.Header.Suite.Path
@@ -123,10 +152,25 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		if !setFlag(fs, "model") {
 			f.model = resume.Header.Model.Spec
 		}
+		// The budget the run was given holds for its resume, unless given
+		// again.
+		if b, ok := recordedBudget(&resume.Header); ok {
+			if !setFlag(fs, "budget-tokens") {
+				f.budgetTokens = b.Tokens
+			}
+			if !setFlag(fs, "budget-usd") {
+				f.budgetUSD = b.USD
+			}
+		}
 	}
 	s, err := loadSuite(f.suite)
 	if err != nil {
 		return err
+	}
+	if len(s.Cases) == 0 {
+		// validate accepts a suite still being written; a run of it
+		// measures nothing.
+		return usagef("%s: suite %s has no cases: nothing to run (add cases; see mcpeval validate)", suiteLine(s, "cases"), s.Name)
 	}
 	tcfg, err := suiteTarget(s, f.target)
 	if err != nil {
@@ -139,6 +183,19 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	for _, c := range f.cases {
 		if !anySelected(s, c) {
 			return usagef("--case %s: no case of suite %s has that id or group", c, s.Name)
+		}
+	}
+	if base := f.ci.baseline; base != nil {
+		// Refused before any model request: a gate on unrelated runs
+		// would pass or fail on nothing.
+		var ids []string
+		for _, c := range s.Cases {
+			if len(f.cases) == 0 || runner.Selected(c.ID, f.cases) {
+				ids = append(ids, c.ID)
+			}
+		}
+		if err := compare.Related(base.Header.Suite.Name, compare.PlannedCases(base), s.Name, ids); err != nil {
+			return usagef("--gate %s: %v", base.Dir, err)
 		}
 	}
 	if err := spendAllowed(e, f.model, f.spend); err != nil {
@@ -177,6 +234,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		Cases: f.cases, OutDir: f.out, Build: build, CallTimeout: f.callTimeout,
 		Resume: resume,
 	}
+	if resume == nil {
+		cfg.Extra = budgetExtra(f.budgetTokens, f.budgetUSD)
+	}
 	if provider.Real(f.model) {
 		cfg.Prices = prices.Stamp(info.Provider, info.Name)
 	}
@@ -196,7 +256,8 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if !f.json && !f.quiet && strings.HasPrefix(f.model, "fake:") && f.model == "fake:perfect" {
 		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
 	}
-	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: jdg, Prices: prices})
+	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
+	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: jdg, Prices: prices, RetryErrors: f.retryErrors, Warn: warn})
 	prog.done()
 	if g == nil {
 		return err
@@ -293,7 +354,7 @@ func (p *progress) update(pr runner.Progress) {
 	p.shown = true
 	fmt.Fprintf(p.e.stderr, "\r\x1b[K[%d/%d] pass %d  fail %d  error %d  %s  %s #%d",
 		pr.Done, pr.Total, p.counts[grade.Pass], p.counts[grade.Fail], p.counts[grade.Error],
-		time.Since(p.started).Round(time.Second), pr.Attempt.Case, pr.Attempt.N)
+		time.Since(p.started).Round(time.Second), termsafe.Line(pr.Attempt.Case), pr.Attempt.N)
 }
 
 func (p *progress) done() {
@@ -302,4 +363,29 @@ func (p *progress) done() {
 	if p.on && p.shown {
 		fmt.Fprint(p.e.stderr, "\r\x1b[K")
 	}
+}
+
+// budgetKey is the key of record.Header.Extra under which a run records
+// the budget it was given, for its resume.
+const budgetKey = "budget"
+
+// runBudget is a run's budget as its header records it.
+type runBudget struct {
+	Tokens int64   `json:"tokens"`
+	USD    float64 `json:"usd,omitempty"`
+}
+
+func budgetExtra(tokens int64, usd float64) map[string]json.RawMessage {
+	b, _ := json.Marshal(runBudget{Tokens: tokens, USD: usd})
+	return map[string]json.RawMessage{budgetKey: b}
+}
+
+// recordedBudget returns the budget header h records, if any.
+func recordedBudget(h *record.Header) (runBudget, bool) {
+	var b runBudget
+	raw, ok := h.Extra[budgetKey]
+	if !ok || json.Unmarshal(raw, &b) != nil {
+		return runBudget{}, false
+	}
+	return b, true
 }

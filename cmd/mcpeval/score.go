@@ -146,7 +146,7 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitPath != "" {
-		if err := writeJUnit(*junitPath, rec, &res); err != nil {
+		if err := writeJUnit(e, *junitPath, rec, &res); err != nil {
 			return err
 		}
 	}

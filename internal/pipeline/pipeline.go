@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/fixture"
@@ -24,9 +26,25 @@ type Options struct {
 	// JudgeConcurrency is how many answers are put to the judge at once;
 	// 0 means 4.
 	JudgeConcurrency int
+	// JudgeAsks is how many times the judge is asked about each answer of
+	// a case with a rubric, the majority kept; 0 means the suite's
+	// judge_asks, else 3.
+	JudgeAsks int
 	// Prices price the run's usage; nil means the built-in tables.
 	Prices *price.Set
+	// RetryErrors, with a resumed run (runner.Config.Resume), runs again
+	// every attempt of it that ended in error, besides those it lacks. The
+	// new attempts are appended; the record keeps the errored ones, which
+	// the new ones supersede (record.Run.Superseded).
+	RetryErrors bool
+	// Warn, when set, is told of what is worth knowing and changes nothing
+	// (a stale lock taken over).
+	Warn func(string)
 }
+
+// ErrNothingToResume is returned by Run for a resumed run that, read again
+// under its lock, has nothing left to run.
+var ErrNothingToResume = errors.New("nothing to resume")
 
 // Graded is a graded run and what was derived from it.
 type Graded struct {
@@ -41,6 +59,9 @@ type Graded struct {
 	// Disagreements are the attempts the advisory judge reads otherwise
 	// than the grade (judge.Disagreements): where reviewers start.
 	Disagreements []string
+	// Split are the attempts whose judge's asks disagreed with each other
+	// (judge.Split), the majority kept.
+	Split []string
 	// Problems are derived files that could not be read or written, each
 	// naming its file. The record is safe either way, and "mcpeval score"
 	// writes them again.
@@ -63,6 +84,34 @@ func Run(ctx context.Context, cfg runner.Config, opts Options) (*Graded, error) 
 			cfg.Fixtures = fx
 		}
 		cfg.FreshTarget = cfg.FreshTarget || cfg.Suite.FreshTarget
+	}
+	dir := cfg.OutDir
+	if cfg.Resume != nil {
+		dir = cfg.Resume.Dir
+	}
+	if dir != "" {
+		// One writer at a time: two processes appending to one record
+		// would interleave it.
+		lock, err := rundir.Lock(dir, opts.Warn)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Unlock()
+	}
+	if cfg.Resume != nil {
+		// Read again under the lock: another process may have added to it
+		// since the caller read it.
+		old, err := record.Read(cfg.Resume.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("resuming %s: %w", cfg.Resume.Dir, err)
+		}
+		if opts.RetryErrors {
+			old = WithoutErrors(old)
+		}
+		if old.Complete() {
+			return nil, fmt.Errorf("%s is complete: %w", cfg.Resume.Dir, ErrNothingToResume)
+		}
+		cfg.Resume = old
 	}
 	rec, err := runner.Run(ctx, cfg)
 	if rec == nil {
@@ -99,7 +148,7 @@ func (g *Graded) judge(ctx context.Context, opts Options) {
 		if n < 1 {
 			n = 4
 		}
-		ops = judge.Ask(ctx, opts.Judge, g.Suite, g.Record, n)
+		ops = judge.Ask(ctx, opts.Judge, g.Suite, g.Record, n, opts.JudgeAsks)
 		if dir != "" {
 			g.problem(judge.Write(dir, ops))
 		}
@@ -111,8 +160,9 @@ func (g *Graded) judge(ctx context.Context, opts Options) {
 	if ops.Len() == 0 {
 		return
 	}
-	judge.Attach(g.Result, ops)
+	judge.Apply(g.Suite, g.Result, ops)
 	g.Disagreements = judge.Disagreements(g.Result)
+	g.Split = judge.Split(g.Result)
 }
 
 // write writes every derived file of the run directory, and removes those
@@ -136,4 +186,37 @@ func (g *Graded) problem(err error) {
 	if err != nil {
 		g.Problems = append(g.Problems, err)
 	}
+}
+
+// WithoutErrors returns rec as a resume sees it when errored attempts are
+// to be run again: without its errored attempts, and not ended, so that
+// the runner runs them as missing. rec itself is not changed.
+func WithoutErrors(rec *record.Run) *record.Run {
+	out := *rec
+	out.Attempts = nil
+	for _, a := range rec.Attempts {
+		if a.End != record.EndError {
+			out.Attempts = append(out.Attempts, a)
+		}
+	}
+	if len(out.Attempts) != len(rec.Attempts) {
+		out.End = nil
+	}
+	return &out
+}
+
+// Missing returns the planned attempts of rec that it does not hold, in
+// plan order.
+func Missing(rec *record.Run) []record.Planned {
+	done := map[record.Planned]bool{}
+	for _, a := range rec.Attempts {
+		done[record.Planned{Case: a.Case, N: a.N}] = true
+	}
+	var missing []record.Planned
+	for _, p := range rec.Header.Planned {
+		if !done[p] {
+			missing = append(missing, p)
+		}
+	}
+	return missing
 }

@@ -58,10 +58,15 @@ func WriteJSON(path string, v any) error {
 // or none, never part of a new one; a failed write removes the temporary
 // file.
 func WriteFile(path string, write func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	return writeAtomic(path, write)
+}
+
+// writeAtomic is WriteFile in a directory that exists.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// dupServer is an MCP server over streamable HTTP, written by hand, whose
+// tools/list names one tool twice (the SDK's server would not let it).
+func dupServer(t *testing.T) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "post only", http.StatusMethodNotAllowed)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.Unmarshal(b, &msg)
+		if len(msg.ID) == 0 { // a notification
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		var result any
+		switch msg.Method {
+		case "initialize":
+			result = map[string]any{
+				"protocolVersion": "2025-06-18",
+				"capabilities":    map[string]any{"tools": map[string]any{}},
+				"serverInfo":      map[string]any{"name": "dup", "version": "1"},
+			}
+		case "tools/list":
+			tool := map[string]any{"name": "get_net_worth", "description": "Net worth.", "inputSchema": map[string]any{"type": "object"}}
+			result = map[string]any{"tools": []any{tool, tool}}
+		default:
+			result = map[string]any{}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": result})
+	}))
+}
+
+// TestDuplicateToolsRefused: a target listing two tools by one name is
+// refused with exit 2, before any model request, and nothing is recorded.
+func TestDuplicateToolsRefused(t *testing.T) {
+	srv := dupServer(t)
+	defer srv.Close()
+	dir := t.TempDir()
+	suitePath := filepath.Join(dir, "suite.yaml")
+	os.WriteFile(suitePath, []byte("name: dup\ncases:\n  - id: decline/weather\n    prompt: What's the weather in Lisbon?\n    decline: true\n"), 0o644)
+	out := filepath.Join(dir, "run")
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"run", "--suite", suitePath, "--target", srv.URL + "/mcp", "--out", out, "--quiet"}, nil, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), `lists the tool "get_net_worth" twice`) {
+		t.Errorf("exit %d, stderr %q; want 2 naming the duplicated tool", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "record.jsonl")); err == nil {
+		t.Error("a record was written")
+	}
+}

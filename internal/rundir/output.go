@@ -1,0 +1,118 @@
+package rundir
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrBadOutput is wrapped by the errors of WriteOutput and AppendOutput
+// that are the named path's fault (a directory, a missing folder): bad
+// input, not a failure.
+var ErrBadOutput = errors.New("bad output path")
+
+// WriteOutput writes what write writes to the file a user named: "-" is
+// stdout; a device, a FIFO or a socket (/dev/null, /dev/stdout, a named
+// pipe) is written through, never replaced; a regular file, or a new one,
+// is written atomically as WriteFile does (through a symbolic link, the
+// file it names). A directory is refused, and so is a path whose folder
+// does not exist: no folder is created that the user did not make.
+func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "-" {
+		if err := write(stdout); err != nil {
+			return fmt.Errorf("writing to stdout: %w", err)
+		}
+		return nil
+	}
+	real, st, err := outputTarget(path)
+	if err != nil {
+		return err
+	}
+	if st != nil && !st.Mode().IsRegular() || throughDevice(path) {
+		return writeThrough(path, os.O_WRONLY, write)
+	}
+	return writeAtomic(real, write)
+}
+
+// AppendOutput appends what write writes to the file a user named,
+// creating a regular file when there is none (as GitHub's
+// $GITHUB_STEP_SUMMARY expects); "-" is stdout. Like WriteOutput it refuses
+// a directory and a missing folder.
+func AppendOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "-" {
+		if err := write(stdout); err != nil {
+			return fmt.Errorf("writing to stdout: %w", err)
+		}
+		return nil
+	}
+	if _, _, err := outputTarget(path); err != nil {
+		return err
+	}
+	return writeThrough(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, write)
+}
+
+// outputTarget checks the path a user named for output and returns the
+// file a write replaces (the path with its symbolic links resolved) and
+// what stands there now (nil: nothing yet).
+func outputTarget(path string) (string, fs.FileInfo, error) {
+	if path == "" {
+		return "", nil, fmt.Errorf("writing output: %w: an empty path", ErrBadOutput)
+	}
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.IsDir():
+		return "", nil, fmt.Errorf("writing %s: %w: it is a directory (name a file in it)", path, ErrBadOutput)
+	case err == nil:
+		real, rerr := filepath.EvalSymlinks(path)
+		if rerr != nil {
+			real = path
+		}
+		return real, st, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	// Nothing there yet (or a dangling link, which is replaced): its folder
+	// must exist.
+	dir := filepath.Dir(path)
+	dst, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil, fmt.Errorf("writing %s: %w: the folder %s does not exist (create it first)", path, ErrBadOutput, dir)
+	case err != nil:
+		return "", nil, fmt.Errorf("writing %s: %w", path, err)
+	case !dst.IsDir():
+		return "", nil, fmt.Errorf("writing %s: %w: %s is not a folder", path, ErrBadOutput, dir)
+	}
+	return path, nil, nil
+}
+
+// throughDevice reports whether path names a file of the system's device
+// trees: /dev/stdout resolves to the file the shell redirected stdout to,
+// which must be written through its open descriptor, not replaced.
+func throughDevice(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	return strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")
+}
+
+// writeThrough opens path with flag and writes to it in place.
+func writeThrough(path string, flag int, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, flag, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	werr := write(f)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("writing %s: %w", path, werr)
+	}
+	return nil
+}
