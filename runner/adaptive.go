@@ -92,7 +92,8 @@ type adaptive struct {
 	now func() time.Time
 
 	mu       sync.Mutex
-	changed  chan struct{} // closed when a request ends
+	changed  chan struct{} // closed when a request ends and some wait
+	waiting  int
 	ctl      control
 	inflight int
 	sent     int64
@@ -140,6 +141,7 @@ func (g *adaptive) acquire(ctx context.Context) (int64, error) {
 			return seq, nil
 		}
 		changed := g.changed
+		g.waiting++
 		g.mu.Unlock()
 		var timer *time.Timer
 		var fired <-chan time.Time
@@ -155,6 +157,9 @@ func (g *adaptive) acquire(ctx context.Context) (int64, error) {
 		if timer != nil {
 			timer.Stop()
 		}
+		g.mu.Lock()
+		g.waiting--
+		g.mu.Unlock()
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
@@ -172,8 +177,10 @@ func (g *adaptive) release(seq int64, resp *model.Response, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.inflight--
-	close(g.changed)
-	g.changed = make(chan struct{})
+	if g.waiting > 0 {
+		close(g.changed)
+		g.changed = make(chan struct{})
+	}
 	o := observation{Headroom: -1}
 	var tries []model.Try
 	if resp != nil {

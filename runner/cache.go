@@ -5,19 +5,29 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )
 
+// keyOnce holds a run's prompt cache key, made once its header is.
+type keyOnce struct {
+	once sync.Once
+	key  string
+}
+
 // cacheKey is the prompt cache key of a run's requests: the same for every
 // request of a suite shown the same tools, and naming neither (a hash).
 func (r *run) cacheKey() string {
-	if r.header == nil {
+	if r.header == nil || r.key == nil {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(r.cfg.Suite.Name + "\x00" + r.header.ToolsHash))
-	return "mcpeval-" + hex.EncodeToString(sum[:8])
+	r.key.once.Do(func() {
+		sum := sha256.Sum256([]byte(r.cfg.Suite.Name + "\x00" + r.header.ToolsHash))
+		r.key.key = "mcpeval-" + hex.EncodeToString(sum[:8])
+	})
+	return r.key.key
 }
 
 // MinCachePrefix returns the fewest tokens a prompt prefix must hold for

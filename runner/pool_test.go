@@ -21,6 +21,11 @@ import (
 // every start, so a test can count the server processes a run started.
 func countedFaultServer(t *testing.T, args ...string) (target.Config, string) {
 	t.Helper()
+	return countedFaultServerB(t, args...)
+}
+
+func countedFaultServerB(t testing.TB, args ...string) (target.Config, string) {
+	t.Helper()
 	tc := faultserver.Target(args...)
 	dir := t.TempDir()
 	starts := filepath.Join(dir, "starts")
@@ -34,6 +39,11 @@ func countedFaultServer(t *testing.T, args ...string) (target.Config, string) {
 }
 
 func countStarts(t *testing.T, file string) int {
+	t.Helper()
+	return countStartsB(t, file)
+}
+
+func countStartsB(t testing.TB, file string) int {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {

@@ -160,6 +160,7 @@ type run struct {
 	header  *record.Header
 	w       *record.Writer
 	planned []record.Planned
+	key     *keyOnce // the prompt cache key (cache.go), shared by forCase's copies
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -210,7 +211,7 @@ func newRun(cfg Config) (*run, error) {
 	if !cfg.FixedConcurrency {
 		cfg.Model = newAdaptive(cfg.Model, cfg.Concurrency)
 	}
-	return &run{cfg: cfg}, nil
+	return &run{cfg: cfg, key: &keyOnce{}}, nil
 }
 
 // NewRunID returns a run id: the UTC time, the model spec made safe for a

@@ -1,0 +1,41 @@
+package runner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
+)
+
+// BenchmarkSharedServers runs 32 attempts at concurrency 16 on a stdio
+// server, each slot with its own server (pool=off, as before shared
+// servers) and sharing the default pool (pool=2). Compare with
+// benchstat -col /pool.
+func BenchmarkSharedServers(b *testing.B) {
+	s, err := loadSuiteB(faultSuite)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, _ := fake.New("perfect", s)
+	for _, bc := range []struct {
+		name string
+		pool int
+	}{{"pool=off", -1}, {"pool=2", 0}} {
+		b.Run(bc.name, func(b *testing.B) {
+			tc, starts := countedFaultServerB(b)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				dir := b.TempDir()
+				b.StartTimer()
+				rec, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect", Fake: true},
+					Target: tc, Attempts: 32, Concurrency: 16, TargetPool: bc.pool, OutDir: dir})
+				if err != nil || len(rec.Attempts) != 32 {
+					b.Fatalf("run: %v", err)
+				}
+			}
+			b.ReportMetric(float64(countStartsB(b, starts))/float64(b.N), "servers/op")
+		})
+	}
+}
