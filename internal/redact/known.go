@@ -65,15 +65,19 @@ func (k *Known) AddExpanded(s string, getenv func(string) string) {
 // AddEnviron registers the value of every variable of environ (as
 // os.Environ returns it) whose name says it holds a secret (see
 // SecretName): ANTHROPIC_API_KEY, OPENAI_API_KEY, GITHUB_TOKEN, a
-// provider's or a CI's key of any shape.
+// provider's or a CI's key of any shape. A value that is one plain
+// lowercase word of fewer than 16 letters (CACHE_KEY=production) is taken
+// for a setting, not a secret: scrubbing it would rewrite ordinary text.
 func (k *Known) AddEnviron(environ []string) {
 	for _, kv := range environ {
 		name, v, ok := strings.Cut(kv, "=")
-		if ok && SecretName(name) {
+		if ok && SecretName(name) && !plainWord.MatchString(strings.TrimSpace(v)) {
 			k.Add(v)
 		}
 	}
 }
+
+var plainWord = regexp.MustCompile(`^[a-z]{1,15}$`)
 
 // secretWords are the parts of an environment variable's name (split at
 // underscores) that say its value is a secret.
@@ -263,7 +267,7 @@ func FindEnviron(data []byte, environ []string) []string {
 	var names []string
 	for _, kv := range environ {
 		name, v, ok := strings.Cut(kv, "=")
-		if !ok || !SecretName(name) {
+		if !ok || !SecretName(name) || plainWord.MatchString(strings.TrimSpace(v)) {
 			continue
 		}
 		k := &Known{}

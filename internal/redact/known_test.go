@@ -19,8 +19,12 @@ func TestKnownScrubsByValue(t *testing.T) {
 		"HOME=/home/someone-long-path",
 		"PWD=/home/someone-long-path/work",
 		"SHORT_TOKEN=abc",
+		"CACHE_KEY=production",
 	})
 	k.AddExpanded("Bearer ${MCP_TOKEN}", func(string) string { return "mcp-PLANTED-4242" })
+	if got := k.Scrub("the production database"); got != "the production database" {
+		t.Errorf("a setting's plain word was scrubbed: %q", got)
+	}
 	in := "echo: groq-CUSTOMKEY-0123456789 and sk-ant-api03-PLANTED-aaaaaaaaaaaa and ghs_PLANTEDtokenvalue; header Bearer mcp-PLANTED-4242; abc; /home/someone-long-path"
 	got := k.Scrub(in)
 	for _, v := range []string{"CUSTOMKEY", "PLANTED"} {
