@@ -120,9 +120,9 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	htmlreport.Version = buildinfo.Get().Version
 	out, err := publish.Publish(rec, publish.Options{
 		Ledger: *ledger, Site: *site, Replace: *replace, DryRun: *dry, Redact: cfg, Getenv: e.getenv,
+		Version: buildinfo.Get().Version,
 		LoadSuite: func(p string) (*suite.Suite, error) {
 			s, err := loadSuite(p)
 			var ex *exitError

@@ -42,6 +42,9 @@ type Options struct {
 	// Repo is the repository the ledger is committed in (default: git, at
 	// the ledger's directory).
 	Repo Repo
+	// Version is the version of the mcpeval publishing, for the pages'
+	// footers (empty: "dev").
+	Version string
 }
 
 // Outcome is what Publish did.
@@ -258,11 +261,11 @@ func (p *publication) render(f folded) (map[string][]byte, error) {
 	}
 	files := map[string][]byte{}
 	var page bytes.Buffer
-	if err := htmlreport.Run(&page, &htmlreport.RunPage{Run: &pub, Result: &res, Reviewed: p.rv, Banner: f.banner}); err != nil {
+	if err := htmlreport.Run(&page, &htmlreport.RunPage{Run: &pub, Result: &res, Reviewed: p.rv, Banner: f.banner, Version: p.opts.Version}); err != nil {
 		return nil, err
 	}
 	files[filepath.Join(p.opts.Site, filepath.FromSlash(f.row.Page))] = page.Bytes()
-	index, err := RenderLedger(f.ledger)
+	index, err := RenderLedger(f.ledger, p.opts.Version)
 	if err != nil {
 		return nil, err
 	}
@@ -307,9 +310,10 @@ func writeFiles(files map[string][]byte) ([]string, error) {
 	return written, nil
 }
 
-// RenderLedger renders the ledger's page.
-func RenderLedger(l *Ledger) ([]byte, error) {
-	p := &htmlreport.LedgerPage{Title: "Results"}
+// RenderLedger renders the ledger's page, naming mcpeval version in its
+// footer.
+func RenderLedger(l *Ledger, version string) ([]byte, error) {
+	p := &htmlreport.LedgerPage{Title: "Results", Version: version}
 	if l.DryRun {
 		p.Banner = Banner
 	}

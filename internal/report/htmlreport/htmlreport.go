@@ -35,9 +35,6 @@ var (
 	asset = newAsset()
 )
 
-// Version is written in every page's footer; the CLI sets it.
-var Version = "dev"
-
 type pageAsset struct {
 	Style  template.CSS
 	Script template.JS
@@ -72,6 +69,9 @@ type RunPage struct {
 	Banner string
 	// Prices price the run; nil means the built-in tables.
 	Prices *price.Set
+	// Version is the version of the mcpeval writing the page, for its
+	// footer; empty writes "dev".
+	Version string
 }
 
 // Run writes the run page.
@@ -91,6 +91,9 @@ type LedgerPage struct {
 	// Banner, when set, is shown at the top of the page.
 	Banner string
 	Rows   []LedgerRow
+	// Version is the version of the mcpeval writing the page, for its
+	// footer; empty writes "dev".
+	Version string
 }
 
 // LedgerRow is one published row.
@@ -123,6 +126,14 @@ type LedgerAction struct {
 	Rate      format.Rate
 }
 
+// footerVersion is the version a page's footer names: v, or "dev".
+func footerVersion(v string) string {
+	if v == "" {
+		return "dev"
+	}
+	return v
+}
+
 // Ledger writes the ledger page.
 func Ledger(w io.Writer, p *LedgerPage) error {
 	type actionView struct{ Name, Check, Text, Title string }
@@ -136,7 +147,7 @@ func Ledger(w io.Writer, p *LedgerPage) error {
 		Title, Banner, Version string
 		Asset                  pageAsset
 		Rows                   []rowView
-	}{Title: p.Title, Banner: p.Banner, Version: Version, Asset: asset}
+	}{Title: p.Title, Banner: p.Banner, Version: footerVersion(p.Version), Asset: asset}
 	if v.Title == "" {
 		v.Title = "Results"
 	}
@@ -419,7 +430,7 @@ func runView(p *RunPage) *RunView {
 		rv = review.Apply(res, nil)
 	}
 	v := &RunView{
-		Title: "Run " + h.RunID, Banner: p.Banner, Version: Version, Asset: asset, Filters: true,
+		Title: "Run " + h.RunID, Banner: p.Banner, Version: footerVersion(p.Version), Asset: asset, Filters: true,
 		Model: res.Model, Fake: h.Model.Fake, Valid: res.Valid, Invalid: res.Invalid, Warnings: res.Warnings,
 		AsGraded:    rate("as graded", "as-graded", rv.AsGraded, colorAs, 260),
 		AfterReview: rate("after review", "after-review", rv.AfterReview, colorAfter, 260),
