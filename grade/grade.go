@@ -60,6 +60,9 @@ type AttemptGrade struct {
 	ErrorKind string `json:"error_kind,omitempty"`
 	// Judge is a second model's advisory opinion, when one was asked.
 	Judge *Opinion `json:"judge,omitempty"`
+	// Judged is a judge model's reading against the case's rubric, when
+	// one was asked: advisory, unless the case is graded by its judge.
+	Judged *Judgement `json:"judged,omitempty"`
 }
 
 // Opinion is a judge model's reading of a decline answer. It is advisory

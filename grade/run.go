@@ -26,7 +26,12 @@ type Result struct {
 	Cases []CaseStats `json:"cases"`
 	// Groups are the case groups, in suite order.
 	Groups []GroupStats `json:"groups"`
+	// Totals and Groups leave out the cases graded by their judge
+	// (graded_by: judge), whose counts are Judged, shown apart.
 	Totals Totals       `json:"totals"`
+	// Judged are the counts of the attempts of cases graded by their
+	// judge; nil when the run has none.
+	Judged *Counts `json:"judged,omitempty"`
 	// Warnings are things a reader should know: cases of the record the
 	// suite no longer has, a suite changed since the run, an unfinished
 	// run, problems reading the record.
@@ -97,6 +102,9 @@ type CaseStats struct {
 	K int `json:"k"`
 	// Inconsistent is true when some attempts passed and some failed.
 	Inconsistent bool `json:"inconsistent"`
+	// Judged is true for a case graded by its judge (graded_by: judge):
+	// its counts are in Result.Judged, not in its group's or the totals.
+	Judged bool `json:"judged,omitempty"`
 }
 
 // GroupStats are one group's counts across its cases' attempts.
@@ -156,15 +164,25 @@ func Run(s *suite.Suite, r *record.Run) *Result {
 			continue
 		}
 		sort.SliceStable(as, func(i, j int) bool { return as[i].N < as[j].N })
-		cs := CaseStats{ID: c.ID, Group: c.Group, Prompt: c.Prompt}
+		cs := CaseStats{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Judged: c.JudgedOnly()}
 		g := groups[c.Group]
-		if g == nil {
+		if g == nil && !c.JudgedOnly() {
 			g = &GroupStats{Name: c.Group}
 			groups[c.Group] = g
 			groupOrder = append(groupOrder, c.Group)
 		}
 		for _, a := range as {
 			ag := Attempt(s, c, h, a)
+			if c.JudgedOnly() {
+				ag = judgedAttempt(ag)
+				res.Attempts = append(res.Attempts, ag)
+				cs.add(ag.Outcome)
+				if res.Judged == nil {
+					res.Judged = &Counts{}
+				}
+				res.Judged.add(ag.Outcome)
+				continue
+			}
 			res.Attempts = append(res.Attempts, ag)
 			cs.add(ag.Outcome)
 			g.add(ag.Outcome)
@@ -189,6 +207,9 @@ func Run(s *suite.Suite, r *record.Run) *Result {
 		res.Groups = append(res.Groups, *g)
 	}
 	res.Totals.finish()
+	if res.Judged != nil {
+		res.Judged.finish()
+	}
 	if hasActions(s) {
 		res.Actions = actions.Aggregate(s, r)
 	}

@@ -308,6 +308,9 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	if s.TurnCap < 0 {
 		l.errorf(file, lineOf(data, "turn_cap:"), 0, "turn_cap is %d: want a positive number", s.TurnCap)
 	}
+	if s.JudgeAsks < 0 {
+		l.errorf(file, lineOf(data, "judge_asks:"), 0, "judge_asks is %d: want a positive number", s.JudgeAsks)
+	}
 	for i := range s.Preflight {
 		p := &s.Preflight[i]
 		if p.Tool == "" {
@@ -471,8 +474,11 @@ func (l *loader) check(s *Suite) {
 		if c.Mode != ModeToolCall && (len(c.ExpectTools) > 0 || len(c.ExpectArgs) > 0) {
 			at("expect_tools and expect_args go with mode: tool-call")
 		}
-		if len(c.Tools.Required)+len(c.Tools.Accepted)+len(c.Tools.Forbidden)+len(c.Args)+len(c.Figures)+len(c.ExpectTools)+c.extraChecks() == 0 && !c.NoInventedFigures && !c.Decline && c.Answer == nil {
-			at("declares no check: want tools, args, figures, answer, no_invented_figures or decline")
+		checkJudge(c, at, func(line int, format string, args ...any) {
+			l.errorf(c.File, line, 0, "case %s: "+format, append([]any{c.ID}, args...)...)
+		})
+		if len(c.Tools.Required)+len(c.Tools.Accepted)+len(c.Tools.Forbidden)+len(c.Args)+len(c.Figures)+len(c.ExpectTools)+c.extraChecks() == 0 && !c.NoInventedFigures && !c.Decline && c.Answer == nil && !c.JudgedOnly() {
+			at("declares no check: want tools, args, figures, answer, no_invented_figures or decline (or a judge rubric with graded_by: judge)")
 		}
 		if len(c.Figures) > 0 && c.Decline {
 			at("both expects figures and expects a decline: want one or the other")

@@ -61,6 +61,9 @@ type Suite struct {
 	// tools its case names, the tools of their domains, and seeded
 	// distractors up to a cap (see Slice).
 	Slice *Slice `yaml:"slice,omitempty"`
+	// JudgeAsks is how many times a judge is asked about each answer of a
+	// case with a rubric, the majority verdict kept (3 when zero).
+	JudgeAsks int `yaml:"judge_asks,omitempty"`
 	// Cases are the questions.
 	Cases []*Case `yaml:"-"`
 
@@ -221,6 +224,13 @@ type Case struct {
 	// auto, any (some tool must be called), none (no tool may be), or
 	// {tool: NAME} (that tool must be called). Later requests are auto.
 	ToolChoice *ToolChoice `yaml:"tool_choice,omitempty"`
+
+	// Judge is the case's rubric for a judge model: advisory, unless
+	// GradedBy is "judge".
+	Judge *Rubric `yaml:"judge,omitempty"`
+	// GradedBy is "judge" for a case with no deterministic check whose
+	// grade is its judge's majority verdict; empty (or "checks") otherwise.
+	GradedBy string `yaml:"graded_by,omitempty"`
 
 	// Action is set on the cases of action suites (kinds read, write,
 	// sequence, destructive and decline): their key, fixtures and checks.

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
 )
 
@@ -31,14 +32,21 @@ Otherwise the answer ANSWERS.
 Judge only what the answer says, not whether it is correct.
 Reply with one word on the first line, DECLINES or ANSWERS, then at most one short sentence saying why.`
 
-// New returns a Judge that asks m, described by info, with Rubric.
+// New returns a Judge that asks m, described by info, with Rubric. It is
+// a RubricJudge too, reading answers against a case's rubric with
+// RubricPrompt; its rulings are priced from the built-in price tables.
 func New(m model.Model, info model.Info) Judge {
-	return &modelJudge{m: m, name: info.Provider + ":" + info.Name}
+	j := &modelJudge{m: m, name: info.Provider + ":" + info.Name}
+	if p, ok := price.Lookup(info.Provider, info.Name); ok {
+		j.price = &p
+	}
+	return j
 }
 
 type modelJudge struct {
-	m    model.Model
-	name string
+	m     model.Model
+	name  string
+	price *price.Price // nil when the judge is not priced
 }
 
 func (j *modelJudge) Declines(ctx context.Context, question, answer string) (grade.Opinion, error) {

@@ -41,6 +41,7 @@ func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost) er
 		f := format.Counts(r.c)
 		line(width, r.name, f.Count(), f.Percent(), f.CI(), strings.Join(r.notes, ", "))
 	}
+	judgedText(bw, res)
 	costText(bw, cost)
 	if err := actionsText(bw, res.Actions); err != nil {
 		return err
@@ -64,7 +65,7 @@ func tableRows(res *grade.Result) []row {
 	for _, g := range res.Groups {
 		rows = append(rows, row{name: g.Name, c: g.Counts, notes: errorNote(g.Errors, nil)})
 		for _, c := range res.Cases {
-			if c.Group != g.Name {
+			if c.Group != g.Name || c.Judged {
 				continue
 			}
 			notes := errorNote(c.Errors, nil)
