@@ -277,15 +277,41 @@ const (
 // Error says why an attempt could not be completed. It is never the
 // model's doing, and the attempt is left out of the pass rate.
 type Error struct {
-	// Kind is "provider", "target", "timeout", "fixture", "budget" or
-	// "canceled".
+	// Kind is what kept the attempt from being completed: one of the
+	// ErrorKind values ("provider", "target", "timeout", "fixture",
+	// "budget", "canceled").
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 	// Stderr holds a stdio server's last stderr lines, when it failed.
 	Stderr []string `json:"stderr,omitempty"`
 }
 
-// Error kinds.
+// ErrorKind says what kept an attempt from being completed (Error.Kind).
+// None of them is the model's doing.
+type ErrorKind string
+
+// The kinds of attempt error, as records spell them.
+const (
+	// KindProvider: the model's provider failed or refused the request.
+	KindProvider ErrorKind = "provider"
+	// KindTarget: the MCP server could not be started, or a tool call
+	// failed at the protocol level.
+	KindTarget ErrorKind = "target"
+	// KindTimeout: a model call or a tool call ran past its deadline.
+	KindTimeout ErrorKind = "timeout"
+	// KindFixture: the case's fixtures could not be built.
+	KindFixture ErrorKind = "fixture"
+	// KindBudget: the run's token or spending limit was reached.
+	KindBudget ErrorKind = "budget"
+	// KindCanceled: the run was interrupted.
+	KindCanceled ErrorKind = "canceled"
+)
+
+// The kinds of attempt error as untyped strings, for code written before
+// ErrorKind.
+//
+// Deprecated: use KindProvider, KindTarget, KindTimeout, KindFixture,
+// KindBudget and KindCanceled.
 const (
 	ErrProvider = "provider"
 	ErrTarget   = "target"
