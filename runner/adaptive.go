@@ -186,9 +186,11 @@ func (g *adaptive) release(seq int64, resp *model.Response, err error) {
 	if resp != nil {
 		tries = resp.Tries
 	}
-	var pe *model.ProviderError
-	if errors.As(err, &pe) {
-		tries = pe.Tries
+	if err != nil { // errors.As's target would escape for every answer
+		var pe *model.ProviderError
+		if errors.As(err, &pe) {
+			tries = pe.Tries
+		}
 	}
 	for _, t := range tries {
 		if t.Status == http.StatusTooManyRequests {

@@ -39,3 +39,33 @@ func BenchmarkSharedServers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAttemptGate is BenchmarkAttempt with the adaptive limit on (the
+// default) and off (FixedConcurrency): what following the rate limits
+// costs per attempt. Compare with benchstat -col /gate.
+func BenchmarkAttemptGate(b *testing.B) {
+	s, err := loadSuiteB(testSuite)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, _ := fake.New("perfect", s)
+	for _, fixed := range []bool{true, false} {
+		name := "gate=on"
+		if fixed {
+			name = "gate=off"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				dir := b.TempDir()
+				b.StartTimer()
+				rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, OutDir: dir, Attempts: 10, Concurrency: 1,
+					Cases: []string{"g/total"}, FixedConcurrency: fixed})
+				if err != nil || len(rec.Attempts) != 10 {
+					b.Fatalf("run: %v", err)
+				}
+			}
+		})
+	}
+}
