@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -44,9 +45,10 @@ func New(m model.Model, info model.Info) Judge {
 }
 
 type modelJudge struct {
-	m     model.Model
-	name  string
-	price *price.Price // nil when the judge is not priced
+	m      model.Model
+	name   string
+	price  *price.Price  // nil when the judge is not priced
+	budget *usage.Budget // nil when its calls count against no budget
 }
 
 func (j *modelJudge) Declines(ctx context.Context, question, answer string) (grade.Opinion, error) {
@@ -55,10 +57,14 @@ func (j *modelJudge) Declines(ctx context.Context, question, answer string) (gra
 		System:   Rubric,
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "<request>\n" + question + "\n</request>\n\n<answer>\n" + answer + "\n</answer>"}}}},
 	}
+	if j.budget != nil && j.budget.Exceeded() != "" {
+		return grade.Opinion{}, fmt.Errorf("judge %s not asked: the run's budget is spent", j.name)
+	}
 	resp, err := j.m.Generate(ctx, req)
 	if err != nil {
 		return grade.Opinion{}, fmt.Errorf("asking judge %s: %w", j.name, err)
 	}
+	j.spend(resp.Usage)
 	text := strings.TrimSpace(resp.Message.TextOf())
 	verdict, reason := parse(text)
 	op := grade.Opinion{Reason: reason, Model: j.name}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -179,6 +180,23 @@ func Attach(res *grade.Result, ops Opinions) {
 			g.Judge = &op
 		}
 	}
+}
+
+// Cost totals the tokens and dollars of the rulings; the dollars are nil
+// when no ruling was priced.
+func (o Opinions) Cost() (model.Usage, *float64) {
+	var u model.Usage
+	var usd *float64
+	for _, r := range o.Rulings {
+		u = u.Add(r.Usage)
+		if r.CostUSD != nil {
+			if usd == nil {
+				usd = new(float64)
+			}
+			*usd += *r.CostUSD
+		}
+	}
+	return u, usd
 }
 
 // Apply attaches the opinions and rulings to the grades (Attach) and

@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -121,6 +123,26 @@ func ParseVerdict(reply string) (grade.Outcome, string, error) {
 	return "", "", fmt.Errorf("not the structured verdict: verdict %q, want pass or fail", short(*v.Verdict, 40))
 }
 
+// WithBudget returns j counting its calls' tokens against b, and asking
+// no more once b is spent: an ask not made is an abstention. A judge that
+// calls no model (Fake) is returned as it is.
+func WithBudget(j Judge, b *usage.Budget) Judge {
+	mj, ok := j.(*modelJudge)
+	if !ok || b == nil {
+		return j
+	}
+	c := *mj
+	c.budget = b
+	return &c
+}
+
+// spend counts a call's tokens against the judge's budget, if it has one.
+func (j *modelJudge) spend(u model.Usage) {
+	if j.budget != nil {
+		j.budget.Spend(&record.Attempt{Turns: []record.Turn{{Usage: u}}})
+	}
+}
+
 // rubricMessage is what the judge is asked about one answer.
 func rubricMessage(c *suite.Case, question, answer string) string {
 	var b bytes.Buffer
@@ -138,6 +160,10 @@ func (j *modelJudge) Rule(ctx context.Context, c *suite.Case, question, answer s
 	r := Ruling{Model: j.name, System: RubricPrompt, Prompt: rubricMessage(c, question, answer)}
 	var cost float64
 	for range asks {
+		if j.budget != nil && j.budget.Exceeded() != "" {
+			r.Asks = append(r.Asks, Reading{Abstained: "not asked: the run's budget is spent"})
+			continue
+		}
 		req := &model.Request{
 			CaseID:   "judge/" + c.ID,
 			System:   RubricPrompt,
@@ -152,6 +178,7 @@ func (j *modelJudge) Rule(ctx context.Context, c *suite.Case, question, answer s
 		}
 		rd.Usage = resp.Usage
 		r.Usage = r.Usage.Add(resp.Usage)
+		j.spend(resp.Usage)
 		if j.price != nil {
 			cost += price.Cost(*j.price, resp.Usage)
 		}

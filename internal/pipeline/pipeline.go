@@ -11,6 +11,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
+	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -30,6 +31,10 @@ type Options struct {
 	// a case with a rubric, the majority kept; 0 means the suite's
 	// judge_asks, else 3.
 	JudgeAsks int
+	// JudgeBudget, when set, counts the judge's tokens with the run's, and
+	// the judge is asked no more once it is spent (a question not asked is
+	// an abstention, recorded).
+	JudgeBudget *usage.Budget
 	// Prices price the run's usage; nil means the built-in tables.
 	Prices *price.Set
 	// RetryErrors, with a resumed run (runner.Config.Resume), runs again
@@ -62,6 +67,11 @@ type Graded struct {
 	// Split are the attempts whose judge's asks disagreed with each other
 	// (judge.Split), the majority kept.
 	Split []string
+	// JudgeUsage and JudgeCostUSD are what the judge's rubric readings
+	// cost, as judge.json records them; JudgeCostUSD is nil when no
+	// ruling was priced.
+	JudgeUsage   model.Usage
+	JudgeCostUSD *float64
 	// Problems are derived files that could not be read or written, each
 	// naming its file. The record is safe either way, and "mcpeval score"
 	// writes them again.
@@ -148,7 +158,11 @@ func (g *Graded) judge(ctx context.Context, opts Options) {
 		if n < 1 {
 			n = 4
 		}
-		ops = judge.Ask(ctx, opts.Judge, g.Suite, g.Record, n, opts.JudgeAsks)
+		j := opts.Judge
+		if opts.JudgeBudget != nil {
+			j = judge.WithBudget(j, opts.JudgeBudget)
+		}
+		ops = judge.Ask(ctx, j, g.Suite, g.Record, n, opts.JudgeAsks)
 		if dir != "" {
 			g.problem(judge.Write(dir, ops))
 		}
@@ -163,6 +177,7 @@ func (g *Graded) judge(ctx context.Context, opts Options) {
 	judge.Apply(g.Suite, g.Result, ops)
 	g.Disagreements = judge.Disagreements(g.Result)
 	g.Split = judge.Split(g.Result)
+	g.JudgeUsage, g.JudgeCostUSD = ops.Cost()
 }
 
 // write writes every derived file of the run directory, and removes those
