@@ -304,26 +304,14 @@ func TestMonthsStandApart(t *testing.T) {
 	}
 }
 
-// formatFigure writes a figure as an answer states it: money with thousands
-// separators (and cents when it has them), percentages to two decimals,
-// counts as whole numbers.
+// formatFigure writes a figure as an answer states it: money and counts
+// as the server's results state them (thousands separators, cents when it
+// has them), percentages to two decimals.
 func formatFigure(f suite.Figure) string {
 	if f.Kind == suite.Percent {
 		return strconv.FormatFloat(f.Value, 'f', 2, 64) + "%"
 	}
-	s := strconv.FormatFloat(f.Value, 'f', 2, 64)
-	whole, cents, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if cents != "00" {
-		b.WriteString("." + cents)
-	}
-	return b.String()
+	return household.Money(f.Value)
 }
 
 // TestKeys checks each case's key: its answer states every expected figure
