@@ -22,6 +22,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/overlay"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/report/junit"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/shard"
@@ -386,7 +387,7 @@ func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict, checked boo
 		fmt.Fprint(w, "**Gate failed:**\n\n")
 	}
 	for _, s := range v.Reasons() {
-		fmt.Fprintf(w, "- %s\n", strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(strings.TrimSpace(s)))
+		fmt.Fprintf(w, "- %s\n", format.Markdown(strings.TrimSpace(s)))
 	}
 	fmt.Fprintln(w)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/report/format"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
 )
 
 // Markdown writes c for a pull-request comment or a GitHub step summary:
@@ -185,5 +186,5 @@ func mdActions(w io.Writer, c *Comparison) {
 
 // fence makes text safe on one line of a fenced code block.
 func fence(s string) string {
-	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "```", "'''").Replace(s)
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "```", "'''").Replace(termsafe.Line(s))
 }

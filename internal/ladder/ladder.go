@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/model"
@@ -390,9 +391,8 @@ func cell(c *grade.Counts) string {
 	return fmt.Sprintf("%.0f%% n=%d", math.Round(c.Rate*100), c.Graded)
 }
 
-var mdReplacer = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "\n", " ", "*", `\*`, "_", `\_`, "`", "'")
-
-func md(s string) string { return mdReplacer.Replace(s) }
+// md makes text safe in Markdown (format.Markdown).
+func md(s string) string { return format.Markdown(s) }
 
 func plural(n int) string {
 	if n == 1 {

@@ -93,7 +93,7 @@ func TestActionsMarkdownEscaped(t *testing.T) {
 			t.Errorf("Markdown report holds %q unescaped:\n%s", bad, md.String())
 		}
 	}
-	if !strings.Contains(md.String(), `| **evil\|'x'!\[i\](http://e/i.png)\[l\](http://e)&lt;b&gt;** |`) {
+	if !strings.Contains(md.String(), `| **evil\|'x'!\[i\](http:\/\/e/i.png)\[l\](http:\/\/e)&lt;b&gt;** |`) {
 		t.Errorf("Markdown report does not show the model name escaped:\n%s", md.String())
 	}
 }

@@ -17,10 +17,10 @@ import (
 // under a details element, and the run's cost. h and cost may be nil.
 func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "### mcpeval run `%s`\n\n", res.RunID)
-	fmt.Fprintln(bw, "```")
-	provenance(bw, res, h, "")
-	fmt.Fprint(bw, "```\n\n")
+	fmt.Fprintf(bw, "### mcpeval run %s\n\n", format.CodeSpan(res.RunID))
+	var prov strings.Builder
+	provenance(&prov, res, h, "")
+	fmt.Fprint(bw, format.CodeBlock(prov.String()), "\n") // a model spec or a path may hold backticks
 	if !res.Valid {
 		fmt.Fprintf(bw, "**Invalid run:** %s\n", mdText(res.Invalid))
 		mdWarnings(bw, res)
@@ -63,9 +63,9 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost
 	if len(fails) > 0 {
 		fmt.Fprintf(bw, "\n<details><summary>Failures (%d)</summary>\n\n", len(fails))
 		for _, a := range fails {
-			fmt.Fprintf(bw, "- `%s` #%d\n", a.Case, a.N)
+			fmt.Fprintf(bw, "- %s #%d\n", format.CodeSpan(a.Case), a.N)
 			for _, r := range a.Reasons {
-				fmt.Fprintf(bw, "  - **%s**: %s\n", r.Check, mdText(r.Message))
+				fmt.Fprintf(bw, "  - **%s**: %s\n", mdText(r.Check), mdText(r.Message))
 			}
 		}
 		fmt.Fprint(bw, "\n</details>\n")
@@ -78,7 +78,7 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost
 				if len(a.Reasons) > 0 {
 					msg = a.Reasons[0].Message
 				}
-				fmt.Fprintf(bw, "- `%s` #%d: %s\n", a.Case, a.N, mdText(msg))
+				fmt.Fprintf(bw, "- %s #%d: %s\n", format.CodeSpan(a.Case), a.N, mdText(msg))
 			}
 		}
 		fmt.Fprint(bw, "\n</details>\n")

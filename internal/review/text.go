@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -45,20 +46,18 @@ func Markdown(w io.Writer, rv *Reviewed) error {
 	fmt.Fprintln(bw, "| | as graded | 95% CI | after review | 95% CI |")
 	fmt.Fprintln(bw, "|---|---:|---|---:|---|")
 	row := func(name string, a, b grade.Counts) {
-		fmt.Fprintf(bw, "| %s | %s (%s) | %s | %s (%s) | %s |\n", mdCell(name), frac(a), Pct(a), Interval(a), frac(b), Pct(b), Interval(b))
+		fmt.Fprintf(bw, "| %s | %s (%s) | %s | %s (%s) | %s |\n", name, frac(a), Pct(a), Interval(a), frac(b), Pct(b), Interval(b))
 	}
 	row("**total**", rv.AsGraded, rv.AfterReview)
 	for _, g := range rv.Groups {
-		row(g.Name, g.AsGraded, g.AfterReview)
+		row(mdCell(g.Name), g.AsGraded, g.AfterReview)
 	}
 	fmt.Fprintln(bw, "\nAfter review, only grader false fails count as passes; model failures and questioned expectations stay failures.")
 	return bw.Flush()
 }
 
-// mdCell keeps a table cell on one line and its pipes literal.
-func mdCell(s string) string {
-	return strings.ReplaceAll(termsafe.Line(s), "|", "\\|")
-}
+// mdCell makes text safe in a Markdown table cell (format.Markdown).
+func mdCell(s string) string { return format.Markdown(s) }
 
 // Summary says in one line what review found: "11 failures: 5 grader
 // false fail, 6 model failure, 0 expectation in question, 0 not reviewed".

@@ -56,7 +56,7 @@ func TestPlural(t *testing.T) {
 func TestMarkdown(t *testing.T) {
 	for in, want := range map[string]string{
 		"a|b":                          `a\|b`,
-		"![x](http://e/i.png)":         `!\[x\](http://e/i.png)`,
+		"![x](http://e/i.png)":         `!\[x\](http:\/\/e/i.png)`,
 		"[click](javascript:alert(1))": `\[click\](javascript:alert(1))`,
 		"<img src=x onerror=alert(1)>": "&lt;img src=x onerror=alert(1)&gt;",
 		"`code` *bold* _it_":           `'code' \*bold\* \_it\_`,
