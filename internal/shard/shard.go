@@ -82,7 +82,7 @@ func Check(shards []*record.Run) ([]*record.Run, []record.Planned, error) {
 	for i, s := range shards {
 		vs[i] = view{label: name(s), h: &s.Header}
 		for _, a := range s.Attempts {
-			vs[i].keys = append(vs[i].keys, record.Planned{Case: a.Case, N: a.N})
+			vs[i].keys = append(vs[i].keys, a.Key())
 		}
 	}
 	order, plan, err := check(vs)
@@ -101,7 +101,7 @@ func Check(shards []*record.Run) ([]*record.Run, []record.Planned, error) {
 type view struct {
 	label string
 	h     *record.Header
-	keys  []record.Planned
+	keys  []record.AttemptKey
 }
 
 // check is Check over views; it returns the views' indexes in K order.
@@ -162,23 +162,23 @@ func check(vs []view) ([]int, []record.Planned, error) {
 		}
 	}
 	plan := make([]record.Planned, total)
-	seen := map[record.Planned]bool{}
+	seen := map[record.AttemptKey]bool{}
 	for i := range plan {
 		p := vs[order[i%n]].h.Planned[i/n]
-		if seen[p] {
-			return nil, nil, fmt.Errorf("attempt %s #%d is planned by more than one shard: the shards overlap", p.Case, p.N)
+		if seen[p.Key()] {
+			return nil, nil, fmt.Errorf("attempt %s is planned by more than one shard: the shards overlap", p.Key())
 		}
-		seen[p] = true
+		seen[p.Key()] = true
 		plan[i] = p
 	}
 	for _, i := range order {
-		own := map[record.Planned]bool{}
+		own := map[record.AttemptKey]bool{}
 		for _, p := range vs[i].h.Planned {
-			own[p] = true
+			own[p.Key()] = true
 		}
-		for _, p := range vs[i].keys {
-			if !own[p] {
-				return nil, nil, fmt.Errorf("%s records attempt %s #%d, which it did not plan", vs[i].label, p.Case, p.N)
+		for _, k := range vs[i].keys {
+			if !own[k] {
+				return nil, nil, fmt.Errorf("%s records attempt %s, which it did not plan", vs[i].label, k)
 			}
 		}
 	}
@@ -198,19 +198,19 @@ func Merge(dir string, shards []*record.Run, opts Options) (*record.Run, error) 
 	}
 	heads := make([]*record.Header, len(ordered))
 	ends := make([]*record.End, len(ordered))
-	byKey := map[record.Planned]*record.Attempt{}
+	byKey := map[record.AttemptKey]*record.Attempt{}
 	for k, s := range ordered {
 		heads[k], ends[k] = &s.Header, s.End
 		for i := range s.Attempts {
 			a := &s.Attempts[i]
-			byKey[record.Planned{Case: a.Case, N: a.N}] = a
+			byKey[a.Key()] = a
 		}
 	}
 	h, end, err := merged(heads, ends, plan, opts)
 	if err != nil {
 		return nil, err
 	}
-	get := func(p record.Planned) (*record.Attempt, error) { return byKey[p], nil }
+	get := func(k record.AttemptKey) (*record.Attempt, error) { return byKey[k], nil }
 	if _, err := write(dir, &h, end, plan, get); err != nil {
 		return nil, err
 	}
@@ -289,14 +289,14 @@ func merged(heads []*record.Header, ends []*record.End, plan []record.Planned, o
 // write writes the merged record into dir: h, then the attempt get
 // returns for each planned attempt (nil for one never made), one at a
 // time, then end. It returns how many attempts it wrote.
-func write(dir string, h *record.Header, end *record.End, plan []record.Planned, get func(record.Planned) (*record.Attempt, error)) (int, error) {
+func write(dir string, h *record.Header, end *record.End, plan []record.Planned, get func(record.AttemptKey) (*record.Attempt, error)) (int, error) {
 	w, err := record.Create(dir, h)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, p := range plan {
-		a, err := get(p)
+		a, err := get(p.Key())
 		if err == nil && a != nil {
 			err = w.Attempt(a)
 			n++

@@ -62,10 +62,10 @@ func MergeDirs(dir string, shardDirs []string, opts Options) (*Merged, error) {
 		return nil, err
 	}
 	var buf []byte
-	get := func(p record.Planned) (*record.Attempt, error) {
+	get := func(k record.AttemptKey) (*record.Attempt, error) {
 		for _, i := range order {
 			s := srcs[i]
-			sp, ok := s.at[p]
+			sp, ok := s.at[k]
 			if !ok {
 				continue
 			}
@@ -74,13 +74,13 @@ func MergeDirs(dir string, shardDirs []string, opts Options) (*Merged, error) {
 			}
 			b := buf[:sp.n]
 			if _, err := s.f.ReadAt(b, sp.off); err != nil {
-				return nil, fmt.Errorf("reading %s again at attempt %s #%d: %w", s.path, p.Case, p.N, err)
+				return nil, fmt.Errorf("reading %s again at attempt %s: %w", s.path, k, err)
 			}
 			var l struct {
 				Attempt *record.Attempt `json:"attempt"`
 			}
 			if err := json.Unmarshal(b, &l); err != nil || l.Attempt == nil {
-				return nil, fmt.Errorf("%s:%d: attempt %s #%d changed while merging", s.path, sp.line, p.Case, p.N)
+				return nil, fmt.Errorf("%s:%d: attempt %s changed while merging", s.path, sp.line, k)
 			}
 			return l.Attempt, nil
 		}
@@ -100,8 +100,8 @@ type source struct {
 	f         *os.File
 	h         record.Header
 	end       *record.End
-	keys      []record.Planned // the attempts, in the order first written
-	at        map[record.Planned]span
+	keys      []record.AttemptKey // the attempts, in the order first written
+	at        map[record.AttemptKey]span
 	warnings  []string
 }
 
@@ -135,7 +135,7 @@ func index(dir string) (*source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading shard record: %w", err)
 	}
-	s := &source{dir: dir, path: p, f: f, at: map[record.Planned]span{}}
+	s := &source{dir: dir, path: p, f: f, at: map[record.AttemptKey]span{}}
 	if err := s.scan(); err != nil {
 		f.Close()
 		return nil, err
@@ -206,14 +206,14 @@ func (s *source) scan() error {
 			case a.End == record.EndError && (len(a.Err) == 0 || string(a.Err) == "null"):
 				return fmt.Errorf("%s:%d: an attempt that ended in error without saying why", s.path, n)
 			}
-			k := record.Planned{Case: a.Case, N: a.N}
+			k := record.AttemptKey{Case: a.Case, N: a.N}
 			sp := span{off: start, n: len(data), line: n, end: a.End}
 			if first, dup := s.at[k]; dup {
 				if first.end == record.EndError { // a retry: the later one counts
 					s.at[k] = sp
 					continue
 				}
-				s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: attempt %s #%d already recorded at line %d; ignored", s.path, n, k.Case, k.N, first.line))
+				s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: attempt %s already recorded at line %d; ignored", s.path, n, k, first.line))
 				continue
 			}
 			s.at[k] = sp
