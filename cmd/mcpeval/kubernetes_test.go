@@ -1,0 +1,433 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/shard"
+	"github.com/mcpeval/mcpeval/suite"
+	"go.yaml.in/yaml/v4"
+)
+
+// k8sObject is a Kubernetes object of examples/kubernetes, as far as these
+// tests read it: a Job or a PersistentVolumeClaim.
+type k8sObject struct {
+	Kind     string `yaml:"kind"`
+	Metadata struct {
+		Name string `yaml:"name"`
+	} `yaml:"metadata"`
+	Spec struct {
+		CompletionMode string   `yaml:"completionMode"`
+		Completions    *int     `yaml:"completions"`
+		Parallelism    *int     `yaml:"parallelism"`
+		AccessModes    []string `yaml:"accessModes"`
+		Template       struct {
+			Spec k8sPod `yaml:"spec"`
+		} `yaml:"template"`
+	} `yaml:"spec"`
+}
+
+type k8sPod struct {
+	RestartPolicy  string         `yaml:"restartPolicy"`
+	InitContainers []k8sContainer `yaml:"initContainers"`
+	Containers     []k8sContainer `yaml:"containers"`
+	Volumes        []struct {
+		Name                  string `yaml:"name"`
+		PersistentVolumeClaim *struct {
+			ClaimName string `yaml:"claimName"`
+		} `yaml:"persistentVolumeClaim"`
+		ConfigMap *struct {
+			Name string `yaml:"name"`
+		} `yaml:"configMap"`
+	} `yaml:"volumes"`
+}
+
+type k8sContainer struct {
+	Name    string   `yaml:"name"`
+	Image   string   `yaml:"image"`
+	Command []string `yaml:"command"`
+	Args    []string `yaml:"args"`
+	Env     []struct {
+		Name      string `yaml:"name"`
+		Value     string `yaml:"value"`
+		ValueFrom *struct {
+			SecretKeyRef *struct {
+				Name string `yaml:"name"`
+				Key  string `yaml:"key"`
+			} `yaml:"secretKeyRef"`
+		} `yaml:"valueFrom"`
+	} `yaml:"env"`
+	EnvFrom      []any `yaml:"envFrom"`
+	VolumeMounts []struct {
+		Name      string `yaml:"name"`
+		MountPath string `yaml:"mountPath"`
+	} `yaml:"volumeMounts"`
+}
+
+// loadKubernetes reads every manifest of a directory, each possibly of
+// several documents.
+func loadKubernetes(t *testing.T, dir string) []k8sObject {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no manifests in %s: %v", dir, err)
+	}
+	var all []k8sObject
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var objs []k8sObject
+		if err := yaml.Load(data, &objs, yaml.WithAllDocuments()); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, o := range objs {
+			if o.Kind == "" || o.Metadata.Name == "" {
+				t.Errorf("%s: a document with no kind or name", f)
+			}
+		}
+		all = append(all, objs...)
+	}
+	return all
+}
+
+// secretName is an environment variable's name that holds a credential.
+var secretName = regexp.MustCompile(`(?i)(key|token|secret|password|credential)`)
+
+// fakeMcpeval is an mcpeval that writes its arguments to $MCPEVAL_LOG,
+// one a line and each command ended by "--end--", and makes the --out
+// directory, as the real one does.
+const fakeMcpeval = `#!/bin/sh
+for a in "$@"; do printf '%s\n' "$a" >> "$MCPEVAL_LOG"; done
+printf '%s\n' --end-- >> "$MCPEVAL_LOG"
+prev=
+for a in "$@"; do
+	if [ "$prev" = --out ]; then mkdir -p "$a"; fi
+	prev=$a
+done
+`
+
+// podRunner runs a pod's containers' shell scripts on this machine with a
+// fake mcpeval, each volume mount moved under root, and returns the
+// mcpeval commands they ran.
+type podRunner struct {
+	t            *testing.T
+	root, bin    string
+	secretValues []string
+}
+
+func newPodRunner(t *testing.T) *podRunner {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run the pods' scripts")
+	}
+	r := &podRunner{t: t, root: t.TempDir(), bin: t.TempDir()}
+	if err := os.WriteFile(filepath.Join(r.bin, "mcpeval"), []byte(fakeMcpeval), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// run runs the containers of o's pod, init containers first, with extra
+// environment variables, and returns the mcpeval commands they ran.
+func (r *podRunner) run(o *k8sObject, extra ...string) [][]string {
+	t := r.t
+	t.Helper()
+	logFile := filepath.Join(t.TempDir(), "log")
+	pod := &o.Spec.Template.Spec
+	for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
+		if len(c.Command) == 0 || c.Command[0] != "/bin/sh" {
+			continue
+		}
+		env := []string{"PATH=" + r.bin + ":/usr/bin:/bin", "MCPEVAL_LOG=" + logFile}
+		for _, e := range c.Env {
+			v := e.Value
+			if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+				v = "secret-" + e.ValueFrom.SecretKeyRef.Key
+				r.secretValues = append(r.secretValues, v)
+			}
+			env = append(env, e.Name+"="+v)
+		}
+		var moves []string
+		for _, m := range c.VolumeMounts {
+			moves = append(moves, m.MountPath, filepath.Join(r.root, m.MountPath))
+		}
+		move := strings.NewReplacer(moves...)
+		script := append(slices.Clone(c.Command[1:]), c.Args...)
+		for i, s := range script {
+			script[i] = move.Replace(s)
+		}
+		cmd := exec.Command("/bin/sh", script...)
+		cmd.Env = append(env, extra...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("job %s, container %s: %v\n%s", o.Metadata.Name, c.Name, err, out)
+		}
+	}
+	data, err := os.ReadFile(logFile)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds [][]string
+	var cur []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if l == "--end--" {
+			cmds = append(cmds, cur)
+			cur = nil
+			continue
+		}
+		cur = append(cur, l)
+		for _, v := range r.secretValues {
+			if strings.Contains(l, v) {
+				t.Errorf("job %s: a secret's value reaches mcpeval's command line: %s", o.Metadata.Name, l)
+			}
+		}
+	}
+	return cmds
+}
+
+// checkCommand runs an mcpeval command line with --help added: it must
+// name a command and flags mcpeval has.
+func checkCommand(t *testing.T, where string, args []string) {
+	t.Helper()
+	if code := Main(context.Background(), append(slices.Clone(args), "--help"), nil, io.Discard, io.Discard); code != 0 {
+		t.Errorf("%s: mcpeval %s: a command or flag mcpeval does not have (exit %d)", where, strings.Join(args, " "), code)
+	}
+}
+
+// flagValue returns the value of --name in args.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == "--"+name && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// TestKubernetesExample: examples/kubernetes is an Indexed Job whose pods
+// each run their own shard, K = completion index + 1 of N = completions =
+// parallelism, onto a ReadWriteMany volume, and a merge job that finds
+// every shard there; every mcpeval command and flag they run exists, the
+// suite they name is the one the README puts in the ConfigMap and has the
+// dataset they run, the image is the pinned release, and the model's key
+// comes from a Secret, never from the manifest or an argument.
+func TestKubernetesExample(t *testing.T) {
+	const dir = "../../examples/kubernetes"
+	objs := loadKubernetes(t, dir)
+	claims := map[string]bool{}
+	var indexed, merge *k8sObject
+	for i := range objs {
+		o := &objs[i]
+		switch {
+		case o.Kind == "PersistentVolumeClaim":
+			if !slices.Contains(o.Spec.AccessModes, "ReadWriteMany") {
+				t.Errorf("claim %s is not ReadWriteMany: the shards' pods mount it at once, on any node", o.Metadata.Name)
+			}
+			claims[o.Metadata.Name] = true
+		case o.Kind == "Job" && o.Spec.CompletionMode == "Indexed":
+			if indexed != nil {
+				t.Errorf("two indexed jobs: %s and %s", indexed.Metadata.Name, o.Metadata.Name)
+			}
+			indexed = o
+		case o.Kind == "Job":
+			merge = o
+		}
+	}
+	if indexed == nil || merge == nil {
+		t.Fatalf("want an Indexed Job of shards and a merge Job, have %d objects", len(objs))
+	}
+	if indexed.Spec.Completions == nil || indexed.Spec.Parallelism == nil || *indexed.Spec.Completions != *indexed.Spec.Parallelism || *indexed.Spec.Completions < 2 {
+		t.Fatalf("job %s: completions %s and parallelism %s must be one number of shards, 2 or more", indexed.Metadata.Name, intOrNone(indexed.Spec.Completions), intOrNone(indexed.Spec.Parallelism))
+	}
+	n := *indexed.Spec.Completions
+
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	configMaps := map[string]string{} // name: the suite directory it is made from
+	for _, m := range regexp.MustCompile(`kubectl create configmap (\S+) --from-file=(\S+)`).FindAllSubmatch(readme, -1) {
+		configMaps[string(m[1])] = string(m[2])
+	}
+	dockerfile, err := os.ReadFile(filepath.Join(dir, "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a action
+	loadYAML(t, "../../action.yml", &a)
+	version := a.Inputs["version"].Default
+	if !strings.Contains(string(dockerfile), "MCPEVAL_VERSION="+version+"\n") || !strings.Contains(string(dockerfile), `"github.com/mcpeval/mcpeval/cmd/mcpeval@${MCPEVAL_VERSION}"`) {
+		t.Errorf("the Dockerfile does not install mcpeval %s, the release the action pins", version)
+	}
+
+	// Every job: restartPolicy Never, volumes that exist, secrets only
+	// from secretKeyRef, and never in an argument.
+	for _, o := range []*k8sObject{indexed, merge} {
+		pod := &o.Spec.Template.Spec
+		if pod.RestartPolicy != "Never" {
+			t.Errorf("job %s: restartPolicy %q, want Never (a retried shard is a new pod that resumes the record)", o.Metadata.Name, pod.RestartPolicy)
+		}
+		for _, v := range pod.Volumes {
+			if c := v.PersistentVolumeClaim; c != nil && !claims[c.ClaimName] {
+				t.Errorf("job %s mounts claim %s, which no manifest makes", o.Metadata.Name, c.ClaimName)
+			}
+			if c := v.ConfigMap; c != nil && configMaps[c.Name] == "" {
+				t.Errorf("job %s mounts ConfigMap %s, which README.md never says how to make", o.Metadata.Name, c.Name)
+			}
+		}
+		for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
+			if strings.Contains(c.Image, "mcpeval") && !strings.HasSuffix(c.Image, ":"+version) {
+				t.Errorf("job %s runs image %s, not the pinned release %s", o.Metadata.Name, c.Image, version)
+			}
+			if len(c.EnvFrom) > 0 {
+				t.Errorf("job %s, container %s: envFrom; name each secret with secretKeyRef", o.Metadata.Name, c.Name)
+			}
+			script := strings.Join(append(slices.Clone(c.Command), c.Args...), " ")
+			for _, e := range c.Env {
+				fromSecret := e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil
+				if secretName.MatchString(e.Name) && !fromSecret {
+					t.Errorf("job %s, container %s: %s is not from a Secret (valueFrom.secretKeyRef)", o.Metadata.Name, c.Name, e.Name)
+				}
+				if e.ValueFrom != nil && !fromSecret {
+					t.Errorf("job %s, container %s: %s comes from something other than secretKeyRef", o.Metadata.Name, c.Name, e.Name)
+				}
+				if fromSecret && strings.Contains(script, e.Name) {
+					t.Errorf("job %s, container %s: the secret %s is named in the command line", o.Metadata.Name, c.Name, e.Name)
+				}
+			}
+		}
+	}
+
+	// Each index runs its own shard, K = index+1 of N; together all of
+	// them, each once.
+	r := newPodRunner(t)
+	var runDirs []string
+	seenK := map[int]bool{}
+	for i := range n {
+		var runs [][]string
+		for _, cmd := range r.run(indexed, "JOB_COMPLETION_INDEX="+strconv.Itoa(i)) {
+			checkCommand(t, "job "+indexed.Metadata.Name, cmd)
+			if cmd[0] == "run" {
+				runs = append(runs, cmd)
+			}
+		}
+		if len(runs) != 1 {
+			t.Fatalf("index %d ran mcpeval run %d times, want once: %q", i, len(runs), runs)
+		}
+		cmd := runs[0]
+		sh, err := shard.Parse(flagValue(cmd, "shard"))
+		if err != nil {
+			t.Fatalf("index %d: %v", i, err)
+		}
+		if sh.K != i+1 || sh.N != n {
+			t.Errorf("index %d runs shard %d/%d, want %d/%d", i, sh.K, sh.N, i+1, n)
+		}
+		seenK[sh.K] = true
+		out := flagValue(cmd, "out")
+		if out == "" || slices.Contains(runDirs, out) {
+			t.Errorf("index %d writes its run to %q, not a directory of its own", i, out)
+		}
+		runDirs = append(runDirs, out)
+		suitePath := flagValue(cmd, "suite")
+		from := ""
+		pod := &indexed.Spec.Template.Spec
+		for _, c := range pod.Containers {
+			for _, m := range c.VolumeMounts {
+				for _, v := range pod.Volumes {
+					if v.Name == m.Name && v.ConfigMap != nil && suitePath == filepath.Join(r.root, m.MountPath) {
+						from = configMaps[v.ConfigMap.Name]
+					}
+				}
+			}
+		}
+		if from == "" {
+			t.Fatalf("index %d runs suite %s, which is not the ConfigMap README.md makes", i, suitePath)
+		}
+		s, err := suite.Load(filepath.Join("../..", from))
+		if err != nil {
+			t.Fatalf("the suite README.md puts in the ConfigMap: %v", err)
+		}
+		if ds := flagValue(cmd, "dataset"); ds != "" && !slices.ContainsFunc(s.Cases, func(c *suite.Case) bool { return s.DatasetOf(c) == ds }) {
+			t.Errorf("suite %s has no case in dataset %s", from, ds)
+		}
+	}
+	if len(seenK) != n {
+		t.Errorf("the %d indexes ran shards %v", n, seenK)
+	}
+
+	// A pod started again resumes its shard's record, or does nothing
+	// when that record is finished.
+	rec := filepath.Join(runDirs[0], "record.jsonl")
+	if err := os.WriteFile(rec, []byte(`{"header":{"format":"x"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again := r.run(indexed, "JOB_COMPLETION_INDEX=0")
+	if len(again) != 1 || again[0][0] != "run" || flagValue(again[0], "resume") != runDirs[0] {
+		t.Errorf("index 0 started again over its unfinished record ran %q, want run --resume %s", again, runDirs[0])
+	} else {
+		checkCommand(t, "job "+indexed.Metadata.Name+" started again", again[0])
+	}
+	f, err := os.OpenFile(rec, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"end":{"finish":"2026-11-30T00:00:00Z","complete":true}}` + "\n")
+	f.Close()
+	if again := r.run(indexed, "JOB_COMPLETION_INDEX=0"); len(again) != 0 {
+		t.Errorf("index 0 started again over its finished record ran %q, want nothing", again)
+	}
+
+	// The merge finds every shard's run, and grades and reports.
+	seen := map[string]bool{}
+	for _, cmd := range r.run(merge) {
+		checkCommand(t, "job "+merge.Metadata.Name, cmd)
+		seen[cmd[0]] = true
+		if cmd[0] != "merge" {
+			continue
+		}
+		var shards []string
+		for i := 1; i < len(cmd); i++ {
+			switch {
+			case strings.HasPrefix(cmd[i], "--") && !strings.Contains(cmd[i], "="):
+				i++ // its value
+			case strings.HasPrefix(cmd[i], "--"):
+			default:
+				shards = append(shards, cmd[i])
+			}
+		}
+		sort.Strings(shards)
+		want := slices.Clone(runDirs)
+		sort.Strings(want)
+		if !slices.Equal(shards, want) {
+			t.Errorf("the merge job merges %q, want the shards' runs %q", shards, want)
+		}
+	}
+	for _, c := range []string{"merge", "report"} {
+		if !seen[c] {
+			t.Errorf("the merge job never runs mcpeval %s", c)
+		}
+	}
+}
+
+func intOrNone(p *int) string {
+	if p == nil {
+		return "none"
+	}
+	return strconv.Itoa(*p)
+}
