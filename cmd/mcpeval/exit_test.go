@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpeval/mcpeval/record"
 )
 
 // dupServer is an MCP server over streamable HTTP, written by hand, whose
@@ -66,5 +68,41 @@ func TestDuplicateToolsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "record.jsonl")); err == nil {
 		t.Error("a record was written")
+	}
+}
+
+// TestResumeKeepsBudget: a resume runs on the budget the run was given,
+// unless the flags give another.
+func TestResumeKeepsBudget(t *testing.T) {
+	h := &record.Header{Extra: budgetExtra(1234, 2.5)}
+	for _, tc := range []struct {
+		args   []string
+		tokens int64
+		usd    float64
+	}{
+		{nil, 1234, 2.5},
+		{[]string{"--budget-tokens", "99"}, 99, 2.5},
+		{[]string{"--budget-usd", "0"}, 1234, 0},
+	} {
+		var f runFlags
+		fs := newFlags(&env{stdout: io.Discard}, "run", "")
+		fs.Int64Var(&f.budgetTokens, "budget-tokens", 2_000_000, "")
+		fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "")
+		if _, err := parse(fs, tc.args); err != nil {
+			t.Fatal(err)
+		}
+		f.resumeBudget(fs, h)
+		if f.budgetTokens != tc.tokens || f.budgetUSD != tc.usd {
+			t.Errorf("%v: budget %d tokens, $%g; want %d, $%g", tc.args, f.budgetTokens, f.budgetUSD, tc.tokens, tc.usd)
+		}
+	}
+	// A run recorded before budgets were: the flags' defaults stand.
+	var f runFlags
+	fs := newFlags(&env{stdout: io.Discard}, "run", "")
+	fs.Int64Var(&f.budgetTokens, "budget-tokens", 2_000_000, "")
+	parse(fs, nil)
+	f.resumeBudget(fs, &record.Header{})
+	if f.budgetTokens != 2_000_000 {
+		t.Errorf("no recorded budget: %d tokens, want the default", f.budgetTokens)
 	}
 }

@@ -152,16 +152,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		if !setFlag(fs, "model") {
 			f.model = resume.Header.Model.Spec
 		}
-		// The budget the run was given holds for its resume, unless given
-		// again.
-		if b, ok := recordedBudget(&resume.Header); ok {
-			if !setFlag(fs, "budget-tokens") {
-				f.budgetTokens = b.Tokens
-			}
-			if !setFlag(fs, "budget-usd") {
-				f.budgetUSD = b.USD
-			}
-		}
+		f.resumeBudget(fs, &resume.Header)
 	}
 	s, err := loadSuite(f.suite)
 	if err != nil {
@@ -257,7 +248,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
 	}
 	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
-	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: jdg, Prices: prices, RetryErrors: f.retryErrors, Warn: warn})
+	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: jdg, JudgeBudget: budget, Prices: prices, RetryErrors: f.retryErrors, Warn: warn})
 	prog.done()
 	if g == nil {
 		return err
@@ -378,6 +369,21 @@ type runBudget struct {
 func budgetExtra(tokens int64, usd float64) map[string]json.RawMessage {
 	b, _ := json.Marshal(runBudget{Tokens: tokens, USD: usd})
 	return map[string]json.RawMessage{budgetKey: b}
+}
+
+// resumeBudget makes the budget the run with header h was given hold for
+// its resume, unless the flags give it again.
+func (f *runFlags) resumeBudget(fs *flagSet, h *record.Header) {
+	b, ok := recordedBudget(h)
+	if !ok {
+		return
+	}
+	if !setFlag(fs, "budget-tokens") {
+		f.budgetTokens = b.Tokens
+	}
+	if !setFlag(fs, "budget-usd") {
+		f.budgetUSD = b.USD
+	}
 }
 
 // recordedBudget returns the budget header h records, if any.

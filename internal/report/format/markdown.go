@@ -37,7 +37,9 @@ var leadingList = regexp.MustCompile(`^(\d+)([.)])|^([-+=#])`)
 // nothing that starts a block, nothing a terminal would act on.
 func Markdown(s string) string {
 	s = mdReplacer.Replace(termsafe.String(s))
-	return leadingList.ReplaceAllString(s, `$1\$2\$3`)
+	return leadingList.ReplaceAllStringFunc(s, func(m string) string {
+		return m[:len(m)-1] + `\` + m[len(m)-1:] // "1\." or "\-"
+	})
 }
 
 // MarkdownCode makes text safe inside a single-backtick code span on one
@@ -53,8 +55,11 @@ func MarkdownCode(s string) string {
 // CodeSpanCell).
 func CodeSpan(s string) string {
 	s = oneLine(termsafe.String(s))
+	if s == "" {
+		return "` `"
+	}
 	fence := strings.Repeat("`", longestRun(s, '`')+1)
-	if s == "" || s[0] == '`' || s[0] == ' ' || s[len(s)-1] == '`' || s[len(s)-1] == ' ' {
+	if s[0] == '`' || s[0] == ' ' || s[len(s)-1] == '`' || s[len(s)-1] == ' ' {
 		s = " " + s + " "
 	}
 	return fence + s + fence
