@@ -215,6 +215,16 @@ func TestJudgedCaseVerdictFromJudgeRateApart(t *testing.T) {
 			t.Errorf("%s graded %s, want %s", k, got[k], w)
 		}
 	}
+	checkJudgedFigures(t, res)
+	checkRulingsKept(t, s, rec, ops, res)
+}
+
+// checkJudgedFigures checks the figures of grading judgedSuite's run with
+// the judge's rulings applied: the judged case's rate kept apart from the
+// checked cases', its split attempt shown, and the judge advisory on the
+// case with figures.
+func checkJudgedFigures(t *testing.T, res *grade.Result) {
+	t.Helper()
 	j := res.Judged
 	if j.Passed != 1 || j.Failed != 1 || j.Errors != 2 || j.Rate != 0.5 {
 		t.Errorf("judged counts %+v: want 1 of 2, two without a verdict", *j)
@@ -233,9 +243,13 @@ func TestJudgedCaseVerdictFromJudgeRateApart(t *testing.T) {
 			t.Errorf("advisory judgement on s/total %+v: want it shown beside the pass", g.Judged)
 		}
 	}
+}
 
-	// The rulings are kept in judge.json, prompt, answers and usage, and
-	// read back to the same grades without asking again.
+// checkRulingsKept checks that the rulings are kept in judge.json, prompt,
+// answers and usage, and read back to the same grades res without asking
+// again.
+func checkRulingsKept(t *testing.T, s *suite.Suite, rec *record.Run, ops Opinions, res *grade.Result) {
+	t.Helper()
 	if err := Write(rec.Dir, ops); err != nil {
 		t.Fatal(err)
 	}
