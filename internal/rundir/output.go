@@ -15,14 +15,17 @@ import (
 // input, not a failure.
 var ErrBadOutput = errors.New("bad output path")
 
-// WriteOutput writes what write writes to the file a user named: "-" is
-// stdout; a device, a FIFO or a socket (/dev/null, /dev/stdout, a named
+// WriteOutput writes what write writes to the file a user named: "-", or
+// the file stdout is (/dev/stdout), is stdout (nil: os.Stdout); a device, a FIFO or a socket (/dev/null, /dev/stdout, a named
 // pipe) is written through, never replaced; a regular file, or a new one,
 // is written atomically as WriteFile does (through a symbolic link, the
 // file it names). A directory is refused, and so is a path whose folder
 // does not exist: no folder is created that the user did not make.
 func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
+		if stdout == nil {
+			stdout = os.Stdout
+		}
 		if err := write(stdout); err != nil {
 			return fmt.Errorf("writing to stdout: %w", err)
 		}
@@ -31,6 +34,9 @@ func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 	real, st, err := outputTarget(path)
 	if err != nil {
 		return err
+	}
+	if isStdout(st) {
+		return WriteOutput("-", stdout, write)
 	}
 	if st != nil && !st.Mode().IsRegular() || throughDevice(path) {
 		return writeThrough(path, os.O_WRONLY, write)
@@ -44,13 +50,20 @@ func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 // a directory and a missing folder.
 func AppendOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
+		if stdout == nil {
+			stdout = os.Stdout
+		}
 		if err := write(stdout); err != nil {
 			return fmt.Errorf("writing to stdout: %w", err)
 		}
 		return nil
 	}
-	if _, _, err := outputTarget(path); err != nil {
+	_, st, err := outputTarget(path)
+	if err != nil {
 		return err
+	}
+	if isStdout(st) {
+		return AppendOutput("-", stdout, write)
 	}
 	return writeThrough(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, write)
 }
@@ -88,6 +101,18 @@ func outputTarget(path string) (string, fs.FileInfo, error) {
 		return "", nil, fmt.Errorf("writing %s: %w: %s is not a folder", path, ErrBadOutput, dir)
 	}
 	return path, nil, nil
+}
+
+// isStdout reports whether st is the file this process's stdout is
+// (/dev/stdout, /proc/self/fd/1, or the file the shell redirected it to):
+// a new descriptor would write over what stdout wrote before, so the
+// output goes to stdout itself.
+func isStdout(st fs.FileInfo) bool {
+	if st == nil {
+		return false
+	}
+	out, err := os.Stdout.Stat()
+	return err == nil && os.SameFile(st, out)
 }
 
 // throughDevice reports whether path names a file of the system's device

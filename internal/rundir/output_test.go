@@ -220,3 +220,47 @@ func TestLockTakesOverStale(t *testing.T) {
 		t.Errorf("warnings %q, want one naming process %d", warned, dead)
 	}
 }
+
+// TestWriteOutputDevStdout: /dev/stdout redirected to a file gets the
+// output after what was written there already, not over it.
+func TestWriteOutputDevStdout(t *testing.T) {
+	if _, err := os.Stat("/dev/stdout"); err != nil {
+		t.Skip(err)
+	}
+	p := filepath.Join(t.TempDir(), "out.txt")
+	if os.Getenv("RUNDIR_CHILD") == "1" {
+		return
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// A child whose stdout is the file: it writes a line, then names
+	// /dev/stdout as an output.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWriteOutputDevStdoutChild$")
+	cmd.Env = append(os.Environ(), "RUNDIR_CHILD=1")
+	cmd.Stdout = f
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	b, _ := os.ReadFile(p)
+	if !strings.Contains(string(b), "report text\n") || !strings.Contains(string(b), "<junit/>") {
+		t.Errorf("the file holds %q, want the report text and then the JUnit", b)
+	}
+	if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the file was replaced: %v", err)
+	}
+}
+
+func TestWriteOutputDevStdoutChild(t *testing.T) {
+	if os.Getenv("RUNDIR_CHILD") != "1" {
+		t.Skip("run by TestWriteOutputDevStdout")
+	}
+	os.Stdout.WriteString("report text\n")
+	if err := WriteOutput("/dev/stdout", nil, text("<junit/>")); err != nil {
+		t.Fatal(err)
+	}
+}
