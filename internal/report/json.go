@@ -25,7 +25,11 @@ type Summary struct {
 	Cases     []SummaryCase      `json:"cases"`
 	Groups    []grade.GroupStats `json:"groups"`
 	Totals    grade.Totals       `json:"totals"`
-	Warnings  []string           `json:"warnings,omitempty"`
+	// Judged are the counts of the cases graded by a judge model
+	// (graded_by: judge), kept out of Groups and Totals; absent when the
+	// run has none.
+	Judged   *grade.Counts `json:"judged,omitempty"`
+	Warnings []string      `json:"warnings,omitempty"`
 	// Actions are the action columns of the run's action cases, per
 	// model, kind and case, with every attempt scored; absent when the
 	// suite has none.
@@ -41,11 +45,13 @@ type SummaryCase struct {
 	Group  string `json:"group"`
 	Prompt string `json:"prompt"`
 	grade.Counts
-	PassAtK      float64          `json:"pass_at_k"`
-	PassHatK     float64          `json:"pass_hat_k"`
-	K            int              `json:"k"`
-	Inconsistent bool             `json:"inconsistent"`
-	Attempts     []SummaryAttempt `json:"attempts"`
+	PassAtK      float64 `json:"pass_at_k"`
+	PassHatK     float64 `json:"pass_hat_k"`
+	K            int     `json:"k"`
+	Inconsistent bool    `json:"inconsistent"`
+	// Judged is true for a case graded by a judge model.
+	Judged   bool             `json:"judged,omitempty"`
+	Attempts []SummaryAttempt `json:"attempts"`
 }
 
 // SummaryAttempt is one attempt of a SummaryCase.
@@ -55,6 +61,8 @@ type SummaryAttempt struct {
 	Reasons   []grade.Reason `json:"reasons"`
 	ErrorKind string         `json:"error_kind,omitempty"`
 	Judge     *grade.Opinion `json:"judge,omitempty"`
+	// Judged is the judge's reading against the case's rubric.
+	Judged *grade.Judgement `json:"judged,omitempty"`
 }
 
 // NewSummary builds the JSON summary of res; recordPath is where the
@@ -62,7 +70,7 @@ type SummaryAttempt struct {
 func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost) *Summary {
 	s := &Summary{
 		RunID: res.RunID, Model: res.Model, Valid: res.Valid, Invalid: res.Invalid, Record: recordPath,
-		Cases: []SummaryCase{}, Groups: res.Groups, Totals: res.Totals, Warnings: res.Warnings,
+		Cases: []SummaryCase{}, Groups: res.Groups, Totals: res.Totals, Judged: res.Judged, Warnings: res.Warnings,
 		Actions: res.Actions, Cost: cost,
 	}
 	if s.Groups == nil {
@@ -75,7 +83,7 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *us
 		}
 	}
 	for _, c := range res.Cases {
-		sc := SummaryCase{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Counts: c.Counts, PassAtK: c.PassAtK, PassHatK: c.PassHatK, K: c.K, Inconsistent: c.Inconsistent, Attempts: []SummaryAttempt{}}
+		sc := SummaryCase{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Counts: c.Counts, PassAtK: c.PassAtK, PassHatK: c.PassHatK, K: c.K, Inconsistent: c.Inconsistent, Judged: c.Judged, Attempts: []SummaryAttempt{}}
 		for _, a := range res.Attempts {
 			if a.Case != c.ID {
 				continue
@@ -84,7 +92,7 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *us
 			if reasons == nil {
 				reasons = []grade.Reason{}
 			}
-			sc.Attempts = append(sc.Attempts, SummaryAttempt{N: a.N, Verdict: a.Outcome, Reasons: reasons, ErrorKind: a.ErrorKind, Judge: a.Judge})
+			sc.Attempts = append(sc.Attempts, SummaryAttempt{N: a.N, Verdict: a.Outcome, Reasons: reasons, ErrorKind: a.ErrorKind, Judge: a.Judge, Judged: a.Judged})
 		}
 		s.Cases = append(s.Cases, sc)
 	}
