@@ -8,4 +8,14 @@
 // record is graded again, each through WriteJSON or WriteFile, which
 // never leave half a file behind: they write a temporary file in the same
 // directory, sync it to disk, and rename it over the old one.
+//
+// One process at a time writes a run directory: Lock holds LockFile (its
+// PID and start time, under flock where the system has it) while a run
+// or its resume appends to the record; a second writer is refused, and a
+// lock whose holder is gone is taken over with a warning.
+//
+// Files a user names for output (--html, --junit, --summary) go through
+// WriteOutput and AppendOutput: atomic over a regular file or a new one,
+// written through to a device, a FIFO or stdout, refused for a directory
+// or a folder that does not exist.
 package rundir
