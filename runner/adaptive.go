@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -233,4 +234,21 @@ func (g *adaptive) release(seq int64, resp *model.Response, err error) {
 	}
 	g.ctl = g.ctl.next(o)
 	g.lowest = min(g.lowest, g.ctl.Limit)
+}
+
+// rateWarnings says, for the record's end, how often the provider refused
+// a request for its rate limit and how far the requests in flight came
+// down; nothing when it never did.
+func (r *run) rateWarnings() []string {
+	g, ok := r.cfg.Model.(*adaptive)
+	if !ok {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.throttle == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the provider refused %d model requests for its rate limit (each was tried again after the wait it asked for); requests in flight came down to %d of --concurrency %d",
+		g.throttle, g.lowest, g.ctl.Max)}
 }

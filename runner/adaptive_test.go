@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -159,5 +160,35 @@ func TestAdaptiveConcurrency(t *testing.T) {
 	}
 	if st.refused > 5 {
 		t.Errorf("%d requests refused for the rate limit, want no more than a handful", st.refused)
+	}
+}
+
+// TestThrottleIsRecorded: refusals for the rate limit are said at the end
+// of the record, with how far the requests in flight came down.
+func TestThrottleIsRecorded(t *testing.T) {
+	st := &rateLimited{per: 2, window: 300 * time.Millisecond}
+	srv := httptest.NewServer(st)
+	defer srv.Close()
+	p := providers[0]
+	info, _ := model.ParseSpec(p.spec)
+	m, err := p.new(info, srv.URL, retry.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := loadSuite(t, testSuite)
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, ModelInfo: info, OutDir: t.TempDir(),
+		Attempts: 4, Concurrency: 4, Cases: []string{"g/total"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.mu.Lock()
+	refused := st.refused
+	st.mu.Unlock()
+	if refused == 0 || rec.End == nil {
+		t.Fatalf("%d refused, end %+v: the test needs refusals", refused, rec.End)
+	}
+	want := fmt.Sprintf("the provider refused %d model requests for its rate limit", refused)
+	if len(rec.End.Warnings) != 1 || !strings.Contains(rec.End.Warnings[0], want) || !strings.Contains(rec.End.Warnings[0], "of --concurrency 4") {
+		t.Errorf("end warnings %q, want one saying %q", rec.End.Warnings, want)
 	}
 }

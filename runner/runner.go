@@ -375,7 +375,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 // finish runs the planned attempts, ends the record and reads it back.
 func (r *run) finish(ctx context.Context, conn *target.Conn, dir string, planned []record.Planned) (*record.Run, error) {
 	end := r.attempts(ctx, conn, planned)
-	end.Warnings = r.leftovers(ctx, conn)
+	end.Warnings = append(r.leftovers(ctx, conn), r.rateWarnings()...)
 	if err := r.w.End(end); err != nil {
 		return nil, err
 	}
@@ -480,6 +480,9 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 	writes = r.hideTools(writes) // the suite's and cases' tools filters
 	if err := r.cfg.Suite.CheckTools(names); err != nil {
 		return fmt.Errorf("the suite names tools the target does not list:\n%w", err)
+	}
+	if err := r.checkCases(names); err != nil { // slices and tool_choice
+		return err
 	}
 	r.listed = r.shown
 	if r.cfg.Overlay != nil {
@@ -735,6 +738,8 @@ func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) 
 		Tools:    r.tools,
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: a.Prompt}}}},
 		CacheKey: r.cacheKey(),
+		// The case's tool_choice holds for its first request only.
+		ToolChoice: toolChoice(c),
 	}
 	for turn := 0; turn < turnCap; turn++ {
 		if at.turn() {
@@ -771,6 +776,7 @@ func (at *conversation) turn() bool {
 	cfg := at.r.cfg
 	t0 := time.Now()
 	resp, err := cfg.Model.Generate(at.ctx, at.req)
+	at.req.ToolChoice = nil // later requests leave the choice to the model
 	if err != nil {
 		at.modelFailed(err)
 		return true
