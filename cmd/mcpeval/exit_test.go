@@ -106,3 +106,68 @@ func TestResumeKeepsBudget(t *testing.T) {
 		t.Errorf("no recorded budget: %d tokens, want the default", f.budgetTokens)
 	}
 }
+
+// TestTwoResumesAtOnce: two "mcpeval run --resume" of one interrupted run
+// at once. Exactly one proceeds; the other exits 2, refused by the lock
+// (or, if the first finished already, finding nothing to resume); the
+// record reads back whole, and score, report and resume accept it.
+func TestTwoResumesAtOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	if _, code, stderr := runJSON(t, "run", "--json", "--quiet", "--out", dir); code != 0 {
+		t.Fatalf("the first run: exit %d: %s", code, stderr)
+	}
+	// Interrupt it: keep the header and the first two attempts.
+	p := filepath.Join(dir, "record.jsonl")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if err := os.WriteFile(p, []byte(strings.Join(lines[:3], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		code   int
+		stderr string
+	}
+	results := make(chan result, 2)
+	for range 2 {
+		go func() {
+			var out, errb bytes.Buffer
+			code := Main(context.Background(), []string{"run", "--resume", dir, "--quiet", "--json"}, nil, &out, &errb)
+			results <- result{code, errb.String()}
+		}()
+	}
+	var ok, refused int
+	for range 2 {
+		r := <-results
+		switch {
+		case r.code == 0:
+			ok++
+		case r.code == exitUsage && (strings.Contains(r.stderr, "is being written") || strings.Contains(r.stderr, "has held") || strings.Contains(r.stderr, "nothing to resume")):
+			refused++
+		default:
+			t.Errorf("a resume: exit %d: %s", r.code, r.stderr)
+		}
+	}
+	if ok != 1 || refused != 1 {
+		t.Errorf("%d resumes proceeded and %d were refused; want 1 and 1", ok, refused)
+	}
+	rec, err := record.Read(dir)
+	if err != nil {
+		t.Fatalf("the record after two resumes: %v", err)
+	}
+	if !rec.Complete() || len(rec.Warnings) != 0 || len(rec.Attempts) != len(rec.Header.Planned) {
+		t.Errorf("complete %v, %d of %d attempts, warnings %q", rec.Complete(), len(rec.Attempts), len(rec.Header.Planned), rec.Warnings)
+	}
+	for _, args := range [][]string{{"score", dir}, {"report", dir}} {
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), args, nil, &out, &errb); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"run", "--resume", dir, "--quiet"}, nil, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "nothing to resume") {
+		t.Errorf("resuming it again: exit %d: %s", code, errb.String())
+	}
+}
