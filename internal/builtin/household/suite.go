@@ -3,6 +3,8 @@ package household
 import (
 	"embed"
 	"io/fs"
+
+	"github.com/mcpeval/mcpeval/internal/builtin/mcpserver"
 )
 
 //go:embed all:suite
@@ -10,10 +12,4 @@ var suiteFiles embed.FS
 
 // Suite returns the files of the suite written for this server, the suite
 // directory beside it, as the root of a file system.
-func Suite() fs.FS {
-	f, err := fs.Sub(suiteFiles, "suite")
-	if err != nil {
-		panic(err) // the directory is embedded: it is there
-	}
-	return f
-}
+func Suite() fs.FS { return mcpserver.Suite(suiteFiles, "suite") }

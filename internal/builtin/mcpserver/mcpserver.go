@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,4 +22,16 @@ func NullArguments(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// Suite returns the directory dir of an embedded server's files as the root
+// of a file system: the suite written for that server, embedded beside it.
+// It panics if dir is not a valid path, which for an embedded directory is
+// a programming error caught by the server's tests.
+func Suite(files fs.FS, dir string) fs.FS {
+	f, err := fs.Sub(files, dir)
+	if err != nil {
+		panic(err) // the directory is embedded: it is there
+	}
+	return f
 }
