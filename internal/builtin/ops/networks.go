@@ -98,13 +98,23 @@ func createNetwork(st *State, in createNetworkIn) (NetworkOut, error) {
 	return st.networkOut(n), nil
 }
 
-// connectNetwork is the tool connect_network.
-func connectNetwork(st *State, in connectIn) (NetworkOut, error) {
+// connection finds the network and the container that connect_network and
+// disconnect_network name.
+func (st *State) connection(in connectIn) (*network, *container, error) {
 	n, err := st.network(in.NetworkID)
 	if err != nil {
-		return NetworkOut{}, err
+		return nil, nil, err
 	}
 	c, err := st.container(in.ContainerID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, c, nil
+}
+
+// connectNetwork is the tool connect_network.
+func connectNetwork(st *State, in connectIn) (NetworkOut, error) {
+	n, c, err := st.connection(in)
 	if err != nil {
 		return NetworkOut{}, err
 	}
@@ -117,11 +127,7 @@ func connectNetwork(st *State, in connectIn) (NetworkOut, error) {
 
 // disconnectNetwork is the tool disconnect_network.
 func disconnectNetwork(st *State, in connectIn) (NetworkOut, error) {
-	n, err := st.network(in.NetworkID)
-	if err != nil {
-		return NetworkOut{}, err
-	}
-	c, err := st.container(in.ContainerID)
+	n, c, err := st.connection(in)
 	if err != nil {
 		return NetworkOut{}, err
 	}
