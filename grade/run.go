@@ -121,6 +121,7 @@ func Run(s *suite.Suite, r *record.Run) *Result {
 	res := &Result{RunID: h.RunID, Model: modelName(h), Valid: h.Preflight.Valid, Attempts: []AttemptGrade{}, Cases: []CaseStats{}, Groups: []GroupStats{}}
 	res.Totals.WilsonLow, res.Totals.WilsonHigh = 0, 1
 	res.Warnings = append(res.Warnings, r.Warnings...)
+	res.Warnings = append(res.Warnings, sliceWarnings(h)...)
 	if !res.Valid {
 		res.Invalid = invalidReason(h.Preflight)
 		return res

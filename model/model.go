@@ -121,6 +121,42 @@ type Request struct {
 	// key to the same prompt cache (OpenAI's prompt_cache_key); empty means
 	// none. It holds no secret and no case's text.
 	CacheKey string
+	// ToolChoice says whether the model may, must or must not call a tool
+	// on this turn; nil leaves it to the provider's default (auto).
+	// Providers without the setting (fake and scripted models) ignore it.
+	ToolChoice *ToolChoice
+}
+
+// ToolChoice is what a request asks of the model's use of tools.
+type ToolChoice struct {
+	// Mode is ChoiceAuto, ChoiceAny, ChoiceNone or ChoiceTool.
+	Mode string `json:"mode"`
+	// Tool is the MCP name of the tool a ChoiceTool request must call.
+	Tool string `json:"tool,omitempty"`
+}
+
+// The modes of a ToolChoice.
+const (
+	// ChoiceAuto lets the model call tools or answer in text.
+	ChoiceAuto = "auto"
+	// ChoiceAny makes the model call some tool.
+	ChoiceAny = "any"
+	// ChoiceNone forbids tool calls: the model answers in text.
+	ChoiceNone = "none"
+	// ChoiceTool makes the model call the tool ToolChoice.Tool names.
+	ChoiceTool = "tool"
+)
+
+// String returns the choice as a suite writes it: "auto", "any", "none"
+// or "tool:NAME".
+func (c *ToolChoice) String() string {
+	if c == nil {
+		return ""
+	}
+	if c.Mode == ChoiceTool {
+		return "tool:" + c.Tool
+	}
+	return c.Mode
 }
 
 // Usage counts a turn's tokens as the provider billed them.

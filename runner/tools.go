@@ -16,7 +16,8 @@ const CaseToolsKey = "case_tools"
 
 // hideTools drops from what the run shows the model every tool the
 // suite's tools filter hides, and every tool no case is shown (each case's
-// tools.include and tools.exclude narrow the suite's). It returns the
+// tools.include and tools.exclude narrow the suite's, and the suite's
+// slice narrows each case's to its slice). It returns the
 // tools of writes that remain shown: the read-only guard looks only at
 // those, so a write tool the model is never shown does not stop a
 // read-only run.
@@ -42,6 +43,7 @@ func (r *run) hideTools(writes []string) []string {
 		}
 	}
 	r.shown, r.tools = shown, tools
+	r.hideUnsliced()
 	var kept []string
 	for _, w := range writes {
 		if r.known[w] {
@@ -52,16 +54,25 @@ func (r *run) hideTools(writes []string) []string {
 }
 
 // forCase returns the run as case c sees it: r itself, or, when c's tools
-// filter narrows what the run shows, a copy showing only c's tools. A call
-// of a tool c is not shown is then recorded as not shown and never sent.
+// filter or the suite's slice narrows what the run shows, a copy showing
+// only c's tools. A call of a tool c is not shown is then recorded as not
+// shown and never sent.
 func (r *run) forCase(c *suite.Case) *run {
-	if c == nil || c.Tools.ToolFilter.IsZero() {
+	if c == nil || c.Tools.ToolFilter.IsZero() && r.cfg.Suite.Slice == nil {
 		return r
+	}
+	names, err := r.caseTools(c)
+	if err != nil { // checked before the run: not reached
+		return r
+	}
+	in := map[string]bool{}
+	for _, n := range names {
+		in[n] = true
 	}
 	cr := *r
 	cr.tools, cr.known = nil, map[string]bool{}
 	for _, t := range r.tools {
-		if c.Tools.ToolFilter.Allows(t.Name) {
+		if in[t.Name] {
 			cr.tools = append(cr.tools, t)
 			cr.known[t.Name] = true
 		}
@@ -78,7 +89,7 @@ func (r *run) recordCaseTools() {
 	byCase := map[string][]string{}
 	for _, p := range r.planned {
 		c := r.cfg.Suite.Case(p.Case)
-		if _, done := byCase[p.Case]; done || c == nil || c.Tools.ToolFilter.IsZero() {
+		if _, done := byCase[p.Case]; done || c == nil || c.Tools.ToolFilter.IsZero() && r.cfg.Suite.Slice == nil {
 			continue
 		}
 		names := []string{}
@@ -89,6 +100,7 @@ func (r *run) recordCaseTools() {
 			byCase[p.Case] = names
 		}
 	}
+	r.recordSliceAndChoices()
 	if len(byCase) == 0 {
 		return
 	}

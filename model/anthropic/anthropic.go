@@ -265,6 +265,13 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNew
 		}
 		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: &tp})
 	}
+	if req.ToolChoice != nil { // see toolchoice.go
+		tc, err := m.toolChoice(req, mp)
+		if err != nil {
+			return p, err
+		}
+		p.ToolChoice = tc
+	}
 	for i, msg := range req.Messages {
 		var bs []sdk.ContentBlockParamUnion
 		for j, b := range msg.Blocks {

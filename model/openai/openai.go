@@ -253,6 +253,13 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.ChatComple
 		}
 		p.Tools = append(p.Tools, tool)
 	}
+	if req.ToolChoice != nil { // see toolchoice.go
+		tc, err := toolChoice(req, mp)
+		if err != nil {
+			return p, err
+		}
+		p.ToolChoice = tc
+	}
 	for i, msg := range req.Messages {
 		switch msg.Role {
 		case model.User:
