@@ -105,73 +105,62 @@ func loadKubernetes(t *testing.T, dir string) []k8sObject {
 var secretName = regexp.MustCompile(`(?i)(key|token|secret|password|credential)`)
 
 // fakeMcpeval is an mcpeval that writes its arguments to $MCPEVAL_LOG,
-// one a line and each command ended by "--end--", and makes the --out
-// directory, as the real one does.
+// one a line and each command ended by "--end--", makes the --out
+// directory and a record in it, as the real one does, and prints
+// "mcpeval COMMAND output".
 const fakeMcpeval = `#!/bin/sh
 for a in "$@"; do printf '%s\n' "$a" >> "$MCPEVAL_LOG"; done
 printf '%s\n' --end-- >> "$MCPEVAL_LOG"
 prev=
 for a in "$@"; do
-	if [ "$prev" = --out ]; then mkdir -p "$a"; fi
+	if [ "$prev" = --out ]; then mkdir -p "$a" && : > "$a/record.jsonl"; fi
 	prev=$a
 done
+echo "mcpeval $1 output"
 `
 
-// podRunner runs a pod's containers' shell scripts on this machine with a
-// fake mcpeval, each volume mount moved under root, and returns the
-// mcpeval commands they ran.
-type podRunner struct {
+// fakeShell runs the shell scripts of an example (a pod's containers, a
+// workflow's steps) on this machine with a fake mcpeval (and a go that
+// does nothing) first on PATH, and returns the mcpeval commands they ran.
+// Secrets are given as "secret-NAME" and must never reach a command line.
+type fakeShell struct {
 	t            *testing.T
 	root, bin    string
 	secretValues []string
 }
 
-func newPodRunner(t *testing.T) *podRunner {
+func newFakeShell(t *testing.T) *fakeShell {
 	t.Helper()
 	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh to run the pods' scripts")
+		t.Skip("no sh to run the examples' scripts")
 	}
-	r := &podRunner{t: t, root: t.TempDir(), bin: t.TempDir()}
-	if err := os.WriteFile(filepath.Join(r.bin, "mcpeval"), []byte(fakeMcpeval), 0o755); err != nil {
-		t.Fatal(err)
+	r := &fakeShell{t: t, root: t.TempDir(), bin: t.TempDir()}
+	for name, script := range map[string]string{"mcpeval": fakeMcpeval, "go": "#!/bin/sh\nexit 0\n"} {
+		if err := os.WriteFile(filepath.Join(r.bin, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return r
 }
 
-// run runs the containers of o's pod, init containers first, with extra
-// environment variables, and returns the mcpeval commands they ran.
-func (r *podRunner) run(o *k8sObject, extra ...string) [][]string {
+// secret returns the value standing for a secret.
+func (r *fakeShell) secret(name string) string {
+	v := "secret-" + name
+	r.secretValues = append(r.secretValues, v)
+	return v
+}
+
+// exec runs argv in dir with env (NAME=value) and returns the mcpeval
+// commands it ran; where names it in messages.
+func (r *fakeShell) exec(where, dir string, argv, env []string) [][]string {
 	t := r.t
 	t.Helper()
 	logFile := filepath.Join(t.TempDir(), "log")
-	pod := &o.Spec.Template.Spec
-	for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
-		if len(c.Command) == 0 || c.Command[0] != "/bin/sh" {
-			continue
-		}
-		env := []string{"PATH=" + r.bin + ":/usr/bin:/bin", "MCPEVAL_LOG=" + logFile}
-		for _, e := range c.Env {
-			v := e.Value
-			if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
-				v = "secret-" + e.ValueFrom.SecretKeyRef.Key
-				r.secretValues = append(r.secretValues, v)
-			}
-			env = append(env, e.Name+"="+v)
-		}
-		var moves []string
-		for _, m := range c.VolumeMounts {
-			moves = append(moves, m.MountPath, filepath.Join(r.root, m.MountPath))
-		}
-		move := strings.NewReplacer(moves...)
-		script := append(slices.Clone(c.Command[1:]), c.Args...)
-		for i, s := range script {
-			script[i] = move.Replace(s)
-		}
-		cmd := exec.Command("/bin/sh", script...)
-		cmd.Env = append(env, extra...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("job %s, container %s: %v\n%s", o.Metadata.Name, c.Name, err, out)
-		}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{"PATH=" + r.bin + ":/usr/bin:/bin", "MCPEVAL_LOG=" + logFile}, env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", where, err, out)
 	}
 	data, err := os.ReadFile(logFile)
 	if os.IsNotExist(err) {
@@ -191,9 +180,42 @@ func (r *podRunner) run(o *k8sObject, extra ...string) [][]string {
 		cur = append(cur, l)
 		for _, v := range r.secretValues {
 			if strings.Contains(l, v) {
-				t.Errorf("job %s: a secret's value reaches mcpeval's command line: %s", o.Metadata.Name, l)
+				t.Errorf("%s: a secret's value reaches mcpeval's command line: %s", where, l)
 			}
 		}
+	}
+	return cmds
+}
+
+// pod runs the containers of o's pod, init containers first, with each
+// volume mount moved under root and extra environment variables, and
+// returns the mcpeval commands they ran.
+func (r *fakeShell) pod(o *k8sObject, extra ...string) [][]string {
+	r.t.Helper()
+	pod := &o.Spec.Template.Spec
+	var cmds [][]string
+	for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
+		if len(c.Command) == 0 || c.Command[0] != "/bin/sh" {
+			continue
+		}
+		var env []string
+		for _, e := range c.Env {
+			v := e.Value
+			if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+				v = r.secret(e.ValueFrom.SecretKeyRef.Key)
+			}
+			env = append(env, e.Name+"="+v)
+		}
+		var moves []string
+		for _, m := range c.VolumeMounts {
+			moves = append(moves, m.MountPath, filepath.Join(r.root, m.MountPath))
+		}
+		move := strings.NewReplacer(moves...)
+		argv := append(slices.Clone(c.Command), c.Args...)
+		for i, s := range argv[1:] {
+			argv[i+1] = move.Replace(s)
+		}
+		cmds = append(cmds, r.exec("job "+o.Metadata.Name+", container "+c.Name, r.root, argv, append(env, extra...))...)
 	}
 	return cmds
 }
@@ -316,12 +338,12 @@ func TestKubernetesExample(t *testing.T) {
 
 	// Each index runs its own shard, K = index+1 of N; together all of
 	// them, each once.
-	r := newPodRunner(t)
+	r := newFakeShell(t)
 	var runDirs []string
 	seenK := map[int]bool{}
 	for i := range n {
 		var runs [][]string
-		for _, cmd := range r.run(indexed, "JOB_COMPLETION_INDEX="+strconv.Itoa(i)) {
+		for _, cmd := range r.pod(indexed, "JOB_COMPLETION_INDEX="+strconv.Itoa(i)) {
 			checkCommand(t, "job "+indexed.Metadata.Name, cmd)
 			if cmd[0] == "run" {
 				runs = append(runs, cmd)
@@ -377,7 +399,7 @@ func TestKubernetesExample(t *testing.T) {
 	if err := os.WriteFile(rec, []byte(`{"header":{"format":"x"}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	again := r.run(indexed, "JOB_COMPLETION_INDEX=0")
+	again := r.pod(indexed, "JOB_COMPLETION_INDEX=0")
 	if len(again) != 1 || again[0][0] != "run" || flagValue(again[0], "resume") != runDirs[0] {
 		t.Errorf("index 0 started again over its unfinished record ran %q, want run --resume %s", again, runDirs[0])
 	} else {
@@ -389,13 +411,13 @@ func TestKubernetesExample(t *testing.T) {
 	}
 	f.WriteString(`{"end":{"finish":"2026-11-30T00:00:00Z","complete":true}}` + "\n")
 	f.Close()
-	if again := r.run(indexed, "JOB_COMPLETION_INDEX=0"); len(again) != 0 {
+	if again := r.pod(indexed, "JOB_COMPLETION_INDEX=0"); len(again) != 0 {
 		t.Errorf("index 0 started again over its finished record ran %q, want nothing", again)
 	}
 
 	// The merge finds every shard's run, and grades and reports.
 	seen := map[string]bool{}
-	for _, cmd := range r.run(merge) {
+	for _, cmd := range r.pod(merge) {
 		checkCommand(t, "job "+merge.Metadata.Name, cmd)
 		seen[cmd[0]] = true
 		if cmd[0] != "merge" {
