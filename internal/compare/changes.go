@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,23 +74,11 @@ func modelName(h *record.Header) string {
 
 // optionKeys returns the option names either run set, effort first.
 func optionKeys(a, b map[string]string) []string {
-	set := map[string]bool{}
-	for k := range a {
-		set[k] = true
+	keys := unionKeys(a, b)
+	if i := slices.Index(keys, "effort"); i > 0 {
+		copy(keys[1:i+1], keys[:i])
+		keys[0] = "effort"
 	}
-	for k := range b {
-		set[k] = true
-	}
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if (keys[i] == "effort") != (keys[j] == "effort") {
-			return keys[i] == "effort"
-		}
-		return keys[i] < keys[j]
-	})
 	return keys
 }
 
@@ -303,6 +292,7 @@ func leaves(raw json.RawMessage) map[string]string {
 	return out
 }
 
+// unionKeys returns the keys of a and b together, sorted.
 func unionKeys(a, b map[string]string) []string {
 	set := map[string]bool{}
 	for k := range a {
