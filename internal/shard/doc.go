@@ -6,5 +6,7 @@
 // thing (suite, tools, model and options, target, attempts, ...) and that
 // together they hold every slice exactly once, and writes one run record
 // holding the whole plan in plan order: a CI matrix or a Kubernetes
-// indexed job runs a large suite with no scheduler of ours.
+// indexed job runs a large suite with no scheduler of ours. MergeDirs
+// does the same from the shards' directories, attempt by attempt, in
+// memory that does not grow with the size of the records.
 package shard
