@@ -4,17 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/bedrock"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
-
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
@@ -46,12 +42,9 @@ type BedrockConfig struct {
 // sends nothing to Bedrock; with no credentials in cfg it loads the
 // standard AWS chain.
 func NewBedrock(info model.Info, cfg BedrockConfig) (*Model, error) {
-	if info.Provider != "anthropic-bedrock" {
-		return nil, fmt.Errorf("model spec %q: provider %q is not anthropic-bedrock", info.Spec, info.Provider)
-	}
-	m := &Model{info: info, timeout: cfg.Timeout, policy: cfg.Retry, maxTokens: DefaultMaxTokens}
-	if m.timeout <= 0 {
-		m.timeout = DefaultTimeout
+	m, err := newCloud(info, "anthropic-bedrock", cfg.Timeout, cfg.Retry)
+	if err != nil {
+		return nil, err
 	}
 	opts := map[string]string{}
 	region := ""
@@ -63,13 +56,13 @@ func NewBedrock(info model.Info, cfg BedrockConfig) (*Model, error) {
 			}
 			region = v
 		case "base_url":
-			return nil, fmt.Errorf("model spec %q: option %q is not one the anthropic-bedrock provider accepts; allowed: %s", info.Spec, k, strings.Join(BedrockOptions, ", "))
+			return nil, notAccepted(info, k, "anthropic-bedrock", BedrockOptions)
 		default:
 			opts[k] = v
 		}
 	}
-	if err := m.options(opts); err != nil {
-		return nil, fmt.Errorf("model spec %q: %s", info.Spec, strings.Replace(err.Error(), "the anthropic provider accepts; allowed: "+strings.Join(Options, ", "), "the anthropic-bedrock provider accepts; allowed: "+strings.Join(BedrockOptions, ", "), 1))
+	if err := m.cloudOptions(opts, "anthropic-bedrock", BedrockOptions); err != nil {
+		return nil, err
 	}
 	awsCfg := cfg.AWS
 	if awsCfg.Credentials == nil {
@@ -108,21 +101,11 @@ func NewBedrock(info model.Info, cfg BedrockConfig) (*Model, error) {
 	if endpoint == "" {
 		endpoint = os.Getenv("AWS_ENDPOINT_URL")
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
-	ro := []option.RequestOption{
-		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0),
-		bedrock.WithConfig(awsCfg),
-	}
 	if endpoint != "" {
-		if u, err := url.Parse(endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("model spec %q: endpoint %q is not an http(s) URL", info.Spec, endpoint)
+		if err := checkEndpoint(info.Spec, endpoint); err != nil {
+			return nil, err
 		}
-		ro = append(ro, option.WithBaseURL(endpoint))
 	}
-	m.client = sdk.NewClient(ro...)
+	m.cloudClient(cfg.HTTPClient, bedrock.WithConfig(awsCfg), endpoint)
 	return m, nil
 }

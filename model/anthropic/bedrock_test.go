@@ -95,6 +95,12 @@ func TestBedrockRefuses(t *testing.T) {
 			t.Errorf("%s: %v, want %q", spec, err, want)
 		}
 	}
+	if _, err := openBedrock(t, "anthropic-bedrock:m", bedrockConfig("ftp://x.test")); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
+		t.Errorf("ftp endpoint: %v", err)
+	}
+	if _, err := openBedrock(t, "anthropic:m", bedrockConfig("")); err == nil || !strings.Contains(err.Error(), "is not anthropic-bedrock") {
+		t.Errorf("anthropic spec: %v", err)
+	}
 	cfg := bedrockConfig("")
 	cfg.AWS.Region = ""
 	if _, err := openBedrock(t, "anthropic-bedrock:m", cfg); err == nil || !strings.Contains(err.Error(), "AWS_REGION") {

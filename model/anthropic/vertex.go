@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/vertex"
 	"golang.org/x/oauth2/google"
 
@@ -65,12 +62,9 @@ func VertexFromEnv() VertexConfig {
 // sends nothing to Vertex AI; with no credentials in cfg it looks for
 // Application Default Credentials.
 func NewVertex(info model.Info, cfg VertexConfig) (*Model, error) {
-	if info.Provider != "anthropic-vertex" {
-		return nil, fmt.Errorf("model spec %q: provider %q is not anthropic-vertex", info.Spec, info.Provider)
-	}
-	m := &Model{info: info, timeout: cfg.Timeout, policy: cfg.Retry, maxTokens: DefaultMaxTokens}
-	if m.timeout <= 0 {
-		m.timeout = DefaultTimeout
+	m, err := newCloud(info, "anthropic-vertex", cfg.Timeout, cfg.Retry)
+	if err != nil {
+		return nil, err
 	}
 	opts := map[string]string{}
 	for k, v := range info.Options {
@@ -85,20 +79,20 @@ func NewVertex(info model.Info, cfg VertexConfig) (*Model, error) {
 				cfg.Location = v
 			}
 		case "base_url":
-			return nil, fmt.Errorf("model spec %q: option %q is not one the anthropic-vertex provider accepts; allowed: %s", info.Spec, k, strings.Join(VertexOptions, ", "))
+			return nil, notAccepted(info, k, "anthropic-vertex", VertexOptions)
 		default:
 			opts[k] = v
 		}
 	}
-	if err := m.options(opts); err != nil {
-		return nil, fmt.Errorf("model spec %q: %s", info.Spec, strings.Replace(err.Error(), "the anthropic provider accepts; allowed: "+strings.Join(Options, ", "), "the anthropic-vertex provider accepts; allowed: "+strings.Join(VertexOptions, ", "), 1))
+	if err := m.cloudOptions(opts, "anthropic-vertex", VertexOptions); err != nil {
+		return nil, err
 	}
 	if cfg.Project == "" || cfg.Location == "" {
 		return nil, fmt.Errorf("model spec %q: Vertex AI needs a project and a location: set ANTHROPIC_VERTEX_PROJECT_ID (or GOOGLE_CLOUD_PROJECT) and CLOUD_ML_REGION (or GOOGLE_CLOUD_LOCATION), or the project= and location= options", info.Spec)
 	}
 	if cfg.Endpoint != "" {
-		if u, err := url.Parse(cfg.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("model spec %q: endpoint %q is not an http(s) URL", info.Spec, cfg.Endpoint)
+		if err := checkEndpoint(info.Spec, cfg.Endpoint); err != nil {
+			return nil, err
 		}
 	}
 	creds := cfg.Credentials
@@ -119,18 +113,6 @@ func NewVertex(info model.Info, cfg VertexConfig) (*Model, error) {
 	} else {
 		return nil, fmt.Errorf("model spec %q: getting a Google Cloud access token: %s", info.Spec, retry.Short(retry.Redact(err.Error()), 300))
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
-	ro := []option.RequestOption{
-		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0),
-		vertex.WithCredentials(context.Background(), cfg.Location, cfg.Project, creds),
-	}
-	if cfg.Endpoint != "" {
-		ro = append(ro, option.WithBaseURL(cfg.Endpoint))
-	}
-	m.client = sdk.NewClient(ro...)
+	m.cloudClient(cfg.HTTPClient, vertex.WithCredentials(context.Background(), cfg.Location, cfg.Project, creds), cfg.Endpoint)
 	return m, nil
 }

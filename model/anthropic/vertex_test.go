@@ -84,6 +84,12 @@ func TestVertexRefuses(t *testing.T) {
 			t.Errorf("%s: %v, want %q", spec, err, want)
 		}
 	}
+	if _, err := openVertex(t, "anthropic-vertex:m", vertexConfig("ftp://x.test")); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
+		t.Errorf("ftp endpoint: %v", err)
+	}
+	if _, err := openVertex(t, "anthropic:m", vertexConfig("")); err == nil || !strings.Contains(err.Error(), "is not anthropic-vertex") {
+		t.Errorf("anthropic spec: %v", err)
+	}
 	cfg := vertexConfig("")
 	cfg.Project = ""
 	if _, err := openVertex(t, "anthropic-vertex:m", cfg); err == nil || !strings.Contains(err.Error(), "GOOGLE_CLOUD_PROJECT") {
