@@ -327,17 +327,7 @@ func inventory(l *toolListing) string {
 			continue
 		}
 		for _, a := range t.Arguments {
-			req := "optional"
-			if a.Required {
-				req = "required"
-			}
-			typ := a.Type
-			if typ == "" {
-				typ = "any"
-			}
-			if len(a.Enum) > 0 {
-				typ += " " + enumText(a.Enum)
-			}
+			typ, req := argumentText(a)
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | |\n", format.MarkdownCode(t.Name), format.MarkdownCode(a.Path), format.Markdown(typ), req, format.Markdown(oneLineText(a.Description)))
 		}
 	}

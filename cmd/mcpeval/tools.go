@@ -263,17 +263,7 @@ func writeListing(w io.Writer, l *toolListing) error {
 		fmt.Fprintln(w, "  arguments:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, a := range t.Arguments {
-			req := "optional"
-			if a.Required {
-				req = "required"
-			}
-			typ := a.Type
-			if typ == "" {
-				typ = "any"
-			}
-			if len(a.Enum) > 0 {
-				typ += " " + enumText(a.Enum)
-			}
+			typ, req := argumentText(a)
 			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", termsafe.Line(a.Path), termsafe.Line(typ), req, termsafe.Line(oneLineText(a.Description)))
 		}
 		if err := tw.Flush(); err != nil {
@@ -281,6 +271,23 @@ func writeListing(w io.Writer, l *toolListing) error {
 		}
 	}
 	return nil
+}
+
+// argumentText returns how an argument is listed: its type ("any" when
+// the schema gives none) with its enum values, and whether it is required.
+func argumentText(a audit.Argument) (typ, req string) {
+	req = "optional"
+	if a.Required {
+		req = "required"
+	}
+	typ = a.Type
+	if typ == "" {
+		typ = "any"
+	}
+	if len(a.Enum) > 0 {
+		typ += " " + enumText(a.Enum)
+	}
+	return typ, req
 }
 
 // enumText writes an enum's values as "(one of a, b, c)".
