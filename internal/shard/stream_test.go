@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -259,4 +260,49 @@ func attempt(c string, n int, end, answer string) record.Attempt {
 		a.Error = &record.Error{Kind: record.ErrProvider, Message: "overloaded"}
 	}
 	return a
+}
+
+// FuzzIndex: reading a record line by line for merging never panics,
+// refuses only what record.Read refuses, and, when both read it, finds
+// the same attempts in the same order with the same warnings.
+func FuzzIndex(f *testing.F) {
+	h := `{"header":{"format":"` + record.Format + `","run_id":"r","shard":{"k":1,"n":1},"planned":[{"case":"a","n":1}]}}` + "\n"
+	f.Add([]byte(h))
+	f.Add([]byte(h + `{"attempt":{"case":"a","n":1,"end":"error","error":{"kind":"provider","message":"x"}}}` + "\n" + `{"attempt":{"case":"a","n":1,"end":"answered"}}` + "\n"))
+	f.Add([]byte(h + `{"attempt":{"case":"a","n":1,"end":"answered"}}` + "\n" + `{"attempt":{"case":"a","n":1,"end":"answered"}}` + "\n" + `{"end":{"complete":true,"warnings":["w"]}}` + "\n"))
+	f.Add([]byte(h + `{"attempt":{"case":"a","n":1,"end":"error"}}` + "\n"))
+	f.Add([]byte(h + `{"attempt":{"case":"a","n":1,"pro`))
+	f.Add([]byte(h + "{}\n"))
+	f.Add([]byte(h + h))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, record.FileName), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, ierr := index(dir)
+		run, rerr := record.Read(dir)
+		if ierr != nil {
+			if rerr == nil {
+				t.Fatalf("index refuses what record.Read reads: %v", ierr)
+			}
+			return
+		}
+		defer s.f.Close()
+		if rerr != nil {
+			return // a line only a whole attempt's decoding refuses
+		}
+		var keys []record.AttemptKey
+		for _, a := range run.Attempts {
+			keys = append(keys, a.Key())
+		}
+		if !cmp.Equal(keys, s.keys, cmpopts.EquateEmpty()) {
+			t.Errorf("attempts: record.Read %v, index %v", keys, s.keys)
+		}
+		if !cmp.Equal(run.Warnings, s.warnings, cmpopts.EquateEmpty()) {
+			t.Errorf("warnings: record.Read %q, index %q", run.Warnings, s.warnings)
+		}
+		if (run.End == nil) != (s.end == nil) {
+			t.Errorf("end: record.Read %v, index %v", run.End, s.end)
+		}
+	})
 }
