@@ -353,11 +353,5 @@ func (h *Handler) serveAnthropicBedrock(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		id = m[1]
 	}
-	req["model"], _ = json.Marshal(id)
-	delete(req, "anthropic_version")
-	body, _ = json.Marshal(req)
-	r2 := r.Clone(r.Context())
-	r2.URL.Path, r2.URL.RawPath = "/v1/messages", ""
-	r2.Header.Set("Anthropic-Version", version)
-	h.serveAnthropic(w, r2, body)
+	h.serveAsMessages(w, r, req, id, version)
 }

@@ -38,9 +38,17 @@ func (h *Handler) serveAnthropicVertex(w http.ResponseWriter, r *http.Request, b
 		h.fail(w, http.StatusBadRequest, "invalid_request_error", "model: Extra inputs are not permitted")
 		return
 	}
-	req["model"], _ = json.Marshal(m[3])
+	h.serveAsMessages(w, r, req, m[3], version)
+}
+
+// serveAsMessages answers a cloud's request for Claude (Bedrock's
+// InvokeModel, Vertex AI's rawPredict), whose body req names no model and
+// carries anthropic_version, as the Messages API answers the same request
+// for model with that version.
+func (h *Handler) serveAsMessages(w http.ResponseWriter, r *http.Request, req map[string]json.RawMessage, model, version string) {
+	req["model"], _ = json.Marshal(model)
 	delete(req, "anthropic_version")
-	body, _ = json.Marshal(req)
+	body, _ := json.Marshal(req)
 	r2 := r.Clone(r.Context())
 	r2.URL.Path, r2.URL.RawPath = "/v1/messages", ""
 	r2.Header.Set("Anthropic-Version", version)
