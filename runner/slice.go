@@ -62,7 +62,7 @@ func toolChoice(c *suite.Case) *model.ToolChoice {
 }
 
 // recordSliceAndChoices writes into the header the suite's slice
-// settings and the tool_choice of each planned case that sets one.
+// settings and the tool_choice of each case that sets one.
 func (r *run) recordSliceAndChoices() {
 	put := func(key string, v any) {
 		b, err := json.Marshal(v)
@@ -82,8 +82,8 @@ func (r *run) recordSliceAndChoices() {
 		}{sl.Cap(), sl.Seed, sl.Domains})
 	}
 	choices := map[string]string{}
-	for _, p := range r.planned {
-		if c := r.cfg.Suite.Case(p.Case); c != nil && c.ToolChoice != nil {
+	for _, c := range r.cfg.Suite.Cases { // every case, as recordCaseTools
+		if c.ToolChoice != nil {
 			choices[c.ID] = c.ToolChoice.String()
 		}
 	}

@@ -257,3 +257,26 @@ func TestSliceStopsBeforeAnyRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestSliceRecordedForEveryCase: a run of some cases (a filter, a shard)
+// records every case's slice and tool choice, so that the headers of a
+// run's shards agree and their merge says what each case was shown.
+func TestSliceRecordedForEveryCase(t *testing.T) {
+	full, _, s := runSliced(t, 3)
+	perfect, _ := fake.New("perfect", s)
+	part, err := Run(context.Background(), Config{
+		Target: target.Config{Spec: "builtin:big", Builtins: target.Builtins{"big": bigServer}},
+		Suite:  s, Model: perfect, Attempts: 1, Cases: []string{"dom/first"}, OutDir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range s.Cases {
+		if !slices.Equal(CaseTools(&part.Header, c.ID), CaseTools(&full.Header, c.ID)) {
+			t.Errorf("case %s: a run of one case records another slice than the full run", c.ID)
+		}
+	}
+	if string(part.Header.Extra[ToolChoiceKey]) != string(full.Header.Extra[ToolChoiceKey]) {
+		t.Errorf("tool choices %s, the full run's %s", part.Header.Extra[ToolChoiceKey], full.Header.Extra[ToolChoiceKey])
+	}
+}

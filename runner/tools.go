@@ -84,12 +84,13 @@ func (r *run) forCase(c *suite.Case) *run {
 }
 
 // recordCaseTools writes into the header, under CaseToolsKey, the tools
-// each planned case is shown where that differs from the header's Tools.
+// each case is shown where that differs from the header's Tools. Every
+// case of the suite is listed, planned or not, so that the shards of a run
+// record the same header and their merge keeps what each case was shown.
 func (r *run) recordCaseTools() {
 	byCase := map[string][]string{}
-	for _, p := range r.planned {
-		c := r.cfg.Suite.Case(p.Case)
-		if _, done := byCase[p.Case]; done || c == nil || c.Tools.ToolFilter.IsZero() && r.cfg.Suite.Slice == nil {
+	for _, c := range r.cfg.Suite.Cases {
+		if c.Tools.ToolFilter.IsZero() && r.cfg.Suite.Slice == nil {
 			continue
 		}
 		names := []string{}
@@ -97,7 +98,7 @@ func (r *run) recordCaseTools() {
 			names = append(names, t.Name)
 		}
 		if len(names) != len(r.tools) {
-			byCase[p.Case] = names
+			byCase[c.ID] = names
 		}
 	}
 	r.recordSliceAndChoices()
