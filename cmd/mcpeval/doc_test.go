@@ -203,6 +203,7 @@ var parseErrors = []string{
 	"unknown command",
 	"unexpected argument",
 	"bad flag syntax",
+	"no --suite was given", // a real model is never put to the demo suite unasked
 }
 
 // TestDocumentedCommands runs every mcpeval command shown in the README,

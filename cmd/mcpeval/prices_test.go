@@ -29,7 +29,7 @@ func TestRunRecordsItsPrices(t *testing.T) {
 	sum := sha256.Sum256(data)
 	run := func(name string, extra ...string) (*record.Run, string) {
 		out := filepath.Join(dir, name)
-		args := append([]string{"run", "--json", "--quiet", "--spend", "--model", providerSpecs[wiremodel.Anthropic], "--attempts", "1",
+		args := append([]string{"run", "--json", "--quiet", "--spend", "--suite", "household", "--model", providerSpecs[wiremodel.Anthropic], "--attempts", "1",
 			"--case", "single-tool/net-worth-now", "--out", out}, extra...)
 		stdout, stderr, code := cli(args...)
 		if code != 0 {

@@ -98,7 +98,7 @@ func (g graded) verdicts() map[string]string {
 func household(t *testing.T, spec string, extra ...string) (graded, *record.Run) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "run")
-	args := append([]string{"run", "--json", "--quiet", "--model", spec, "--attempts", "3", "--concurrency", "8", "--out", out}, extra...)
+	args := append([]string{"run", "--json", "--quiet", "--suite", "household", "--model", spec, "--attempts", "3", "--concurrency", "8", "--out", out}, extra...)
 	stdout, stderr, code := cli(args...)
 	if code != 0 {
 		t.Fatalf("%s: exit %d\n%s", spec, code, stderr)
@@ -286,7 +286,7 @@ func TestProviderNeedsSpend(t *testing.T) {
 		t.Run(string(api), func(t *testing.T) {
 			h := wire(t, api)
 			for _, args := range [][]string{
-				{"run", "--quiet", "--model", spec, "--attempts", "1", "--out", filepath.Join(t.TempDir(), "run")},
+				{"run", "--quiet", "--suite", "household", "--model", spec, "--attempts", "1", "--out", filepath.Join(t.TempDir(), "run")},
 				{"probe", "--model", spec},
 			} {
 				_, stderr, code := cli(args...)
@@ -315,7 +315,7 @@ func TestProviderNeedsSpend(t *testing.T) {
 func TestProviderBudgetStopsCleanly(t *testing.T) {
 	h := wire(t, wiremodel.Anthropic)
 	out := filepath.Join(t.TempDir(), "run")
-	stdout, stderr, code := cli("run", "--json", "--quiet", "--model", providerSpecs[wiremodel.Anthropic], "--spend",
+	stdout, stderr, code := cli("run", "--json", "--quiet", "--suite", "household", "--model", providerSpecs[wiremodel.Anthropic], "--spend",
 		"--budget-tokens", "100", "--attempts", "1", "--concurrency", "1", "--out", out)
 	if code != 4 || !strings.Contains(stderr, "budget") || !strings.Contains(stderr, "--resume") {
 		t.Fatalf("exit %d, stderr %q; want 4, naming the budget and --resume", code, stderr)
@@ -375,7 +375,7 @@ func TestPlantedKeyNeverRecorded(t *testing.T) {
 				wiremodel.Fault{Malformed: true, Body: `{"id":"x","key":"` + key + `","content":[`},
 			)
 			out := filepath.Join(t.TempDir(), "run")
-			stdout, stderr, code := cli("run", "--json", "--quiet", "--model", spec, "--spend", "--attempts", "1", "--concurrency", "1", "--out", out)
+			stdout, stderr, code := cli("run", "--json", "--quiet", "--suite", "household", "--model", spec, "--spend", "--attempts", "1", "--concurrency", "1", "--out", out)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}

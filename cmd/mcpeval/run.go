@@ -15,15 +15,19 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/compare"
+	"github.com/mcpeval/mcpeval/internal/export/otlp"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
+	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
 )
 
 const runHelp = `
@@ -68,6 +72,9 @@ type runFlags struct {
 	prices                       pricesFlag
 	headers, envs                repeated
 	connect                      connectTimeout
+	otlp                         string
+	otlpContent                  bool
+	targetPool                   int
 	// models, ci and graded are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
@@ -97,6 +104,9 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting attempts once this many dollars are spent (0: no limit)")
 	fs.StringVar(&f.judge, "judge", "", "ask an advisory judge `SPEC` whether decline answers decline (never changes a grade; fake:phrases for a free one)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run in `RUN`: run exactly the attempts it lacks")
+	fs.StringVar(&f.otlp, "otlp", "", "send each attempt as OpenTelemetry traces to the OTLP/HTTP `ENDPOINT` as it is recorded (\"env\": the OTEL_EXPORTER_OTLP_* variables); a dead collector costs a warning, never the run")
+	fs.IntVar(&f.targetPool, "target-pool", 0, "server connections a read-only suite's attempts share (default 2; -1: one per concurrency slot)")
+	fs.BoolVar(&f.otlpContent, "otlp-content", false, "with --otlp: send prompts, answers, tool arguments and results too (redacted as for publishing)")
 	fs.BoolVar(&f.retryErrors, "retry-errors", false, "with --resume: also run again the attempts that ended in error (the record keeps them, superseded)")
 	f.prices.register(fs.FlagSet)
 	pos, err := parse(fs, args)
@@ -112,7 +122,55 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 // runOne runs the suite on one model, f.model; runEach calls it for each
 // --model given.
 func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
-	var err error
+	if err := f.checkValues(); err != nil {
+		return err
+	}
+	resume, err := f.prepareResume(e, fs)
+	if err != nil {
+		return err
+	}
+	s, tcfg, err := f.suiteAndTarget()
+	if err != nil {
+		return err
+	}
+	if err := demoSuiteRefusal(f.model, f.suite); err != nil {
+		return err
+	}
+	if err := spendAllowed(e, f.model, f.spend); err != nil {
+		return err
+	}
+	o, err := f.open(e, s)
+	if err != nil {
+		return err
+	}
+	cfg := f.config(s, tcfg, o, resume)
+	cfg.Warn = func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) }
+	if _, ok := fixture.For(s); ok {
+		for _, w := range fixture.CleanupWarnings(s) {
+			fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
+		}
+	}
+	prog := newProgress(e, s, !f.quiet && e.isTerminal)
+	cfg.Progress = prog.update
+	exp, err := f.exporter(e, s, &cfg)
+	if err != nil {
+		return err
+	}
+	if !f.json && !f.quiet && f.model == "fake:perfect" {
+		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
+	}
+	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
+	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: o.judge, JudgeBudget: o.budget, Prices: o.prices, RetryErrors: f.retryErrors, Warn: warn})
+	prog.done()
+	closeExporter(ctx, e, exp)
+	if g == nil {
+		return err
+	}
+	return f.finish(e, g, err, o.prices)
+}
+
+// checkValues refuses flag values no run can use, before anything is read.
+func (f *runFlags) checkValues() error {
 	if f.attempts < 0 || f.concurrency < 1 || f.turns < 0 {
 		return usagef("--attempts and --turn-cap must not be negative, --concurrency must be at least 1")
 	}
@@ -127,58 +185,78 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if f.retryErrors && f.resume == "" {
 		return usagef("--retry-errors goes with --resume RUN: it runs again the errored attempts of that run")
 	}
-	var resume *record.Run
-	if f.resume != "" {
-		if f.out != "" || f.attempts != 0 || len(f.cases) > 0 {
-			return usagef("--resume continues a run as it was planned: --out, --attempts and --case do not go with it")
-		}
-		if resume, err = readRun(e, f.resume); err != nil {
-			return err
-		}
-		left := resume
-		if f.retryErrors {
-			left = pipeline.WithoutErrors(resume)
-		}
-		if left.Complete() {
-			hint := ""
-			if !f.retryErrors && len(left.Attempts) > len(pipeline.WithoutErrors(resume).Attempts) {
-				hint = " (to run its errored attempts again, add --retry-errors)"
-			}
-			return usagef("%s is complete: nothing to resume%s", f.resume, hint)
-		}
-		if f.suite == "" {
-			f.suite = resume.Header.Suite.Path
-		}
-		if !setFlag(fs, "model") {
-			f.model = resume.Header.Model.Spec
-		}
-		f.resumeBudget(fs, &resume.Header)
+	if f.budgetTokens < 0 || f.budgetUSD < 0 {
+		return usagef("--budget-tokens and --budget-usd must not be negative")
 	}
+	if f.otlpContent && f.otlp == "" {
+		return usagef("--otlp-content goes with --otlp")
+	}
+	return nil
+}
+
+// prepareResume reads the run --resume names, refuses one with nothing
+// left to run, and takes its suite, model and budget unless flags say
+// otherwise. It returns nil without --resume.
+func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
+	if f.resume == "" {
+		return nil, nil
+	}
+	if f.out != "" || f.attempts != 0 || len(f.cases) > 0 {
+		return nil, usagef("--resume continues a run as it was planned: --out, --attempts and --case do not go with it")
+	}
+	resume, err := readRun(e, f.resume)
+	if err != nil {
+		return nil, err
+	}
+	left := resume
+	if f.retryErrors {
+		left = pipeline.WithoutErrors(resume)
+	}
+	if left.Complete() {
+		hint := ""
+		if !f.retryErrors && len(left.Attempts) > len(pipeline.WithoutErrors(resume).Attempts) {
+			hint = " (to run its errored attempts again, add --retry-errors)"
+		}
+		return nil, usagef("%s is complete: nothing to resume%s", f.resume, hint)
+	}
+	if f.suite == "" {
+		f.suite = resume.Header.Suite.Path
+	}
+	if !setFlag(fs, "model") {
+		f.model = resume.Header.Model.Spec
+	}
+	f.resumeBudget(fs, &resume.Header)
+	return resume, nil
+}
+
+// suiteAndTarget loads the suite and resolves its target with the target
+// flags, refusing a suite with nothing to run, a --case it lacks and a
+// gate against an unrelated baseline, all before any model request.
+func (f *runFlags) suiteAndTarget() (*suite.Suite, target.Config, error) {
 	s, err := loadSuite(f.suite)
 	if err != nil {
-		return err
+		return nil, target.Config{}, err
 	}
 	if len(s.Cases) == 0 {
 		// validate accepts a suite still being written; a run of it
 		// measures nothing.
-		return usagef("%s: suite %s has no cases: nothing to run (add cases; see mcpeval validate)", suiteLine(s, "cases"), s.Name)
+		return nil, target.Config{}, usagef("%s: suite %s has no cases: nothing to run (add cases; see mcpeval validate)", suiteLine(s, "cases"), s.Name)
 	}
 	tcfg, err := suiteTarget(s, f.target)
 	if err != nil {
-		return err
+		return nil, tcfg, err
 	}
 	if err := addTargetFlags(&tcfg, f.headers, f.envs); err != nil {
-		return err
+		return nil, tcfg, err
 	}
 	f.connect.apply(&tcfg)
 	for _, c := range f.cases {
 		if !anySelected(s, c) {
-			return usagef("--case %s: no case of suite %s has that id or group", c, s.Name)
+			return nil, tcfg, usagef("--case %s: no case of suite %s has that id or group", c, s.Name)
 		}
 	}
 	if base := f.ci.baseline; base != nil {
-		// Refused before any model request: a gate on unrelated runs
-		// would pass or fail on nothing.
+		// A gate on unrelated runs would pass or fail on nothing.
 		var ids []string
 		for _, c := range s.Cases {
 			if len(f.cases) == 0 || runner.Selected(c.ID, f.cases) {
@@ -186,73 +264,72 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 			}
 		}
 		if err := compare.Related(base.Header.Suite.Name, compare.PlannedCases(base), s.Name, ids); err != nil {
-			return usagef("--gate %s: %v", base.Dir, err)
+			return nil, tcfg, usagef("--gate %s: %v", base.Dir, err)
 		}
 	}
-	if err := spendAllowed(e, f.model, f.spend); err != nil {
-		return err
-	}
-	if f.budgetTokens < 0 || f.budgetUSD < 0 {
-		return usagef("--budget-tokens and --budget-usd must not be negative")
-	}
+	return s, tcfg, nil
+}
+
+// opened is what a run opens before it starts: the model, the price
+// tables, the advisory judge and the budget.
+type opened struct {
+	model  model.Model
+	info   model.Info
+	prices *price.Set
+	judge  judge.Judge
+	budget *usage.Budget
+}
+
+func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
 	m, info, err := provider.Open(f.model, provider.Options{Suite: s})
 	if err != nil {
-		return badInput(err)
+		return nil, badInput(err)
 	}
-	prices, err := f.prices.load()
-	if err != nil {
-		return err
+	o := &opened{model: m, info: info}
+	if o.prices, err = f.prices.load(); err != nil {
+		return nil, err
 	}
-	var jdg judge.Judge
 	if f.judge != "" {
-		if jdg, err = openJudge(e, f.judge, f.spend); err != nil {
-			return err
+		if o.judge, err = openJudge(e, f.judge, f.spend); err != nil {
+			return nil, err
 		}
 	}
-	var budget *usage.Budget
 	if provider.Real(f.model) {
-		budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
-		if p, ok := prices.Lookup(info.Provider, info.Name); ok {
-			budget.Price = &p
+		o.budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
+		if p, ok := o.prices.Lookup(info.Provider, info.Name); ok {
+			o.budget.Price = &p
 		} else if f.budgetUSD > 0 {
-			return usagef("--budget-usd: %s is not in the price table, so its spending cannot be counted in dollars; use --budget-tokens", f.model)
+			return nil, usagef("--budget-usd: %s is not in the price table, so its spending cannot be counted in dollars; use --budget-tokens", f.model)
 		}
 	}
-	build := buildinfo.Get()
+	return o, nil
+}
+
+// config is the runner's configuration for this run.
+func (f *runFlags) config(s *suite.Suite, tcfg target.Config, o *opened, resume *record.Run) runner.Config {
 	cfg := runner.Config{
-		Suite: s, Target: tcfg, Model: m, ModelInfo: info,
+		Suite: s, Target: tcfg, Model: o.model, ModelInfo: o.info,
 		Attempts: f.attempts, Concurrency: f.concurrency, TurnCap: f.turns,
-		Cases: f.cases, OutDir: f.out, Build: build, CallTimeout: f.callTimeout,
-		Resume: resume,
+		Cases: f.cases, OutDir: f.out, Build: buildinfo.Get(), CallTimeout: f.callTimeout,
+		Resume: resume, TargetPool: f.targetPool,
 	}
 	if resume == nil {
 		cfg.Extra = budgetExtra(f.budgetTokens, f.budgetUSD)
 	}
 	if provider.Real(f.model) {
-		cfg.Prices = prices.Stamp(info.Provider, info.Name)
+		cfg.Prices = o.prices.Stamp(o.info.Provider, o.info.Name)
 	}
 	// The pipeline builds the suite's fixtures and fresh targets itself.
-	if _, ok := fixture.For(s); ok {
-		for _, w := range fixture.CleanupWarnings(s) {
-			fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
-		}
-	}
 	f.ci.configure(&cfg)
-	if budget != nil {
-		cfg.BeforeAttempt = budget.Exceeded
-		cfg.AfterAttempt = budget.Spend
+	if o.budget != nil {
+		cfg.BeforeAttempt = o.budget.Exceeded
+		cfg.AfterAttempt = o.budget.Spend
 	}
-	prog := newProgress(e, s, !f.quiet && e.isTerminal)
-	cfg.Progress = prog.update
-	if !f.json && !f.quiet && strings.HasPrefix(f.model, "fake:") && f.model == "fake:perfect" {
-		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
-	}
-	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
-	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: jdg, JudgeBudget: budget, Prices: prices, RetryErrors: f.retryErrors, Warn: warn})
-	prog.done()
-	if g == nil {
-		return err
-	}
+	return cfg
+}
+
+// finish prints the graded run and turns how it ended into an exit status.
+func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *price.Set) error {
 	rec, res := g.Record, g.Result
 	for _, perr := range g.Problems {
 		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", perr)
@@ -394,4 +471,51 @@ func recordedBudget(h *record.Header) (runBudget, bool) {
 		return runBudget{}, false
 	}
 	return b, true
+}
+
+// exporter starts the OpenTelemetry exporter --otlp asks for and has it
+// told of every finished attempt, off the attempt's path; nil without
+// --otlp.
+func (f *runFlags) exporter(e *env, s *suite.Suite, cfg *runner.Config) (*otlp.Exporter, error) {
+	if f.otlp == "" {
+		return nil, nil
+	}
+	endpoint := f.otlp
+	if endpoint == "env" {
+		endpoint = ""
+	} else if _, err := otlp.ParseEndpoint(endpoint); err != nil {
+		return nil, usagef("--otlp %s: %v", endpoint, err)
+	}
+	exp, err := otlp.NewExporter(otlp.Options{
+		Endpoint: endpoint, Content: f.otlpContent, Metrics: true,
+		Warn: func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) },
+	})
+	if err != nil {
+		return nil, badInput(fmt.Errorf("--otlp: %w", err))
+	}
+	progress := cfg.Progress
+	cfg.Progress = func(p runner.Progress) {
+		if progress != nil {
+			progress(p)
+		}
+		if c := s.Case(p.Attempt.Case); c != nil {
+			g := grade.Attempt(s, c, p.Header, p.Attempt)
+			exp.Attempt(p.Header, p.Attempt, &g)
+		}
+	}
+	return exp, nil
+}
+
+// closeExporter sends what the exporter still holds, for a few seconds at
+// most, and says what it could not send: mcpeval export RUN --otlp sends
+// it again from the record.
+func closeExporter(ctx context.Context, e *env, exp *otlp.Exporter) {
+	if exp == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if st := exp.Close(ctx); st.NotSent() > 0 {
+		fmt.Fprintf(e.stderr, "mcpeval run: warning: OpenTelemetry: %s (send them again with mcpeval export RUN --otlp)\n", st.String())
+	}
 }
