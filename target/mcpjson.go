@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // MCPJSON is the configuration file desktop clients and editors keep their
@@ -22,6 +24,7 @@ type MCPJSON struct {
 	Servers map[string]MCPServer
 	// Path is the file read.
 	Path string
+	data []byte // the file's text, to place a server's line
 }
 
 // MCPServer is one server of an mcp.json file.
@@ -100,7 +103,7 @@ func ParseMCPJSON(path string, data []byte) (*MCPJSON, error) {
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("%s:1:1: no servers: want {\"mcpServers\": {\"NAME\": {\"command\": ...} or {\"url\": ...}}}", path)
 	}
-	return &MCPJSON{Servers: servers, Path: path}, nil
+	return &MCPJSON{Servers: servers, Path: path, data: data}, nil
 }
 
 // jsonError locates a JSON decoding error as path:line:col from the
@@ -173,13 +176,13 @@ func (f *MCPJSON) Target(name string) (Config, error) {
 	names := f.Names()
 	if name == "" {
 		if len(names) != 1 {
-			return Config{}, fmt.Errorf("%s holds %d servers (%s): name one as %s#NAME", f.Path, len(names), strings.Join(names, ", "), f.Path)
+			return Config{}, fmt.Errorf("%s holds %d servers (%s): name one as %s#NAME", f.Path, len(names), shownNames(names), f.Path)
 		}
 		name = names[0]
 	}
 	s, ok := f.Servers[name]
 	if !ok {
-		return Config{}, fmt.Errorf("%s has no server %q (have %s)", f.Path, name, strings.Join(names, ", "))
+		return Config{}, fmt.Errorf("%s has no server %q (have %s)", f.Path, name, shownNames(names))
 	}
 	at := fmt.Sprintf("%s: server %q", f.Path, name)
 	if line := f.lineOf(name); line > 0 {
@@ -261,6 +264,19 @@ func (f *MCPJSON) Target(name string) (Config, error) {
 	}
 }
 
+// shownNames lists server names for a message: a name that is not plain
+// printable text is quoted, so a file cannot write to the terminal.
+func shownNames(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if n == "" || strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsPrint(r) || r == ',' || r == ' ' }) {
+			out[i] = strconv.Quote(n)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // FromMCPJSON reads the mcp.json file at path and returns the
 // configuration of its server name (see MCPJSON.Target).
 func FromMCPJSON(path, name string) (Config, error) {
@@ -273,10 +289,7 @@ func FromMCPJSON(path, name string) (Config, error) {
 
 // lineOf returns the line of server name's key in the file, or 0.
 func (f *MCPJSON) lineOf(name string) int {
-	data, err := os.ReadFile(f.Path)
-	if err != nil {
-		return 0
-	}
+	data := f.data
 	key, _ := json.Marshal(name)
 	re := regexp.MustCompile(regexp.QuoteMeta(string(key)) + `\s*:\s*\{`)
 	loc := re.FindIndex(data)

@@ -172,3 +172,31 @@ func TestQuoteWord(t *testing.T) {
 		t.Errorf("round trip (-want +got):\n%s", d)
 	}
 }
+
+// TestMCPJSONHostileNames: a server name that is not plain text is quoted
+// where a message lists it.
+func TestMCPJSONHostileNames(t *testing.T) {
+	p := writeMCPJSON(t, t.TempDir(), `{"mcpServers": {"a\u001b[2J": {"command": "x"}, "b, c": {"command": "y"}}}`)
+	_, err := target.FromMCPJSON(p, "")
+	if err == nil || strings.ContainsRune(err.Error(), 0x1b) || !strings.Contains(err.Error(), `"a\x1b[2J", "b, c"`) {
+		t.Errorf("err %q", err)
+	}
+}
+
+// FuzzParseMCPJSON: no file makes reading it, or choosing any of its
+// servers, panic.
+func FuzzParseMCPJSON(f *testing.F) {
+	f.Add([]byte(`{"mcpServers": {"a": {"command": "x", "args": ["y"], "env": {"K": "${V}"}, "cwd": "d"}}}`))
+	f.Add([]byte(`{"servers": {"b": {"type": "http", "url": "https://h/mcp", "headers": {"A": "b"}}}}`))
+	f.Add([]byte(`{"mcpServers": {"a": {"command": 1}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := target.ParseMCPJSON(filepath.Join(t.TempDir(), "mcp.json"), data)
+		if err != nil {
+			return
+		}
+		for _, n := range m.Names() {
+			m.Target(n)
+		}
+		m.Target("")
+	})
+}
