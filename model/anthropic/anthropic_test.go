@@ -5,16 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -22,75 +20,29 @@ import (
 // key is planted in every test; it must never come back out.
 const key = "sk-ant-api03-PLANTED-test-key-0123456789abcdef"
 
-// fake is an httptest server speaking the Messages API: each request gets the
-// next reply in turn (the last one repeats), and is kept for inspection.
-type fake struct {
-	t       *testing.T
-	srv     *httptest.Server
-	mu      sync.Mutex
-	replies []func(w http.ResponseWriter, r *http.Request)
-	reqs    []map[string]any
-	raw     [][]byte
-	headers []http.Header
-}
+// fake is a server speaking the Messages API (see providertest.Recorder).
+type fake = providertest.Recorder
 
+// newFake starts a fake; every request must be POST /v1/messages.
 func newFake(t *testing.T, replies ...func(w http.ResponseWriter, r *http.Request)) *fake {
-	f := &fake{t: t, replies: replies}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
-			t.Errorf("request %s %s, want POST /v1/messages", r.Method, r.URL.Path)
+	f := providertest.NewRecorder(t, replies...)
+	t.Cleanup(func() {
+		for _, p := range f.Paths {
+			if p != "POST /v1/messages" {
+				t.Errorf("request %s, want POST /v1/messages", p)
+			}
 		}
-		body, _ := io.ReadAll(r.Body)
-		var v map[string]any
-		if err := json.Unmarshal(body, &v); err != nil {
-			t.Errorf("request body is not JSON: %v", err)
-		}
-		f.mu.Lock()
-		n := len(f.reqs)
-		f.reqs = append(f.reqs, v)
-		f.raw = append(f.raw, body)
-		f.headers = append(f.headers, r.Header.Clone())
-		reply := f.replies[min(n, len(f.replies)-1)]
-		f.mu.Unlock()
-		reply(w, r)
-	}))
-	t.Cleanup(f.srv.Close)
+	})
 	return f
 }
 
-func (f *fake) count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.reqs)
-}
-
+// reply is a Messages API reply, with its request-id.
 func reply(status int, body string, header ...string) func(http.ResponseWriter, *http.Request) {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("request-id", "req_test")
-		for i := 0; i+1 < len(header); i += 2 {
-			w.Header().Set(header[i], header[i+1])
-		}
-		w.WriteHeader(status)
-		io.WriteString(w, body)
-	}
+	return providertest.Reply(status, body, append([]string{"request-id", "req_test"}, header...)...)
 }
 
 func overloaded() func(http.ResponseWriter, *http.Request) {
 	return reply(529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_x"}`)
-}
-
-// sleeps records backoff waits without waiting.
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.d = append(s.d, d)
-	return ctx.Err()
 }
 
 func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
@@ -100,9 +52,9 @@ func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
 		t.Fatal(err)
 	}
 	cfg.APIKey = key
-	cfg.BaseURL = f.srv.URL
+	cfg.BaseURL = f.URL
 	if cfg.Retry.Sleep == nil {
-		cfg.Retry.Sleep = (&sleeps{}).sleep
+		cfg.Retry.Sleep = (&providertest.Sleeps{}).Sleep
 	}
 	m, err := New(info, cfg)
 	if err != nil {
@@ -112,20 +64,7 @@ func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
 }
 
 // noKey fails the test if the planted key appears in v's JSON or in err.
-func noKey(t *testing.T, v any, err error) {
-	t.Helper()
-	b, _ := json.Marshal(v)
-	if bytes.Contains(b, []byte(key)) || bytes.Contains(b, []byte("PLANTED")) {
-		t.Errorf("the API key leaked into %s", b)
-	}
-	if err != nil && strings.Contains(err.Error(), "PLANTED") {
-		t.Errorf("the API key leaked into the error: %v", err)
-	}
-	var pe *model.ProviderError
-	if errors.As(err, &pe) {
-		noKey(t, pe.Tries, nil)
-	}
-}
+var noKey = providertest.NoSecret
 
 var tools = []model.Tool{
 	{Name: "list containers", Description: "Lists containers.", InputSchema: json.RawMessage(`{"type":"object","properties":{"all":{"type":"boolean"}},"additionalProperties":false}`)},
@@ -172,7 +111,7 @@ func TestConversation(t *testing.T) {
 	}
 	noKey(t, resp, err)
 
-	checkFirstRequest(t, f.reqs[0], f.headers[0])
+	checkFirstRequest(t, f.Reqs[0], f.Headers[0])
 
 	// What it made of the answer.
 	want := &model.Response{
@@ -203,7 +142,7 @@ func TestConversation(t *testing.T) {
 	if resp2.Usage != (model.Usage{Input: 40, Output: 9, CacheRead: 1500}) || resp2.StopReason != "end_turn" || resp2.Message.TextOf() != "Stopped web." {
 		t.Errorf("second answer: %+v", resp2)
 	}
-	checkSentBack(t, f.raw[1])
+	checkSentBack(t, f.Raw[1])
 }
 
 // checkFirstRequest checks the first request of TestConversation: the
@@ -309,7 +248,7 @@ func TestThinkingBudget(t *testing.T) {
 	if _, err := m.Generate(context.Background(), &model.Request{Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "hi"}}}}}); err != nil {
 		t.Fatal(err)
 	}
-	got := f.reqs[0]
+	got := f.Reqs[0]
 	if d := cmp.Diff(map[string]any{"type": "enabled", "budget_tokens": 2048.0}, got["thinking"]); d != "" {
 		t.Errorf("thinking (-want +got):\n%s", d)
 	}
@@ -328,8 +267,8 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	f := newFake(t,
 		reply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`, "retry-after", "2"),
 		reply(200, secondAnswer))
-	s := &sleeps{}
-	m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{Retry: retry.Policy{MaxTries: 3, Sleep: s.sleep}})
+	s := &providertest.Sleeps{}
+	m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{Retry: retry.Policy{MaxTries: 3, Sleep: s.Sleep}})
 	resp, err := m.Generate(context.Background(), hello())
 	if err != nil {
 		t.Fatal(err)
@@ -338,33 +277,33 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	if d := cmp.Diff(want, resp.Tries); d != "" {
 		t.Errorf("tries (-want +got):\n%s", d)
 	}
-	if len(s.d) != 1 || s.d[0] != 2*time.Second {
-		t.Errorf("waits %v, want [2s] from retry-after", s.d)
+	if len(s.D) != 1 || s.D[0] != 2*time.Second {
+		t.Errorf("waits %v, want [2s] from retry-after", s.D)
 	}
-	if f.count() != 2 {
-		t.Errorf("%d requests, want 2", f.count())
+	if f.Count() != 2 {
+		t.Errorf("%d requests, want 2", f.Count())
 	}
 	noKey(t, resp, nil)
 }
 
 func TestOverloadedUntilTriesRunOut(t *testing.T) {
 	f := newFake(t, overloaded())
-	s := &sleeps{}
-	m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{Retry: retry.Policy{MaxTries: 3, Base: time.Second, Max: 4 * time.Second, Sleep: s.sleep}})
+	s := &providertest.Sleeps{}
+	m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{Retry: retry.Policy{MaxTries: 3, Base: time.Second, Max: 4 * time.Second, Sleep: s.Sleep}})
 	resp, err := m.Generate(context.Background(), hello())
 	var pe *model.ProviderError
 	if !errors.As(err, &pe) || resp != nil {
 		t.Fatalf("Generate = %v, %v; want a *model.ProviderError", resp, err)
 	}
-	if f.count() != 3 || len(pe.Tries) != 3 || len(s.d) != 2 {
-		t.Fatalf("%d requests, %d tries, %d waits; want 3, 3, 2", f.count(), len(pe.Tries), len(s.d))
+	if f.Count() != 3 || len(pe.Tries) != 3 || len(s.D) != 2 {
+		t.Fatalf("%d requests, %d tries, %d waits; want 3, 3, 2", f.Count(), len(pe.Tries), len(s.D))
 	}
 	for i, tr := range pe.Tries {
 		if tr.Status != 529 || tr.Error != "overloaded_error: Overloaded" {
 			t.Errorf("try %d = %+v", i, tr)
 		}
-		if i < 2 && tr.WaitMS != s.d[i].Milliseconds() {
-			t.Errorf("try %d recorded wait %dms, slept %v", i, tr.WaitMS, s.d[i])
+		if i < 2 && tr.WaitMS != s.D[i].Milliseconds() {
+			t.Errorf("try %d recorded wait %dms, slept %v", i, tr.WaitMS, s.D[i])
 		}
 	}
 	if !strings.Contains(err.Error(), "overloaded_error: Overloaded") {
@@ -410,8 +349,8 @@ func TestNotRetried(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v, want a *model.ProviderError", err)
 			}
-			if f.count() != 1 || len(pe.Tries) != 1 {
-				t.Fatalf("%d requests, %d tries; want 1, 1", f.count(), len(pe.Tries))
+			if f.Count() != 1 || len(pe.Tries) != 1 {
+				t.Fatalf("%d requests, %d tries; want 1, 1", f.Count(), len(pe.Tries))
 			}
 			if tr := pe.Tries[0]; tr.Status != c.status || !strings.Contains(tr.Error, c.text) || tr.WaitMS != 0 {
 				t.Errorf("try = %+v, want status %d and %q", tr, c.status, c.text)
@@ -448,7 +387,7 @@ func TestTimeout(t *testing.T) {
 	}
 	// Both tries were cut off by the client, not by the server answering:
 	// the timeout, not a wall-clock figure, is what is checked.
-	if n := f.count(); n != 2 {
+	if n := f.Count(); n != 2 {
 		t.Fatalf("%d requests, want 2", n)
 	}
 	for i := range 2 {

@@ -34,7 +34,7 @@ func TestCacheMarks(t *testing.T) {
 				} `json:"content"`
 			} `json:"messages"`
 		}
-		if err := json.Unmarshal(f.raw[n], &body); err != nil {
+		if err := json.Unmarshal(f.Raw[n], &body); err != nil {
 			t.Fatal(err)
 		}
 		if len(body.Messages) != len(want) {

@@ -19,10 +19,10 @@ func TestPromptCacheKey(t *testing.T) {
 	if _, err := m.Generate(context.Background(), hello()); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.reqs[0]["prompt_cache_key"]; got != req.CacheKey {
+	if got := f.Reqs[0]["prompt_cache_key"]; got != req.CacheKey {
 		t.Errorf("prompt_cache_key %v, want %q", got, req.CacheKey)
 	}
-	if got, ok := f.reqs[1]["prompt_cache_key"]; ok {
+	if got, ok := f.Reqs[1]["prompt_cache_key"]; ok {
 		t.Errorf("a request without a cache key sent prompt_cache_key %v", got)
 	}
 }

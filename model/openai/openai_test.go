@@ -1,20 +1,17 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -22,66 +19,15 @@ import (
 // key is planted in every test; it must never come back out.
 const key = "sk-proj-PLANTED-test-key-0123456789abcdef"
 
-// fake is an httptest server speaking chat completions: each request gets
-// the next reply in turn (the last one repeats), and is kept.
-type fake struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	replies []func(w http.ResponseWriter, r *http.Request)
-	reqs    []map[string]any
-	headers []http.Header
-	paths   []string
-}
+// fake is a server speaking chat completions (see providertest.Recorder).
+type fake = providertest.Recorder
 
-func newFake(t *testing.T, replies ...func(w http.ResponseWriter, r *http.Request)) *fake {
-	f := &fake{replies: replies}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var v map[string]any
-		if err := json.Unmarshal(body, &v); err != nil {
-			t.Errorf("request body is not JSON: %v", err)
-		}
-		f.mu.Lock()
-		n := len(f.reqs)
-		f.reqs = append(f.reqs, v)
-		f.headers = append(f.headers, r.Header.Clone())
-		f.paths = append(f.paths, r.Method+" "+r.URL.Path)
-		reply := f.replies[min(n, len(f.replies)-1)]
-		f.mu.Unlock()
-		reply(w, r)
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fake) count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.reqs)
-}
-
-func reply(status int, body string, header ...string) func(http.ResponseWriter, *http.Request) {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		for i := 0; i+1 < len(header); i += 2 {
-			w.Header().Set(header[i], header[i+1])
-		}
-		w.WriteHeader(status)
-		io.WriteString(w, body)
-	}
-}
-
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.d = append(s.d, d)
-	return ctx.Err()
-}
+var (
+	newFake = providertest.NewRecorder
+	reply   = providertest.Reply
+	// noKey fails the test if the planted key appears in v's JSON or in err.
+	noKey = providertest.NoSecret
+)
 
 func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
 	t.Helper()
@@ -90,30 +36,15 @@ func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
 		t.Fatal(err)
 	}
 	cfg.APIKey = key
-	cfg.BaseURL = f.srv.URL + "/v1"
+	cfg.BaseURL = f.URL + "/v1"
 	if cfg.Retry.Sleep == nil {
-		cfg.Retry.Sleep = (&sleeps{}).sleep
+		cfg.Retry.Sleep = (&providertest.Sleeps{}).Sleep
 	}
 	m, err := New(info, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func noKey(t *testing.T, v any, err error) {
-	t.Helper()
-	b, _ := json.Marshal(v)
-	if bytes.Contains(b, []byte("PLANTED")) {
-		t.Errorf("the API key leaked into %s", b)
-	}
-	if err != nil && strings.Contains(err.Error(), "PLANTED") {
-		t.Errorf("the API key leaked into the error: %v", err)
-	}
-	var pe *model.ProviderError
-	if errors.As(err, &pe) {
-		noKey(t, pe.Tries, nil)
-	}
 }
 
 var tools = []model.Tool{
@@ -163,13 +94,13 @@ func TestConversation(t *testing.T) {
 	}
 	noKey(t, resp, err)
 
-	if f.paths[0] != "POST /v1/chat/completions" {
-		t.Errorf("request went to %s", f.paths[0])
+	if f.Paths[0] != "POST /v1/chat/completions" {
+		t.Errorf("request went to %s", f.Paths[0])
 	}
-	if got := f.headers[0].Get("Authorization"); got != "Bearer "+key {
+	if got := f.Headers[0].Get("Authorization"); got != "Bearer "+key {
 		t.Errorf("Authorization = %q", got)
 	}
-	got := f.reqs[0]
+	got := f.Reqs[0]
 	for k, want := range map[string]any{
 		"model": "gpt-6-sol", "max_completion_tokens": 500.0, "temperature": 0.2, "top_p": 0.9,
 		"reasoning_effort": "low", "seed": 7.0,
@@ -235,7 +166,7 @@ func TestConversation(t *testing.T) {
 		map[string]any{"role": "tool", "tool_call_id": "call_1", "content": `[{"id":"web"}]`},
 		map[string]any{"role": "tool", "tool_call_id": "call_2", "content": "Error: arguments are not valid JSON"},
 	)
-	if d := cmp.Diff(wantMsgs, f.reqs[1]["messages"]); d != "" {
+	if d := cmp.Diff(wantMsgs, f.Reqs[1]["messages"]); d != "" {
 		t.Errorf("second request messages (-want +got):\n%s", d)
 	}
 }
@@ -244,8 +175,8 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	f := newFake(t,
 		reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "retry-after-ms", "1500", "retry-after", "2"),
 		reply(200, secondAnswer))
-	s := &sleeps{}
-	m := newModel(t, f, "openai:gpt-6-sol", Config{Retry: retry.Policy{MaxTries: 3, Sleep: s.sleep}})
+	s := &providertest.Sleeps{}
+	m := newModel(t, f, "openai:gpt-6-sol", Config{Retry: retry.Policy{MaxTries: 3, Sleep: s.Sleep}})
 	resp, err := m.Generate(context.Background(), hello())
 	if err != nil {
 		t.Fatal(err)
@@ -254,22 +185,22 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	if d := cmp.Diff(want, resp.Tries); d != "" {
 		t.Errorf("tries (-want +got):\n%s", d)
 	}
-	if len(s.d) != 1 || s.d[0] != 1500*time.Millisecond {
-		t.Errorf("waits %v, want [1.5s] from retry-after-ms", s.d)
+	if len(s.D) != 1 || s.D[0] != 1500*time.Millisecond {
+		t.Errorf("waits %v, want [1.5s] from retry-after-ms", s.D)
 	}
 }
 
 func TestServerErrorsUntilTriesRunOut(t *testing.T) {
 	f := newFake(t, reply(503, `{"error":{"message":"The server is overloaded","type":"server_error","param":null,"code":null}}`))
-	s := &sleeps{}
-	m := newModel(t, f, "openai:gpt-6-sol", Config{Retry: retry.Policy{MaxTries: 4, Sleep: s.sleep}})
+	s := &providertest.Sleeps{}
+	m := newModel(t, f, "openai:gpt-6-sol", Config{Retry: retry.Policy{MaxTries: 4, Sleep: s.Sleep}})
 	_, err := m.Generate(context.Background(), hello())
 	var pe *model.ProviderError
 	if !errors.As(err, &pe) {
 		t.Fatalf("err = %v, want a *model.ProviderError", err)
 	}
-	if f.count() != 4 || len(pe.Tries) != 4 || len(s.d) != 3 {
-		t.Fatalf("%d requests, %d tries, %d waits; want 4, 4, 3", f.count(), len(pe.Tries), len(s.d))
+	if f.Count() != 4 || len(pe.Tries) != 4 || len(s.D) != 3 {
+		t.Fatalf("%d requests, %d tries, %d waits; want 4, 4, 3", f.Count(), len(pe.Tries), len(s.D))
 	}
 	for _, tr := range pe.Tries {
 		if tr.Status != 503 || tr.Error != "server_error: The server is overloaded" {
@@ -303,8 +234,8 @@ func TestNotRetried(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v, want a *model.ProviderError", err)
 			}
-			if f.count() != 1 || len(pe.Tries) != 1 {
-				t.Fatalf("%d requests, %d tries; want 1, 1", f.count(), len(pe.Tries))
+			if f.Count() != 1 || len(pe.Tries) != 1 {
+				t.Fatalf("%d requests, %d tries; want 1, 1", f.Count(), len(pe.Tries))
 			}
 			if tr := pe.Tries[0]; tr.Status != c.status || !strings.Contains(tr.Error, c.text) {
 				t.Errorf("try = %+v, want status %d and %q", tr, c.status, c.text)
@@ -344,7 +275,7 @@ func TestTimeoutAndReset(t *testing.T) {
 func TestLocalServer(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-env-key-must-not-be-sent")
 	f := newFake(t, reply(200, secondAnswer))
-	info, _ := model.ParseSpec("openai:qwen3:8b;base_url=" + f.srv.URL)
+	info, _ := model.ParseSpec("openai:qwen3:8b;base_url=" + f.URL)
 	m, err := New(info, Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -352,14 +283,14 @@ func TestLocalServer(t *testing.T) {
 	if _, err := m.Generate(context.Background(), hello()); err != nil {
 		t.Fatal(err)
 	}
-	if f.paths[0] != "POST /v1/chat/completions" {
-		t.Errorf("request went to %s, want /v1 added to a bare base URL", f.paths[0])
+	if f.Paths[0] != "POST /v1/chat/completions" {
+		t.Errorf("request went to %s, want /v1 added to a bare base URL", f.Paths[0])
 	}
-	if got := f.headers[0].Get("Authorization"); got != "" {
+	if got := f.Headers[0].Get("Authorization"); got != "" {
 		t.Errorf("Authorization = %q, want none for a keyless local server", got)
 	}
-	if f.reqs[0]["model"] != "qwen3:8b" {
-		t.Errorf("model = %v", f.reqs[0]["model"])
+	if f.Reqs[0]["model"] != "qwen3:8b" {
+		t.Errorf("model = %v", f.Reqs[0]["model"])
 	}
 }
 

@@ -1,0 +1,115 @@
+package providertest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/model"
+)
+
+// Recorder is an httptest server for a provider's own unit tests: each
+// request gets the next reply in turn (the last one repeats), and its body,
+// headers and method and path are kept for the test to inspect once the
+// model has answered.
+type Recorder struct {
+	// URL is the server's root URL.
+	URL string
+
+	mu      sync.Mutex
+	replies []func(http.ResponseWriter, *http.Request)
+	// Reqs are the request bodies as JSON objects, Raw as sent.
+	Reqs []map[string]any
+	Raw  [][]byte
+	// Headers are the requests' headers, Paths their "METHOD /path".
+	Headers []http.Header
+	Paths   []string
+}
+
+// NewRecorder starts a Recorder answering with replies, closed when the test
+// ends. A request body that is not JSON fails the test.
+func NewRecorder(t *testing.T, replies ...func(http.ResponseWriter, *http.Request)) *Recorder {
+	f := &Recorder{replies: replies}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var v map[string]any
+		if err := json.Unmarshal(body, &v); err != nil {
+			t.Errorf("request body is not JSON: %v", err)
+		}
+		f.mu.Lock()
+		n := len(f.Reqs)
+		f.Reqs = append(f.Reqs, v)
+		f.Raw = append(f.Raw, body)
+		f.Headers = append(f.Headers, r.Header.Clone())
+		f.Paths = append(f.Paths, r.Method+" "+r.URL.Path)
+		reply := f.replies[min(n, len(f.replies)-1)]
+		f.mu.Unlock()
+		reply(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	f.URL = srv.URL
+	return f
+}
+
+// Count returns how many requests have come.
+func (f *Recorder) Count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.Reqs)
+}
+
+// Reply is a reply of status with a JSON body and the given headers, as
+// name, value pairs.
+func Reply(status int, body string, header ...string) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		for i := 0; i+1 < len(header); i += 2 {
+			w.Header().Set(header[i], header[i+1])
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}
+}
+
+// NoSecret fails the test if a planted secret (anything containing
+// "PLANTED") appears in v's JSON, in err, or in the tries err records.
+func NoSecret(t *testing.T, v any, err error) {
+	t.Helper()
+	b, _ := json.Marshal(v)
+	if bytes.Contains(b, []byte("PLANTED")) {
+		t.Errorf("the API key leaked into %s", b)
+	}
+	if err != nil && strings.Contains(err.Error(), "PLANTED") {
+		t.Errorf("the API key leaked into the error: %v", err)
+	}
+	var pe *model.ProviderError
+	if errors.As(err, &pe) {
+		NoSecret(t, pe.Tries, nil)
+	}
+}
+
+// EnvKeyStaysWithItsEndpoint checks a provider's FromEnv, called through
+// fromEnv, with the API key in the environment variable keyVar and its
+// endpoint in urlVar: the key goes with that endpoint (the environment's own,
+// or a spec's base_url naming the same one) and never to another a spec's
+// base_url names.
+func EnvKeyStaysWithItsEndpoint(t *testing.T, keyVar, urlVar string, fromEnv func(model.Info) (key, baseURL string)) {
+	t.Helper()
+	t.Setenv(keyVar, "sk-env")
+	t.Setenv(urlVar, "http://env.test/v1")
+	if k, u := fromEnv(model.Info{}); k != "sk-env" || u != "http://env.test/v1" {
+		t.Errorf("env endpoint: key %q, base URL %q", k, u)
+	}
+	if k, u := fromEnv(model.Info{Options: map[string]string{"base_url": "http://other.test/v1"}}); k != "" || u != "http://other.test/v1" {
+		t.Errorf("a spec base_url got the environment's key: key %q, base URL %q", k, u)
+	}
+	if k, u := fromEnv(model.Info{Options: map[string]string{"base_url": "http://env.test/v1"}}); k != "sk-env" {
+		t.Errorf("the same endpoint lost its key: key %q, base URL %q", k, u)
+	}
+}
