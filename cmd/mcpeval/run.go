@@ -69,6 +69,7 @@ type runFlags struct {
 	budgetTokens                 int64
 	budgetUSD                    float64
 	judge                        string
+	judgeAsks                    int
 	prices                       pricesFlag
 	headers, envs                repeated
 	connect                      connectTimeout
@@ -107,6 +108,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.otlp, "otlp", "", "send each attempt as OpenTelemetry traces to the OTLP/HTTP `ENDPOINT` as it is recorded (\"env\": the OTEL_EXPORTER_OTLP_* variables); a dead collector costs a warning, never the run")
 	fs.IntVar(&f.targetPool, "target-pool", 0, "server connections a read-only suite's attempts share (default 2; -1: one per concurrency slot)")
 	fs.BoolVar(&f.otlpContent, "otlp-content", false, "with --otlp: send prompts, answers, tool arguments and results too (redacted as for publishing)")
+	fs.IntVar(&f.judgeAsks, "judge-asks", 0, "ask the judge `N` times about each answer of a case with a rubric, keeping the majority (default: the suite's judge_asks, else 3)")
 	fs.BoolVar(&f.retryErrors, "retry-errors", false, "with --resume: also run again the attempts that ended in error (the record keeps them, superseded)")
 	f.prices.register(fs.FlagSet)
 	pos, err := parse(fs, args)
@@ -160,7 +162,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
 	}
 	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
-	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: o.judge, JudgeBudget: o.budget, Prices: o.prices, RetryErrors: f.retryErrors, Warn: warn})
+	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: o.judge, JudgeAsks: f.judgeAsks, JudgeBudget: o.budget, Prices: o.prices, RetryErrors: f.retryErrors, Warn: warn})
 	prog.done()
 	closeExporter(ctx, e, exp)
 	if g == nil {
@@ -184,6 +186,9 @@ func (f *runFlags) checkValues() error {
 	}
 	if f.retryErrors && f.resume == "" {
 		return usagef("--retry-errors goes with --resume RUN: it runs again the errored attempts of that run")
+	}
+	if f.judgeAsks < 0 || (f.judgeAsks > 0 && f.judge == "") {
+		return usagef("--judge-asks wants a positive number and goes with --judge SPEC")
 	}
 	if f.budgetTokens < 0 || f.budgetUSD < 0 {
 		return usagef("--budget-tokens and --budget-usd must not be negative")

@@ -50,6 +50,7 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	asMD := fs.Bool("markdown", false, "print the summary as Markdown")
 	judgeSpec := fs.String("judge", "", "ask an advisory judge `SPEC` about decline answers (stored opinions are kept otherwise)")
 	spend := fs.Bool("spend", false, "allow a paid judge (or MCPEVAL_SPEND=yes)")
+	judgeAsks := fs.Int("judge-asks", 0, "ask the judge `N` times about each answer of a case with a rubric, keeping the majority (default: the suite's judge_asks, else 3)")
 	var pf pricesFlag
 	pf.register(fs.FlagSet)
 	pos, err := parse(fs, args)
@@ -58,6 +59,9 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help score)")
+	}
+	if *judgeAsks < 0 || (*judgeAsks > 0 && *judgeSpec == "") {
+		return usagef("--judge-asks wants a positive number and goes with --judge SPEC")
 	}
 	prices, err := pf.load()
 	if err != nil {
@@ -81,7 +85,7 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	g := pipeline.Score(ctx, s, rec, pipeline.Options{Judge: jdg, Prices: prices})
+	g := pipeline.Score(ctx, s, rec, pipeline.Options{Judge: jdg, JudgeAsks: *judgeAsks, Prices: prices})
 	tellDisagreements(e, g)
 	if err := errors.Join(g.Problems...); err != nil {
 		return err
