@@ -1,74 +1,22 @@
 package view
 
 import (
-	"bytes"
 	"context"
 	"flag"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/mcpeval/mcpeval/internal/testserver/chrome"
 )
 
 var (
 	shots    = flag.String("screenshots", "", "save screenshots of each page into `DIR` (the docs use ../../docs), over the runs in -runs")
 	shotRuns = flag.String("runs", "", "the run `DIR` the screenshots show")
 )
-
-// chromium returns the headless Chromium to test in. Without one the test
-// is skipped, except on CI (CI=true), where it fails.
-func chromium(t *testing.T) string {
-	for _, p := range []string{"/usr/bin/chromium", "chromium"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed, and CI=true: install Debian's chromium package (.ci/run does)")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium); CI=true makes this a failure")
-	return ""
-}
-
-// browser starts a headless Chromium and returns its context; heard
-// collects what it asked for and what went wrong.
-func browser(t *testing.T, heard *traffic) context.Context {
-	t.Helper()
-	bin := chromium(t)
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(filepath.Join(t.TempDir(), "profile")),
-		chromedp.WindowSize(1280, 1000),
-	)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(alloc)
-	t.Cleanup(cancel2)
-	ctx, cancel3 := context.WithTimeout(ctx, 120*time.Second)
-	t.Cleanup(cancel3)
-	if err := chromedp.Listen(ctx, heard.listen); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1000)); err != nil {
-		t.Fatal(err)
-	}
-	return ctx
-}
 
 // tab drives one browser tab in a test.
 type tab struct {
@@ -164,8 +112,8 @@ func TestInChromium(t *testing.T) {
 		[]answer{{"money/deposit", rightDeposit}, {"money/deposit", rightDeposit}, {"money/deposit", rightDeposit}, {"money/deposit", rightDeposit}}, true)
 	defer live.Close()
 	_, ts := newTest(t, root)
-	var heard traffic
-	p := &tab{t: t, ctx: browser(t, &heard), url: ts.URL}
+	var heard chrome.Traffic
+	p := &tab{t: t, ctx: chrome.Start(t, 120*time.Second, &heard), url: ts.URL}
 
 	// The runs list, newest first.
 	p.open("/", "table.runs")
@@ -274,49 +222,7 @@ func TestInChromium(t *testing.T) {
 	p.waitText(`tr[data-key="later-run"] .live-status`, "in progress")
 	p.safe("runs list after a new run")
 
-	heard.check(t, ts.URL)
-}
-
-// traffic is what the browser did: every request and every exception or
-// console error.
-type traffic struct {
-	mu       sync.Mutex
-	requests []string
-	problems []string
-}
-
-func (tr *traffic) listen(ev any) {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	switch e := ev.(type) {
-	case *network.EventRequestWillBeSent:
-		tr.requests = append(tr.requests, e.Request.URL)
-	case *runtime.EventExceptionThrown:
-		tr.problems = append(tr.problems, "exception: "+e.ExceptionDetails.Text)
-	case *log.EventEntryAdded:
-		if e.Entry.Level == log.EntryLevelError {
-			tr.problems = append(tr.problems, "console: "+e.Entry.Text)
-		}
-	}
-}
-
-// check fails t unless every request went to the server at base and the
-// browser reported no problem (a CSP violation is a console error).
-func (tr *traffic) check(t *testing.T, base string) {
-	t.Helper()
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	if len(tr.requests) == 0 {
-		t.Error("no request was heard: the network listener heard nothing")
-	}
-	for _, r := range tr.requests {
-		if !strings.HasPrefix(r, base+"/") {
-			t.Errorf("the browser asked for %s", r)
-		}
-	}
-	for _, p := range tr.problems {
-		t.Errorf("the browser reported %s", p)
-	}
+	heard.CheckWithin(t, ts.URL)
 }
 
 // TestScreenshots saves a screenshot of each page into -screenshots, over
@@ -326,21 +232,11 @@ func TestScreenshots(t *testing.T) {
 		t.Skip("no -screenshots DIR -runs DIR")
 	}
 	ts := newShotServer(t, *shotRuns)
-	var heard traffic
-	p := &tab{t: t, ctx: browser(t, &heard), url: ts}
+	var heard chrome.Traffic
+	p := &tab{t: t, ctx: chrome.Start(t, 120*time.Second, &heard), url: ts}
 	save := func(name string, height int64) {
 		t.Helper()
-		p.do("sizing", chromedp.EmulateViewport(1280, height))
-		png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.HasPrefix(png, []byte("\x89PNG")) {
-			t.Fatal("the screenshot is not a PNG")
-		}
-		if err := os.WriteFile(filepath.Join(*shots, name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		chrome.Screenshot(p.ctx, t, height, filepath.Join(*shots, name))
 	}
 	p.open("/", "table.runs")
 	save("view-runs.png", 560)

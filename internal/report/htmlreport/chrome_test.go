@@ -1,40 +1,19 @@
 package htmlreport
 
 import (
-	"bytes"
-	"context"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/mcpeval/mcpeval/internal/testserver/chrome"
 )
 
 var screenshot = flag.String("screenshot", "", "save a screenshot of the run page to `FILE` (the docs use ../docs/report.png)")
-
-// chromium returns the headless Chromium to test in. Without one the test
-// is skipped, except on CI (CI=true), where it fails.
-func chromium(t *testing.T) string {
-	for _, p := range []string{"/usr/bin/chromium", "chromium"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed, and CI=true: install Debian's chromium package (.ci/run does)")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium); CI=true makes this a failure")
-	return ""
-}
 
 // TestInChromium opens a run page in a real headless Chromium from disk
 // and checks that it shows the run: the figures read off the page, the
@@ -42,40 +21,15 @@ func chromium(t *testing.T) string {
 // <script> is shown as text and never runs, and the page asks for nothing
 // over the network.
 func TestInChromium(t *testing.T) {
-	bin := chromium(t)
+	var heard chrome.Traffic
+	ctx := chrome.Start(t, 90*time.Second, &heard)
 	p := fixture(t)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "report.html")
+	file := filepath.Join(t.TempDir(), "report.html")
 	if err := os.WriteFile(file, []byte(render(t, p)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.WindowSize(1280, 1000),
-	)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-
-	var heard traffic
-	if err := chromedp.Listen(ctx, heard.listen); err != nil {
 		t.Fatal(err)
 	}
 	url := "file://" + file
 	if err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(1280, 1000),
 		chromedp.Navigate(url),
 		chromedp.WaitReady(chromedp.CSS("#filters")),
 	); err != nil {
@@ -167,72 +121,10 @@ func TestInChromium(t *testing.T) {
 		t.Errorf("the page has %d script elements, want its own one", n)
 	}
 
-	heard.check(t, url)
+	heard.CheckOnly(t, url)
 
 	if *screenshot != "" {
 		click("verdict", "fail")
-		saveScreenshot(ctx, t, *screenshot)
-	}
-}
-
-// traffic is what the browser did while it showed the page: every request
-// and every exception or console error.
-type traffic struct {
-	mu       sync.Mutex
-	requests []string
-	problems []string
-}
-
-func (tr *traffic) listen(ev any) {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	switch e := ev.(type) {
-	case *network.EventRequestWillBeSent:
-		tr.requests = append(tr.requests, e.Request.URL)
-	case *runtime.EventExceptionThrown:
-		tr.problems = append(tr.problems, "exception: "+e.ExceptionDetails.Text)
-	case *log.EventEntryAdded:
-		if e.Entry.Level == log.EntryLevelError {
-			tr.problems = append(tr.problems, "console: "+e.Entry.Text)
-		}
-	}
-}
-
-// check fails t unless the page at url asked for itself and nothing else,
-// and the browser reported no problem.
-func (tr *traffic) check(t *testing.T, url string) {
-	t.Helper()
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	// The page's own load is seen, so the listener heard the network and
-	// the check below is not over an empty list.
-	if !slices.Contains(tr.requests, url) {
-		t.Errorf("the page's own request %s was not seen (requests: %q): the network listener heard nothing", url, tr.requests)
-	}
-	for _, r := range tr.requests {
-		if r != url {
-			t.Errorf("the page asked for %s", r)
-		}
-	}
-	for _, p := range tr.problems {
-		t.Errorf("the browser reported %s", p)
-	}
-}
-
-// saveScreenshot saves what the browser shows to file, as a PNG.
-func saveScreenshot(ctx context.Context, t *testing.T, file string) {
-	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 2000)); err != nil {
-		t.Fatal(err)
-	}
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(png, []byte("\x89PNG")) {
-		t.Fatal("the screenshot is not a PNG")
-	}
-	if err := os.WriteFile(file, png, 0o644); err != nil {
-		t.Fatal(err)
+		chrome.Screenshot(ctx, t, 2000, *screenshot)
 	}
 }
