@@ -150,31 +150,7 @@ func TestCloudProvidersReachFakePerfectGrades(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := wireCloud(t, c.api)
 			g, rec := household(t, c.spec, "--spend", "--suite", "household")
-			samePerfect(t, g)
-			if rec.Header.Model.Provider != string(c.api) || rec.Header.Model.Fake {
-				t.Errorf("record model %+v", rec.Header.Model)
-			}
-			n, cacheRead, tries := turns(rec)
-			if n != h.Count() {
-				t.Errorf("%d turns recorded, %d requests received", n, h.Count())
-			}
-			if cacheRead == 0 {
-				t.Error("no turn read the cached system prompt and tools")
-			}
-			if len(tries) != 0 {
-				t.Errorf("retries %v with no fault", tries)
-			}
-			thinking := 0
-			for _, a := range rec.Attempts {
-				for _, tu := range a.Turns {
-					if tu.Thinking != "" {
-						thinking++
-					}
-				}
-			}
-			if want := strings.Contains(c.spec, "thinking"); want != (thinking == n) || (!want && thinking > 0) {
-				t.Errorf("%d of %d turns recorded thinking", thinking, n)
-			}
+			checkCleanRun(t, c.api, c.spec, g, rec, h.Count())
 			for _, r := range h.Requests() {
 				if why := sentRight(c.api, c.spec, r); why != "" {
 					t.Fatalf("request %d: %s", r.N, why)
@@ -247,33 +223,7 @@ func TestCloudPlantedKeyNeverRecorded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			errs := 0
-			for _, a := range rec.Attempts {
-				if a.Error != nil && a.Error.Kind == record.ErrProvider {
-					errs++
-				}
-			}
-			if errs != 2 {
-				t.Errorf("%d provider errors recorded, want 2 (the 401 and the malformed answer)", errs)
-			}
-			leaks(t, secret, "stdout", []byte(stdout))
-			leaks(t, secret, "stderr", []byte(stderr))
-			files := 0
-			filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
-					return err
-				}
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return err
-				}
-				files++
-				leaks(t, secret, path, b)
-				return nil
-			})
-			if files < 3 {
-				t.Fatalf("walked %d files", files)
-			}
+			checkSecretKept(t, secret, rec, out, stdout, stderr)
 		})
 	}
 }

@@ -190,31 +190,7 @@ func TestProvidersReachFakePerfectGrades(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := wire(t, c.api)
 			g, rec := household(t, c.spec, "--spend")
-			samePerfect(t, g)
-			if rec.Header.Model.Provider != string(c.api) || rec.Header.Model.Fake {
-				t.Errorf("record model %+v", rec.Header.Model)
-			}
-			n, cacheRead, tries := turns(rec)
-			if n != h.Count() {
-				t.Errorf("%d turns recorded, %d requests received", n, h.Count())
-			}
-			if cacheRead == 0 {
-				t.Error("no turn read the cached system prompt and tools")
-			}
-			if len(tries) != 0 {
-				t.Errorf("retries %v with no fault", tries)
-			}
-			thinking := 0
-			for _, a := range rec.Attempts {
-				for _, tu := range a.Turns {
-					if tu.Thinking != "" {
-						thinking++
-					}
-				}
-			}
-			if want := strings.Contains(c.spec, "thinking"); want != (thinking == n) || (!want && thinking > 0) {
-				t.Errorf("%d of %d turns recorded thinking", thinking, n)
-			}
+			cacheRead := checkCleanRun(t, c.api, c.spec, g, rec, h.Count())
 			model := strings.TrimPrefix(strings.Split(c.spec, ";")[0], string(c.api)+":")
 			for _, r := range h.Requests() {
 				var body struct{ Model string }
@@ -386,37 +362,81 @@ func TestPlantedKeyNeverRecorded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			errs := 0
-			for _, a := range rec.Attempts {
-				if a.Error != nil && a.Error.Kind == record.ErrProvider {
-					errs++
-				}
-			}
 			if b, _ := os.ReadFile(filepath.Join(out, record.FileName)); !bytes.Contains(b, []byte("[redacted]")) {
 				t.Errorf("the record holds no [redacted] mark: the echoed key never reached it")
 			}
-			if errs != 2 {
-				t.Errorf("%d provider errors recorded, want 2 (the 401 and the malformed answer)", errs)
-			}
-			leaks(t, key, "stdout", []byte(stdout))
-			leaks(t, key, "stderr", []byte(stderr))
-			files := 0
-			err = filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
-					return err
-				}
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return err
-				}
-				files++
-				leaks(t, key, path, b)
-				return nil
-			})
-			if err != nil || files < 3 {
-				t.Fatalf("walked %d files: %v", files, err)
-			}
+			checkSecretKept(t, key, rec, out, stdout, stderr)
 		})
+	}
+}
+
+// checkCleanRun checks a run of the household suite through the stand-in of
+// api, with no fault, that answered requests requests: a perfect run
+// recorded as the real provider's, one turn a request, the cached prefix
+// read, no retry, and thinking recorded on every turn exactly when the
+// spec asks for it. It returns the tokens read from the cache.
+func checkCleanRun(t *testing.T, api wiremodel.API, spec string, g graded, rec *record.Run, requests int) (cacheRead int64) {
+	t.Helper()
+	samePerfect(t, g)
+	if rec.Header.Model.Provider != string(api) || rec.Header.Model.Fake {
+		t.Errorf("record model %+v", rec.Header.Model)
+	}
+	n, cacheRead, tries := turns(rec)
+	if n != requests {
+		t.Errorf("%d turns recorded, %d requests received", n, requests)
+	}
+	if cacheRead == 0 {
+		t.Error("no turn read the cached system prompt and tools")
+	}
+	if len(tries) != 0 {
+		t.Errorf("retries %v with no fault", tries)
+	}
+	thinking := 0
+	for _, a := range rec.Attempts {
+		for _, tu := range a.Turns {
+			if tu.Thinking != "" {
+				thinking++
+			}
+		}
+	}
+	if want := strings.Contains(spec, "thinking"); want != (thinking == n) || (!want && thinking > 0) {
+		t.Errorf("%d of %d turns recorded thinking", thinking, n)
+	}
+	return cacheRead
+}
+
+// checkSecretKept checks a run whose stand-in echoed the secret key back in
+// a 429, a 401 and a malformed answer: the 401 and the malformed answer
+// are recorded as provider errors, and the key appears nowhere in the run
+// directory out, nor on stdout or stderr.
+func checkSecretKept(t *testing.T, key string, rec *record.Run, out, stdout, stderr string) {
+	t.Helper()
+	errs := 0
+	for _, a := range rec.Attempts {
+		if a.Error != nil && a.Error.Kind == record.ErrProvider {
+			errs++
+		}
+	}
+	if errs != 2 {
+		t.Errorf("%d provider errors recorded, want 2 (the 401 and the malformed answer)", errs)
+	}
+	leaks(t, key, "stdout", []byte(stdout))
+	leaks(t, key, "stderr", []byte(stderr))
+	files := 0
+	err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		leaks(t, key, path, b)
+		return nil
+	})
+	if err != nil || files < 3 {
+		t.Fatalf("walked %d files: %v", files, err)
 	}
 }
 
