@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,34 +18,11 @@ import (
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/provider"
+	"github.com/mcpeval/mcpeval/internal/testserver/npm"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
 )
-
-// npmServer returns the entry point of an npm server installed in .ci/npm,
-// skipping the test when it or node is missing (failing it under CI).
-func npmServer(t *testing.T, pkg string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", ".ci", "npm", "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, statErr := os.Stat(p)
-	_, nodeErr := exec.LookPath("node")
-	if statErr == nil && nodeErr == nil {
-		return p
-	}
-	why := "node is not on PATH"
-	if nodeErr == nil {
-		why = "the server is not installed (npm install --prefix .ci/npm @modelcontextprotocol/" + pkg + "@2026.8.31, as .ci/run does)"
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s: %s", pkg, why)
-	}
-	t.Skipf("%s: %s", pkg, why)
-	return ""
-}
 
 // loadFilesystem copies examples/filesystem (its files, its data and its
 // fixture script) into a fresh directory, with its target pointing at the
@@ -54,7 +30,7 @@ func npmServer(t *testing.T, pkg string) string {
 // a folder of its own, and the repository's stays untouched.
 func loadFilesystem(t *testing.T) *suite.Suite {
 	t.Helper()
-	entry := npmServer(t, "server-filesystem")
+	entry := npm.Server(t, "server-filesystem")
 	dir := filepath.Join(t.TempDir(), "filesystem")
 	if err := os.CopyFS(dir, os.DirFS("filesystem")); err != nil {
 		t.Fatal(err)

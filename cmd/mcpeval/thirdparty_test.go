@@ -17,39 +17,16 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-// npmServer returns the entry point of an npm server installed in .ci/npm
-// by .ci/run, skipping the test when it or node is missing (failing it
-// under CI).
-func npmServer(t *testing.T, pkg string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", ".ci", "npm", "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, statErr := os.Stat(p)
-	_, nodeErr := exec.LookPath("node")
-	if statErr == nil && nodeErr == nil {
-		return p
-	}
-	why := "node is not on PATH"
-	if nodeErr == nil {
-		why = "the server is not installed (npm install --prefix .ci/npm @modelcontextprotocol/" + pkg + "@2026.8.31, as .ci/run does)"
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s: %s", pkg, why)
-	}
-	t.Skipf("%s: %s", pkg, why)
-	return ""
-}
+	"github.com/mcpeval/mcpeval/internal/testserver/npm"
+)
 
 // startEverything starts server-everything over streamable HTTP on a free
 // loopback port and returns its base URL. The server gets no environment
 // but PATH and PORT: its get-env tool prints whatever it has.
 func startEverything(t *testing.T) string {
 	t.Helper()
-	entry := npmServer(t, "server-everything")
+	entry := npm.Server(t, "server-everything")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +172,7 @@ func TestEverythingOverHTTP(t *testing.T) {
 // every case passing with fake:perfect, no warning, and nothing left in
 // the scratch folder.
 func TestFilesystemCLI(t *testing.T) {
-	entry := npmServer(t, "server-filesystem")
+	entry := npm.Server(t, "server-filesystem")
 	suitePath := filepath.Join(t.TempDir(), "filesystem")
 	if err := os.CopyFS(suitePath, os.DirFS(filepath.Join("..", "..", "examples", "filesystem"))); err != nil {
 		t.Fatal(err)
