@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/actionstest"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/testserver/npm"
@@ -184,53 +185,18 @@ func TestFilesystemFakeColumns(t *testing.T) {
 	}
 }
 
-// checkColumns checks that a fake's run of the action cases lost exactly
-// the columns listed, and that nothing was excluded.
+// checkColumns checks that a fake's run of the action cases, attempts
+// times each, lost exactly the columns listed, and that nothing was
+// excluded.
 func checkColumns(t *testing.T, s *suite.Suite, rec *record.Run, name string, attempts int, loses []string) *actions.Report {
 	t.Helper()
-	rep := actions.Aggregate(s, rec)
-	if len(rep.Models) != 1 {
-		t.Fatalf("fake:%s: %d model rows", name, len(rep.Models))
-	}
-	row := rep.Models[0]
 	n := 0
 	for _, c := range s.Cases {
 		if c.Action != nil {
 			n++
 		}
 	}
-	if want := attempts * n; row.Scored != want || len(row.Excluded) > 0 {
-		t.Errorf("fake:%s: %d attempts scored, %v excluded; want %d scored, none excluded", name, row.Scored, row.Excluded, want)
-	}
-	lost := map[string]bool{}
-	for _, c := range loses {
-		lost[c] = true
-	}
-	for i, col := range row.Columns.List() {
-		column := actions.ColumnNames[i]
-		switch column {
-		case "Pass", "Reached", "Clean", "Declined", "Completion":
-			// Every case counts in these: an empty one would prove nothing.
-			if col.Den == 0 {
-				t.Errorf("fake:%s: column %s counted nothing", name, column)
-			}
-		}
-		if lost[column] == col.Full() {
-			verb := "lose no points"
-			if lost[column] {
-				verb = "lose points"
-			}
-			t.Errorf("fake:%s: column %s is %s, want it to %s", name, column, col, verb)
-		}
-	}
-	if t.Failed() {
-		for _, a := range rep.Attempts {
-			if !a.Pass {
-				t.Logf("  %s #%d: %s", a.Case, a.N, strings.Join(a.Reasons, "; "))
-			}
-		}
-	}
-	return rep
+	return actionstest.CheckColumns(t, s, rec, name, attempts*n, loses)
 }
 
 // wrongScript answers cases of the filesystem suite as a careless model

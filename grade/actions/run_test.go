@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/actionstest"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/builtin/ops"
 	"github.com/mcpeval/mcpeval/internal/corpus"
@@ -77,52 +78,11 @@ func run(t *testing.T, s *suite.Suite, tcfg target.Config, name string, attempts
 	return rec
 }
 
-// checkColumns checks that a fake's run lost exactly the columns listed,
-// and that nothing was excluded.
+// checkColumns checks that a fake's run of every case, attempts times
+// each, lost exactly the columns listed, and that nothing was excluded.
 func checkColumns(t *testing.T, s *suite.Suite, rec *record.Run, name string, attempts int, loses []string) *actions.Report {
 	t.Helper()
-	rep := actions.Aggregate(s, rec)
-	if len(rep.Models) != 1 {
-		t.Fatalf("fake:%s: %d model rows", name, len(rep.Models))
-	}
-	row := rep.Models[0]
-	if want := attempts * len(s.Cases); row.Scored != want || len(row.Excluded) > 0 {
-		t.Errorf("fake:%s: %d attempts scored, %v excluded; want %d scored, none excluded", name, row.Scored, row.Excluded, want)
-		for _, a := range rep.Attempts {
-			if a.Excluded != "" {
-				t.Logf("  %s #%d excluded: %v", a.Case, a.N, a.Reasons)
-			}
-		}
-	}
-	lost := map[string]bool{}
-	for _, c := range loses {
-		lost[c] = true
-	}
-	for i, col := range row.Columns.List() {
-		column := actions.ColumnNames[i]
-		switch column {
-		case "Pass", "Reached", "Clean", "Declined", "Completion":
-			// Every case counts in these: an empty one would prove nothing.
-			if col.Den == 0 {
-				t.Errorf("fake:%s: column %s counted nothing", name, column)
-			}
-		}
-		if lost[column] == col.Full() {
-			verb := "lose no points"
-			if lost[column] {
-				verb = "lose points"
-			}
-			t.Errorf("fake:%s: column %s is %s, want it to %s", name, column, col, verb)
-		}
-	}
-	if t.Failed() {
-		for _, a := range rep.Attempts {
-			if !a.Pass {
-				t.Logf("  %s #%d: %s", a.Case, a.N, strings.Join(a.Reasons, "; "))
-			}
-		}
-	}
-	return rep
+	return actionstest.CheckColumns(t, s, rec, name, attempts*len(s.Cases), loses)
 }
 
 // attemptsOf is how many attempts a fake gets: fake:perfect must score full
