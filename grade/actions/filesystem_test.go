@@ -128,6 +128,21 @@ func filesystemServer(t *testing.T) (node, server string) {
 	return node, server
 }
 
+// filesystemSetup finds the filesystem server (skipping the test with
+// -short, which runs no node) and loads the suite text under name.
+func filesystemSetup(t *testing.T, text, name string) (node, server string, s *suite.Suite) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the reference filesystem server under node")
+	}
+	node, server = filesystemServer(t)
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(text)}}, "suite.yaml", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return node, server, s
+}
+
 // TestFilesystemServer runs read, write, edit, sequence and decline cases
 // on the real reference filesystem server with fake:perfect, twice each:
 // every column must be full and every verify check must hold. Its write
@@ -135,14 +150,7 @@ func filesystemServer(t *testing.T) (node, server string) {
 // without one; the sequence's authored destination names {{token}}, which
 // must be sent rendered.
 func TestFilesystemServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the reference filesystem server under node")
-	}
-	node, server := filesystemServer(t)
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(filesystemSuite)}}, "suite.yaml", "filesystem")
-	if err != nil {
-		t.Fatal(err)
-	}
+	node, server, s := filesystemSetup(t, filesystemSuite, "filesystem")
 	dir := t.TempDir()
 	for _, p := range []string{node, server, dir} {
 		if strings.ContainsAny(p, " \t") {
@@ -194,14 +202,7 @@ cases:
 // real filesystem server with fake:perfect: every attempt passes, and
 // nothing is written.
 func TestFilesystemToolCallCases(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the reference filesystem server under node")
-	}
-	node, server := filesystemServer(t)
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(toolCallSuite)}}, "suite.yaml", "filesystem-pr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	node, server, s := filesystemSetup(t, toolCallSuite, "filesystem-pr")
 	dir := t.TempDir()
 	m, err := fake.New("perfect", s)
 	if err != nil {
@@ -247,14 +248,7 @@ sequence/archive:
 // server: the cases it scripts, whose files are named by the attempt's
 // token, pass, and their verify checks hold.
 func TestFilesystemScriptTokens(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the reference filesystem server under node")
-	}
-	node, server := filesystemServer(t)
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(filesystemSuite)}}, "suite.yaml", "filesystem")
-	if err != nil {
-		t.Fatal(err)
-	}
+	node, server, s := filesystemSetup(t, filesystemSuite, "filesystem")
 	m, err := script.Parse([]byte(tokenScript), "script.yaml")
 	if err != nil {
 		t.Fatal(err)
