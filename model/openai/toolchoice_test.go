@@ -1,13 +1,11 @@
 package openai_test
 
 import (
-	"context"
-	"encoding/json"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/probe"
+	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/openai"
@@ -21,57 +19,20 @@ func TestToolChoiceOnTheWire(t *testing.T) {
 	h := wiremodel.NewOpenAI(nil)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	open := func(spec string) model.Model {
-		info, err := model.ParseSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := openai.New(info, openai.Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
+	info, err := model.ParseSpec("openai:gpt-test")
+	if err != nil {
+		t.Fatal(err)
 	}
-	m := open("openai:gpt-test")
-	dotted := model.Tool{Name: "files.read", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	for _, tc := range []struct {
-		choice *model.ToolChoice
-		want   string
-	}{
-		{nil, ``},
-		{&model.ToolChoice{Mode: model.ChoiceAuto}, `"auto"`},
-		{&model.ToolChoice{Mode: model.ChoiceAny}, `"required"`},
-		{&model.ToolChoice{Mode: model.ChoiceNone}, `"none"`},
-		{&model.ToolChoice{Mode: model.ChoiceTool, Tool: probe.Tool.Name}, `{"function":{"name":"probe_echo"},"type":"function"}`},
-		{&model.ToolChoice{Mode: model.ChoiceTool, Tool: "files.read"}, `{"function":{"name":"files_read"},"type":"function"}`},
-	} {
-		req := probe.Request(dotted)
-		req.ToolChoice = tc.choice
-		n := h.Count()
-		if _, err := m.Generate(context.Background(), req); err != nil {
-			t.Fatalf("%s: %v", tc.choice, err)
-		}
-		reqs := h.Requests()
-		if len(reqs) != n+1 {
-			t.Fatalf("%s: %d requests sent", tc.choice, len(reqs)-n)
-		}
-		var body struct {
-			ToolChoice json.RawMessage `json:"tool_choice"`
-		}
-		if err := json.Unmarshal(reqs[n].Body, &body); err != nil {
-			t.Fatal(err)
-		}
-		if got := string(body.ToolChoice); got != tc.want {
-			t.Errorf("%s: tool_choice %s, want %s", tc.choice, got, tc.want)
-		}
+	m, err := openai.New(info, openai.Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	n := h.Count()
-	req := probe.Request()
-	req.ToolChoice = &model.ToolChoice{Mode: model.ChoiceTool, Tool: "absent"}
-	if _, err := m.Generate(context.Background(), req); err == nil || !strings.Contains(err.Error(), "tool_choice names absent, which the request does not offer") {
-		t.Errorf("an absent tool: %v", err)
-	}
-	if h.Count() != n {
-		t.Errorf("%d refused requests were sent", h.Count()-n)
-	}
+	providertest.ToolChoiceOnTheWire(t, h, m, []providertest.ChoiceWire{
+		{Want: ``},
+		{Choice: &model.ToolChoice{Mode: model.ChoiceAuto}, Want: `"auto"`},
+		{Choice: &model.ToolChoice{Mode: model.ChoiceAny}, Want: `"required"`},
+		{Choice: &model.ToolChoice{Mode: model.ChoiceNone}, Want: `"none"`},
+		{Choice: &model.ToolChoice{Mode: model.ChoiceTool, Tool: probe.Tool.Name}, Want: `{"function":{"name":"probe_echo"},"type":"function"}`},
+		{Choice: &model.ToolChoice{Mode: model.ChoiceTool, Tool: "files.read"}, Want: `{"function":{"name":"files_read"},"type":"function"}`},
+	})
 }
