@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeval/mcpeval/suite"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -130,23 +131,10 @@ func LoadFixture(path string) (*Data, error) {
 	return parse(b, path)
 }
 
-// Error is one problem in a fixture file, located.
-type Error struct {
-	File string
-	Line int
-	Col  int
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	switch {
-	case e.Line > 0 && e.Col > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// Error is one problem in a fixture file, located: the suite format's
+// located error, so that a fixture's problems read as a suite's do
+// (file:line:col: message).
+type Error = suite.Error
 
 func parse(b []byte, file string) (*Data, error) {
 	var root yaml.Node
@@ -171,13 +159,13 @@ func yamlError(file string, err error) error {
 	if errors.As(err, &les) {
 		var errs []error
 		for _, e := range les.Errors {
-			errs = append(errs, &Error{file, e.Mark.Line, e.Mark.Column, cleanYAMLMsg(e.Message)})
+			errs = append(errs, &Error{File: file, Line: e.Mark.Line, Col: e.Mark.Column, Msg: cleanYAMLMsg(e.Message)})
 		}
 		return errors.Join(errs...)
 	}
 	var le *yaml.LoadError
 	if errors.As(err, &le) {
-		return &Error{file, le.Mark.Line, le.Mark.Column, cleanYAMLMsg(le.Message)}
+		return &Error{File: file, Line: le.Mark.Line, Col: le.Mark.Column, Msg: cleanYAMLMsg(le.Message)}
 	}
 	return &Error{File: file, Msg: err.Error()}
 }
