@@ -85,17 +85,28 @@ func (h *Handler) checkSigV4(r *http.Request) string {
 	return ""
 }
 
+// bedrockCall returns the submatches of path in a signed POST to a Bedrock
+// operation at path; for any other request it answers as Bedrock does (an
+// unknown operation, or a signature it does not recognise) and returns nil.
+func (h *Handler) bedrockCall(w http.ResponseWriter, r *http.Request, path *regexp.Regexp) []string {
+	m := path.FindStringSubmatch(r.URL.EscapedPath())
+	if r.Method != http.MethodPost || m == nil {
+		h.fail(w, http.StatusNotFound, "UnknownOperationException", "")
+		return nil
+	}
+	if msg := h.checkSigV4(r); msg != "" {
+		h.fail(w, http.StatusForbidden, "UnrecognizedClientException", msg)
+		return nil
+	}
+	return m
+}
+
 func (h *Handler) serveBedrock(w http.ResponseWriter, r *http.Request, body []byte) {
 	bad := func(format string, args ...any) {
 		h.fail(w, http.StatusBadRequest, "ValidationException", fmt.Sprintf(format, args...))
 	}
-	m := brPath.FindStringSubmatch(r.URL.EscapedPath())
-	if r.Method != http.MethodPost || m == nil {
-		h.fail(w, http.StatusNotFound, "UnknownOperationException", "")
-		return
-	}
-	if msg := h.checkSigV4(r); msg != "" {
-		h.fail(w, http.StatusForbidden, "UnrecognizedClientException", msg)
+	m := h.bedrockCall(w, r, brPath)
+	if m == nil {
 		return
 	}
 	var req brRequest
@@ -323,13 +334,8 @@ var brInvokePath = regexp.MustCompile(`^/model/([^/]+)/invoke$`)
 // "bedrock-2023-05-31"; anthropic-sdk-go v2.15.0 sends its own API version).
 // It is answered as the Messages API answers.
 func (h *Handler) serveAnthropicBedrock(w http.ResponseWriter, r *http.Request, body []byte) {
-	m := brInvokePath.FindStringSubmatch(r.URL.EscapedPath())
-	if r.Method != http.MethodPost || m == nil {
-		h.fail(w, http.StatusNotFound, "UnknownOperationException", "")
-		return
-	}
-	if msg := h.checkSigV4(r); msg != "" {
-		h.fail(w, http.StatusForbidden, "UnrecognizedClientException", msg)
+	m := h.bedrockCall(w, r, brInvokePath)
+	if m == nil {
 		return
 	}
 	var req map[string]json.RawMessage
