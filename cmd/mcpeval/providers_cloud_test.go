@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -50,13 +49,7 @@ var cloudSecret = map[wiremodel.API]string{
 // faults, and points the provider's environment at it.
 func wireCloud(t *testing.T, api wiremodel.API, faults ...wiremodel.Fault) *wiremodel.Handler {
 	t.Helper()
-	s, err := corpus.Load("household")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &wiremodel.Handler{API: api, Keys: wiremodel.Keys(s), Faults: faults}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
+	h, srv := standIn(t, api, faults)
 	none := filepath.Join(t.TempDir(), "none")
 	env := map[string]string{
 		"MCPEVAL_SPEND": "", "GEMINI_API_KEY": "", "GOOGLE_API_KEY": "", "GOOGLE_GEMINI_BASE_URL": "", "GOOGLE_GENAI_USE_VERTEXAI": "",

@@ -34,10 +34,9 @@ var providerSpecs = map[wiremodel.API]string{
 	wiremodel.OpenAI:    "openai:gpt-test",
 }
 
-// wire serves a wire model for api over the household suite, with faults,
-// and points the provider's environment at it. Spending is not allowed by
-// the environment: each test says --spend itself.
-func wire(t *testing.T, api wiremodel.API, faults ...wiremodel.Fault) *wiremodel.Handler {
+// standIn serves a stand-in for api that answers the household suite's
+// cases with their keys, with faults, until the test ends.
+func standIn(t *testing.T, api wiremodel.API, faults []wiremodel.Fault) (*wiremodel.Handler, *httptest.Server) {
 	t.Helper()
 	s, err := corpus.Load("household")
 	if err != nil {
@@ -46,6 +45,15 @@ func wire(t *testing.T, api wiremodel.API, faults ...wiremodel.Fault) *wiremodel
 	h := &wiremodel.Handler{API: api, Keys: wiremodel.Keys(s), Faults: faults}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	return h, srv
+}
+
+// wire serves a wire model for api over the household suite, with faults,
+// and points the provider's environment at it. Spending is not allowed by
+// the environment: each test says --spend itself.
+func wire(t *testing.T, api wiremodel.API, faults ...wiremodel.Fault) *wiremodel.Handler {
+	t.Helper()
+	h, srv := standIn(t, api, faults)
 	t.Setenv("MCPEVAL_SPEND", "")
 	for _, k := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"} {
 		t.Setenv(k, "")
