@@ -147,8 +147,16 @@ func standardRuns(t *testing.T) string {
 // own address.
 func newTest(t *testing.T, root string) (*Server, *httptest.Server) {
 	t.Helper()
+	return serve(t, Options{Dirs: []string{root}, Grade: testGrade, Reviewer: "alice", Version: "test", Poll: 100 * time.Millisecond})
+}
+
+// serve starts a server with opts on an httptest server, bound to its own
+// address (opts.Addr), until the test ends.
+func serve(t *testing.T, opts Options) (*Server, *httptest.Server) {
+	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
-	s, err := New(Options{Dirs: []string{root}, Grade: testGrade, Addr: ts.Listener.Addr().String(), Reviewer: "alice", Version: "test", Poll: 100 * time.Millisecond})
+	opts.Addr = ts.Listener.Addr().String()
+	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,17 +187,7 @@ func urlEscape(s string) string { return url.QueryEscape(s) }
 // newShotServer serves the runs in dir, graded with the embedded suites.
 func newShotServer(t *testing.T, dir string) string {
 	t.Helper()
-	ts := httptest.NewUnstartedServer(nil)
-	s, err := New(Options{Dirs: []string{dir}, Grade: shotGrade, Addr: ts.Listener.Addr().String(), Reviewer: "alice", Version: "dev"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts.Config.Handler = s
-	ts.Start()
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-	})
+	_, ts := serve(t, Options{Dirs: []string{dir}, Grade: shotGrade, Reviewer: "alice", Version: "dev"})
 	return ts.URL
 }
 
