@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -111,5 +112,45 @@ func EnvKeyStaysWithItsEndpoint(t *testing.T, keyVar, urlVar string, fromEnv fun
 	}
 	if k, u := fromEnv(model.Info{Options: map[string]string{"base_url": "http://env.test/v1"}}); k != "sk-env" {
 		t.Errorf("the same endpoint lost its key: key %q, base URL %q", k, u)
+	}
+}
+
+// Hello is the smallest request: one user message, "hello", no tools.
+func Hello() *model.Request {
+	return &model.Request{Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "hello"}}}}}
+}
+
+// NotRetried checks an answer that must not be retried: m, whose stand-in
+// f answers Hello with it first, returns a *model.ProviderError after one
+// request and one try, recorded with status, an error containing text and
+// no wait, and the planted secret appears nowhere.
+func NotRetried(t *testing.T, f *Recorder, m model.Model, status int, text string) {
+	t.Helper()
+	_, err := m.Generate(context.Background(), Hello())
+	var pe *model.ProviderError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want a *model.ProviderError", err)
+	}
+	if f.Count() != 1 || len(pe.Tries) != 1 {
+		t.Fatalf("%d requests, %d tries; want 1, 1", f.Count(), len(pe.Tries))
+	}
+	if tr := pe.Tries[0]; tr.Status != status || !strings.Contains(tr.Error, text) || tr.WaitMS != 0 {
+		t.Errorf("try = %+v, want status %d and %q", tr, status, text)
+	}
+	NoSecret(t, nil, err)
+}
+
+// Refuses checks that opening each spec of refusals fails, with an error
+// containing the text it maps to, through open.
+func Refuses(t *testing.T, refusals map[string]string, open func(model.Info) error) {
+	t.Helper()
+	for spec, want := range refusals {
+		info, err := model.ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := open(info); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("opening %s = %v, want an error containing %q", spec, err, want)
+		}
 	}
 }

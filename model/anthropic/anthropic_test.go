@@ -344,18 +344,7 @@ func TestNotRetried(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFake(t, c.reply, reply(200, secondAnswer))
 			m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{Retry: retry.Policy{MaxTries: 4}})
-			_, err := m.Generate(context.Background(), hello())
-			var pe *model.ProviderError
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want a *model.ProviderError", err)
-			}
-			if f.Count() != 1 || len(pe.Tries) != 1 {
-				t.Fatalf("%d requests, %d tries; want 1, 1", f.Count(), len(pe.Tries))
-			}
-			if tr := pe.Tries[0]; tr.Status != c.status || !strings.Contains(tr.Error, c.text) || tr.WaitMS != 0 {
-				t.Errorf("try = %+v, want status %d and %q", tr, c.status, c.text)
-			}
-			noKey(t, nil, err)
+			providertest.NotRetried(t, f, m, c.status, c.text)
 		})
 	}
 }
@@ -417,7 +406,7 @@ func TestConnectionReset(t *testing.T) {
 }
 
 func TestNewRefuses(t *testing.T) {
-	for spec, want := range map[string]string{
+	providertest.Refuses(t, map[string]string{
 		"anthropic:m;seed=1":                        "allowed: base_url, effort, max_tokens, temperature, thinking, top_p",
 		"anthropic:m;temperature=0":                 "2026-10-21",
 		"anthropic:m;top_p=0.9":                     "2026-10-21",
@@ -427,15 +416,10 @@ func TestNewRefuses(t *testing.T) {
 		"anthropic:m;max_tokens=0":                  "max_tokens",
 		"anthropic:m;base_url=ftp://x":              "not an http(s) URL",
 		"openai:m":                                  "not anthropic",
-	} {
-		info, err := model.ParseSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := New(info, Config{APIKey: key}); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("New(%s) = %v, want an error containing %q", spec, err, want)
-		}
-	}
+	}, func(info model.Info) error {
+		_, err := New(info, Config{APIKey: key})
+		return err
+	})
 	info, _ := model.ParseSpec("anthropic:claude-sonnet-5-5")
 	if _, err := New(info, Config{}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("New without a key = %v, want it to name ANTHROPIC_API_KEY", err)
@@ -458,6 +442,4 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
-func hello() *model.Request {
-	return &model.Request{Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "hello"}}}}}
-}
+var hello = providertest.Hello

@@ -229,18 +229,7 @@ func TestNotRetried(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFake(t, c.reply, reply(200, secondAnswer))
 			m := newModel(t, f, "openai:gpt-6-sol", Config{})
-			_, err := m.Generate(context.Background(), hello())
-			var pe *model.ProviderError
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want a *model.ProviderError", err)
-			}
-			if f.Count() != 1 || len(pe.Tries) != 1 {
-				t.Fatalf("%d requests, %d tries; want 1, 1", f.Count(), len(pe.Tries))
-			}
-			if tr := pe.Tries[0]; tr.Status != c.status || !strings.Contains(tr.Error, c.text) {
-				t.Errorf("try = %+v, want status %d and %q", tr, c.status, c.text)
-			}
-			noKey(t, nil, err)
+			providertest.NotRetried(t, f, m, c.status, c.text)
 		})
 	}
 }
@@ -295,7 +284,7 @@ func TestLocalServer(t *testing.T) {
 }
 
 func TestNewRefuses(t *testing.T) {
-	for spec, want := range map[string]string{
+	providertest.Refuses(t, map[string]string{
 		"openai:m;effort=low":             "allowed: base_url, max_tokens, reasoning_effort, seed, temperature, top_p",
 		"openai:m;temperature=3":          "temperature",
 		"openai:m;top_p=x":                "top_p",
@@ -304,15 +293,10 @@ func TestNewRefuses(t *testing.T) {
 		"openai:m;max_tokens=-1":          "max_tokens",
 		"openai:m;base_url=localhost":     "not an http(s) URL",
 		"anthropic:m":                     "not openai",
-	} {
-		info, err := model.ParseSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := New(info, Config{APIKey: key}); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("New(%s) = %v, want an error containing %q", spec, err, want)
-		}
-	}
+	}, func(info model.Info) error {
+		_, err := New(info, Config{APIKey: key})
+		return err
+	})
 	info, _ := model.ParseSpec("openai:gpt-6-sol")
 	if _, err := New(info, Config{}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		t.Errorf("New without a key = %v, want it to name OPENAI_API_KEY", err)
@@ -332,6 +316,4 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
-func hello() *model.Request {
-	return &model.Request{Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "hello"}}}}}
-}
+var hello = providertest.Hello
