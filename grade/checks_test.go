@@ -321,7 +321,7 @@ func TestDeclines(t *testing.T) {
 func TestAttemptOutcomes(t *testing.T) {
 	c := &suite.Case{ID: "x/y", Figures: []suite.Figure{{Value: 1000, Kind: suite.Money}}}
 	h := &record.Header{Preflight: record.Preflight{Valid: true}}
-	g := Attempt(nil, c, h, &record.Attempt{Case: "x/y", N: 2, End: record.EndError, Error: &record.Error{Kind: record.ErrTimeout, Message: "model call timed out after 2m"}})
+	g := Attempt(nil, c, h, &record.Attempt{Case: "x/y", N: 2, End: record.EndError, Error: &record.Error{Kind: record.KindTimeout, Message: "model call timed out after 2m"}})
 	if g.Outcome != Error || g.ErrorKind != "timeout" || len(g.Reasons) != 1 || g.Reasons[0].String() != "error: timeout: model call timed out after 2m" {
 		t.Errorf("error attempt graded %+v", g)
 	}

@@ -103,7 +103,7 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 		kind, msg := "unknown", "the attempt ended in an error"
 		if a.Error != nil {
 			if a.Error.Kind != "" {
-				kind = a.Error.Kind
+				kind = string(a.Error.Kind)
 			}
 			if a.Error.Message != "" {
 				msg = a.Error.Message

@@ -30,8 +30,8 @@ func testRun(t *testing.T) *record.Run {
 	add(answered(nw, "S$2.39M", hh.call(t, "get_net_worth", "")), 1)
 	add(answered(nw, "SGD 2,261,924.", hh.call(t, "get_net_worth", "")), 2)
 	add(answered(fd, "SGD 210,000.", hh.call(t, "get_accounts", "")), 1)
-	add(&record.Attempt{Case: fd.ID, End: record.EndError, Error: &record.Error{Kind: record.ErrTimeout, Message: "timed out"}}, 2)
-	add(&record.Attempt{Case: fd.ID, End: record.EndError, Error: &record.Error{Kind: record.ErrProvider, Message: "overloaded"}}, 3)
+	add(&record.Attempt{Case: fd.ID, End: record.EndError, Error: &record.Error{Kind: record.KindTimeout, Message: "timed out"}}, 2)
+	add(&record.Attempt{Case: fd.ID, End: record.EndError, Error: &record.Error{Kind: record.KindProvider, Message: "overloaded"}}, 3)
 	add(&record.Attempt{Case: "gone/case", End: record.EndAnswered, Answer: "x"}, 1)
 	add(&record.Attempt{Case: "gone/case", End: record.EndAnswered, Answer: "y"}, 2)
 	return r

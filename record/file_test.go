@@ -22,7 +22,7 @@ func TestWriteRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	a1 := &Attempt{Case: "a/b", N: 1, Prompt: "p", End: EndAnswered, Answer: "SGD 1\x1b[31m\x00", Turns: []Turn{{Text: "x"}}}
-	a2 := &Attempt{Case: "a/b", N: 2, Prompt: "p", End: EndError, Error: &Error{Kind: ErrTarget, Message: "crashed"}}
+	a2 := &Attempt{Case: "a/b", N: 2, Prompt: "p", End: EndError, Error: &Error{Kind: KindTarget, Message: "crashed"}}
 	for _, a := range []*Attempt{a1, a2} {
 		if err := w.Attempt(a); err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ func TestAttemptKey(t *testing.T) {
 		t.Errorf("ID() = %q, want %q", got, want)
 	}
 	a := &Attempt{Case: k.Case, N: k.N}
-	p := Planned{Case: k.Case, N: k.N}
+	p := Planned(k)
 	if a.Key() != k || p.Key() != k {
 		t.Errorf("Attempt.Key() = %v, Planned.Key() = %v, want %v", a.Key(), p.Key(), k)
 	}

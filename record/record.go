@@ -168,7 +168,7 @@ type Planned struct {
 }
 
 // Key returns the attempt p names.
-func (p Planned) Key() AttemptKey { return AttemptKey{p.Case, p.N} }
+func (p Planned) Key() AttemptKey { return AttemptKey(p) }
 
 // AttemptKey names one attempt of a run: its case and its number within
 // the case, from 1. It is comparable, so it keys maps as it is.
@@ -280,8 +280,8 @@ type Error struct {
 	// Kind is what kept the attempt from being completed: one of the
 	// ErrorKind values ("provider", "target", "timeout", "fixture",
 	// "budget", "canceled").
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
+	Kind    ErrorKind `json:"kind"`
+	Message string    `json:"message"`
 	// Stderr holds a stdio server's last stderr lines, when it failed.
 	Stderr []string `json:"stderr,omitempty"`
 }
@@ -305,20 +305,6 @@ const (
 	KindBudget ErrorKind = "budget"
 	// KindCanceled: the run was interrupted.
 	KindCanceled ErrorKind = "canceled"
-)
-
-// The kinds of attempt error as untyped strings, for code written before
-// ErrorKind.
-//
-// Deprecated: use KindProvider, KindTarget, KindTimeout, KindFixture,
-// KindBudget and KindCanceled.
-const (
-	ErrProvider = "provider"
-	ErrTarget   = "target"
-	ErrTimeout  = "timeout"
-	ErrFixture  = "fixture"
-	ErrBudget   = "budget"
-	ErrCanceled = "canceled"
 )
 
 // Turn is one model turn and the tool calls it made.

@@ -88,7 +88,7 @@ func wantAnswered(t *testing.T, as map[int]record.Attempt, ns ...int) {
 	}
 }
 
-func wantError(t *testing.T, a record.Attempt, kind, msg string) {
+func wantError(t *testing.T, a record.Attempt, kind record.ErrorKind, msg string) {
 	t.Helper()
 	if a.End != record.EndError || a.Error == nil || a.Error.Kind != kind || !strings.Contains(a.Error.Message, msg) {
 		t.Errorf("attempt %d ended %s with error %+v, want a %s error saying %q", a.N, a.End, a.Error, kind, msg)
@@ -118,7 +118,7 @@ func TestStdioCrashIsAnError(t *testing.T) {
 	as := byN(t, rec)
 	wantAnswered(t, as, 1, 3)
 	a := as[2]
-	wantError(t, a, record.ErrTarget, "calling tool get_total")
+	wantError(t, a, record.KindTarget, "calling tool get_total")
 	if a.Error == nil || !stderrHas(a.Error.Stderr, "crashing on tool call 2") || !stderrHas(a.Error.Stderr, "panic: runtime error") {
 		t.Errorf("attempt 2's error holds stderr %q, want the server's last lines", a.Error.Stderr)
 	}
@@ -132,7 +132,7 @@ func TestStdioHangIsATimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	as := byN(t, rec)
-	wantError(t, as[2], record.ErrTimeout, "did not answer within 300ms")
+	wantError(t, as[2], record.KindTimeout, "did not answer within 300ms")
 	if !stderrHas(as[2].Error.Stderr, "hanging on tool call 2") {
 		t.Errorf("stderr %q", as[2].Error.Stderr)
 	}
@@ -147,7 +147,7 @@ func TestStdioGarbageIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	as := byN(t, rec)
-	wantError(t, as[2], record.ErrTarget, "calling tool get_total")
+	wantError(t, as[2], record.KindTarget, "calling tool get_total")
 	if !stderrHas(as[2].Error.Stderr, "writing garbage for tool call 2") {
 		t.Errorf("stderr %q", as[2].Error.Stderr)
 	}
@@ -264,7 +264,7 @@ func TestHTTPServerErrorsAreErrors(t *testing.T) {
 				t.Fatalf("complete %v, %d attempts", rec.Complete(), len(rec.Attempts))
 			}
 			as := byN(t, rec)
-			wantError(t, as[2], record.ErrTarget, "calling tool get_total")
+			wantError(t, as[2], record.KindTarget, "calling tool get_total")
 			wantAnswered(t, as, 1, 3)
 			a2 := as[2]
 			for _, c := range a2.Calls() {
@@ -316,9 +316,9 @@ func TestHTTPRefusedMidRun(t *testing.T) {
 	}
 	as := byN(t, rec)
 	wantAnswered(t, as, 1)
-	wantError(t, as[2], record.ErrTarget, "calling tool get_total")
+	wantError(t, as[2], record.KindTarget, "calling tool get_total")
 	for _, n := range []int{3, 4} {
-		wantError(t, as[n], record.ErrTarget, "could not be started")
+		wantError(t, as[n], record.KindTarget, "could not be started")
 		if !strings.Contains(as[n].Error.Message, "connection refused") {
 			t.Errorf("attempt %d: %q does not say the connection was refused", n, as[n].Error.Message)
 		}
@@ -372,7 +372,7 @@ func TestStderrFloodIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := rec.Attempts[0]
-	wantError(t, a, record.ErrTarget, "calling tool get_total")
+	wantError(t, a, record.KindTarget, "calling tool get_total")
 	if n := len(a.Error.Stderr); n == 0 || n > 50 || !stderrHas(a.Error.Stderr, "crashing on tool call 1") || !stderrHas(a.Error.Stderr, "flood done") {
 		t.Errorf("stderr kept %d lines, want the last 50 at most, the crash among them: %q", n, a.Error.Stderr)
 	}
@@ -458,7 +458,7 @@ func TestHugeResultIsBounded(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rec, peak := runBig(t, tc.cfg, 100<<20)
 			a := rec.Attempts[0]
-			wantError(t, a, record.ErrTarget, "calling tool big")
+			wantError(t, a, record.KindTarget, "calling tool big")
 			if a.Error != nil {
 				t.Logf("%s: %s", tc.name, a.Error.Message)
 			}

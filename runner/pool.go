@@ -162,7 +162,7 @@ func (pl *pool) attempt(ctx context.Context, p record.Planned) *record.Attempt {
 	}
 	a := pl.r.attempt(ctx, conn, p)
 	failed := a.End == record.EndError && a.Error != nil &&
-		(a.Error.Kind == record.ErrTarget || a.Error.Kind == record.ErrTimeout)
+		(a.Error.Kind == record.KindTarget || a.Error.Kind == record.KindTimeout)
 	last := pl.release(i, s, failed && s != nil)
 	if ctx.Err() != nil && a.End == record.EndError {
 		if last {

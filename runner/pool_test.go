@@ -103,7 +103,7 @@ func TestSharedServerReplaced(t *testing.T) {
 		switch a.End {
 		case record.EndError:
 			errs++
-			wantError(t, a, record.ErrTarget, "calling tool get_total")
+			wantError(t, a, record.KindTarget, "calling tool get_total")
 		case record.EndAnswered:
 			for _, c := range a.Calls() {
 				maxSession = max(maxSession, c.Session)

@@ -131,7 +131,7 @@ func TestProviderFaultsOnASchedule(t *testing.T) {
 							retried++
 						}
 					}
-				case a.End == record.EndError && a.Error != nil && a.Error.Kind == record.ErrProvider:
+				case a.End == record.EndError && a.Error != nil && a.Error.Kind == record.KindProvider:
 					errored++
 				default:
 					t.Errorf("attempt %d ended %s (%+v) answering %q: a provider fault must end as a retry or an error", a.N, a.End, a.Error, a.Answer)

@@ -670,7 +670,7 @@ func (w *worker) one(ctx context.Context, p record.Planned) {
 	if w.conn == nil && dialErr != nil {
 		explainDial(a, dialErr)
 	}
-	if a.End == record.EndError && (a.Error.Kind == record.ErrTarget || a.Error.Kind == record.ErrTimeout) && w.conn != nil {
+	if a.End == record.EndError && (a.Error.Kind == record.KindTarget || a.Error.Kind == record.KindTimeout) && w.conn != nil {
 		restart(a, w.conn)
 		w.conn = nil // restart the server for the next attempt
 	}
@@ -719,14 +719,14 @@ func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) 
 	a := at.a
 	defer func() { a.DurationMS = cfg.Now().Sub(start).Milliseconds() }()
 	if conn == nil {
-		return at.fail(record.ErrTarget, "the target could not be started for this attempt", nil)
+		return at.fail(record.KindTarget, "the target could not be started for this attempt", nil)
 	}
 	turnCap := cfg.TurnCap
 	if cfg.Fixtures != nil && c.Action != nil {
 		prompt, f, err := cfg.Fixtures.Setup(ctx, conn, c, newToken())
 		a.Fixture = f
 		if err != nil {
-			return at.fail(record.ErrFixture, err.Error(), conn.Stderr())
+			return at.fail(record.KindFixture, err.Error(), conn.Stderr())
 		}
 		defer func() { cfg.Fixtures.Finish(context.WithoutCancel(ctx), conn, c, f, a) }()
 		a.Prompt = prompt
@@ -762,7 +762,7 @@ type conversation struct {
 }
 
 // fail ends the attempt in an error.
-func (at *conversation) fail(kind, msg string, stderr []string) *record.Attempt {
+func (at *conversation) fail(kind record.ErrorKind, msg string, stderr []string) *record.Attempt {
 	at.a.End = record.EndError
 	at.a.Error = &record.Error{Kind: kind, Message: msg, Stderr: stderr}
 	return at.a
@@ -816,16 +816,16 @@ func (at *conversation) turn() bool {
 // modelFailed ends the attempt for a model request that failed.
 func (at *conversation) modelFailed(err error) {
 	if at.ctx.Err() != nil {
-		at.fail(record.ErrCanceled, "interrupted", nil)
+		at.fail(record.KindCanceled, "interrupted", nil)
 		return
 	}
 	var pe *model.ProviderError
 	if errors.As(err, &pe) {
 		at.a.Turns = append(at.a.Turns, record.Turn{Tries: pe.Tries})
 	}
-	kind := record.ErrProvider
+	kind := record.KindProvider
 	if pe == nil && errors.Is(err, context.DeadlineExceeded) {
-		kind = record.ErrTimeout
+		kind = record.KindTimeout
 	}
 	at.fail(kind, err.Error(), nil)
 }
@@ -876,12 +876,12 @@ func (at *conversation) callTools(rt record.Turn, calls []model.Call) bool {
 // answer.
 func (at *conversation) targetFailed(err error) {
 	if at.ctx.Err() != nil {
-		at.fail(record.ErrCanceled, "interrupted", nil)
+		at.fail(record.KindCanceled, "interrupted", nil)
 		return
 	}
-	kind := record.ErrTarget
+	kind := record.KindTarget
 	if errors.Is(err, context.DeadlineExceeded) {
-		kind = record.ErrTimeout
+		kind = record.KindTimeout
 	}
 	at.fail(kind, err.Error(), at.conn.Stderr())
 }

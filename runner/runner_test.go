@@ -151,7 +151,7 @@ func TestRun(t *testing.T) {
 				t.Errorf("call %+v", calls[0])
 			}
 		case "g/hang":
-			if a.End != record.EndError || a.Error.Kind != record.ErrTimeout {
+			if a.End != record.EndError || a.Error.Kind != record.KindTimeout {
 				t.Errorf("hang attempt ended %s %+v, want a timeout error", a.End, a.Error)
 			}
 		}
@@ -245,7 +245,7 @@ func TestProviderErrorIsAnAttemptError(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := rec.Attempts[0]
-	if a.End != record.EndError || a.Error.Kind != record.ErrProvider || len(a.Turns) != 1 || len(a.Turns[0].Tries) != 2 {
+	if a.End != record.EndError || a.Error.Kind != record.KindProvider || len(a.Turns) != 1 || len(a.Turns[0].Tries) != 2 {
 		t.Errorf("attempt %+v", a)
 	}
 }

@@ -175,9 +175,6 @@ func TestConnectTimeout(t *testing.T) {
 // which ignores SIGTERM and never answers: once the connection is closed
 // (or fails), no process of the server's group remains.
 func TestCloseStopsProcessGroup(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no process groups")
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

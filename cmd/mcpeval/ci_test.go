@@ -200,7 +200,7 @@ func TestGateOnNothingGraded(t *testing.T) {
 		t.Fatalf("the run with the provider down recorded %v", rec)
 	}
 	for _, a := range rec.Attempts {
-		if a.Error == nil || a.Error.Kind != record.ErrProvider {
+		if a.Error == nil || a.Error.Kind != record.KindProvider {
 			t.Fatalf("attempt %s #%d did not end in a provider error: %+v", a.Case, a.N, a.Error)
 		}
 	}

@@ -158,8 +158,6 @@ type exported struct {
 	suite  *suite.Suite
 	grades *grade.Result
 	items  []otlp.Attempt
-	// warnings are told to the user before sending.
-	warnings []string
 }
 
 // gatherExport grades the run's attempts (from RUN/grades.json, or

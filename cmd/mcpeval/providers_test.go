@@ -312,10 +312,10 @@ func TestProviderBudgetStopsCleanly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.End == nil || rec.End.Complete || rec.End.Reason != record.ErrBudget {
+	if rec.End == nil || rec.End.Complete || rec.End.Reason != string(record.KindBudget) {
 		t.Fatalf("end %+v, want incomplete for budget", rec.End)
 	}
-	ran, skipped := len(rec.Attempts), rec.End.Skipped[record.ErrBudget]
+	ran, skipped := len(rec.Attempts), rec.End.Skipped[string(record.KindBudget)]
 	if ran == 0 || skipped == 0 || ran+skipped != len(rec.Header.Planned) || len(rec.End.Skipped) != 1 {
 		t.Errorf("%d attempts run, skipped %v, %d planned", ran, rec.End.Skipped, len(rec.Header.Planned))
 	}
@@ -421,7 +421,7 @@ func checkSecretKept(t *testing.T, key string, rec *record.Run, out, stdout, std
 	t.Helper()
 	errs := 0
 	for _, a := range rec.Attempts {
-		if a.Error != nil && a.Error.Kind == record.ErrProvider {
+		if a.Error != nil && a.Error.Kind == record.KindProvider {
 			errs++
 		}
 	}

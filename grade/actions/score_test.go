@@ -222,11 +222,11 @@ func TestScoreCompletion(t *testing.T) {
 }
 
 func TestScoreExcluded(t *testing.T) {
-	for _, kind := range []string{record.ErrProvider, record.ErrFixture, record.ErrBudget, record.ErrTimeout, record.ErrTarget, record.ErrCanceled} {
+	for _, kind := range []record.ErrorKind{record.KindProvider, record.KindFixture, record.KindBudget, record.KindTimeout, record.KindTarget, record.KindCanceled} {
 		a := attempt("write/make")
 		a.End, a.Error = record.EndError, &record.Error{Kind: kind, Message: "gone"}
 		r := score(t, a)
-		if r.Excluded != kind || r.Pass || r.Columns != (Columns{}) {
+		if r.Excluded != string(kind) || r.Pass || r.Columns != (Columns{}) {
 			t.Errorf("%s: excluded %q, columns %+v", kind, r.Excluded, r.Columns)
 		}
 	}
@@ -238,11 +238,11 @@ func TestAggregateAndRender(t *testing.T) {
 	bad := attempt("write/make")
 	bad.N = 2
 	gone := attempt("decline/vague")
-	gone.End, gone.Error = record.EndError, &record.Error{Kind: record.ErrProvider, Message: "overloaded"}
+	gone.End, gone.Error = record.EndError, &record.Error{Kind: record.KindProvider, Message: "overloaded"}
 	run := &record.Run{Header: *header, Attempts: []record.Attempt{*good, *bad, *gone}}
 	run.Header.Model.Spec = "fake:test"
 	rep := Aggregate(s, run)
-	if len(rep.Models) != 1 || rep.Models[0].Scored != 2 || rep.Models[0].Excluded[record.ErrProvider] != 1 {
+	if len(rep.Models) != 1 || rep.Models[0].Scored != 2 || rep.Models[0].Excluded[string(record.KindProvider)] != 1 {
 		t.Fatalf("model rows %+v", rep.Models)
 	}
 	m := rep.Models[0]

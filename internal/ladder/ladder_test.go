@@ -131,11 +131,11 @@ func TestCalibratedOnlyOnARealModel(t *testing.T) {
 		t.Errorf("the readings still stand below a fake model: %d description readings", l.Count(Descriptions))
 	}
 
-	down, gd := testRun(s, "openai:gpt-x")
+	down, _ := testRun(s, "openai:gpt-x")
 	for i := range down.Attempts {
 		down.Attempts[i] = record.Attempt{Case: down.Attempts[i].Case, N: down.Attempts[i].N, End: record.EndError, Error: &record.Error{Kind: "provider", Message: "connection refused"}}
 	}
-	gd = grade.Run(s, down)
+	gd := grade.Run(s, down)
 	l = Build([]*record.Run{down, weak}, []*grade.Result{gd, gw})
 	if l.Calibrated || !strings.Contains(l.NotCalibrated, "has no graded attempt (9 ended in an error)") {
 		t.Errorf("a strongest model whose every attempt errored: calibrated %v (%q)", l.Calibrated, l.NotCalibrated)

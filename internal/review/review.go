@@ -79,11 +79,6 @@ type Review struct {
 	Reasons []string `json:"reasons,omitempty"`
 }
 
-// Key names an attempt: its case and number.
-//
-// Deprecated: use record.AttemptKey, which this is.
-type Key = record.AttemptKey
-
 // Key returns the attempt the review is about.
 func (r *Review) Key() record.AttemptKey { return record.AttemptKey{Case: r.Case, N: r.N} }
 

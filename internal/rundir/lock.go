@@ -93,7 +93,8 @@ func lockOnce(p string, warn func(string)) (l *DirLock, retry bool, err error) {
 		}
 	}
 	line := fmt.Sprintf("%d %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
-	if err := f.Truncate(0); err == nil {
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt([]byte(line), 0)
 	}
 	if err == nil {

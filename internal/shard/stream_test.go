@@ -257,7 +257,7 @@ func writeShard(t *testing.T, dir string, k, n int, plan []record.Planned, lines
 func attempt(c string, n int, end, answer string) record.Attempt {
 	a := record.Attempt{Case: c, N: n, Prompt: "q", Start: time.Date(2026, 11, 30, 0, 0, 1, 0, time.UTC), End: end, Answer: answer}
 	if end == record.EndError {
-		a.Error = &record.Error{Kind: record.ErrProvider, Message: "overloaded"}
+		a.Error = &record.Error{Kind: record.KindProvider, Message: "overloaded"}
 	}
 	return a
 }

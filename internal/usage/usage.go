@@ -145,7 +145,7 @@ func (b *Budget) Exceeded() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if (b.Tokens > 0 && b.tokens >= b.Tokens) || (b.USD > 0 && b.usd >= b.USD) {
-		return record.ErrBudget
+		return string(record.KindBudget)
 	}
 	return ""
 }

@@ -74,14 +74,14 @@ func TestBudget(t *testing.T) {
 		t.Error("10 tokens exceed 2M")
 	}
 	b.Spend(&r.Attempts[0])
-	if b.Exceeded() != record.ErrBudget {
+	if b.Exceeded() != string(record.KindBudget) {
 		tok, _ := b.Spent()
 		t.Errorf("%d tokens do not exceed 2M", tok)
 	}
 	p := price.Price{Rates: price.Rates{Input: 3, Output: 15}}
 	d := &Budget{USD: 5, Price: &p}
 	d.Spend(&r.Attempts[0])
-	if d.Exceeded() != record.ErrBudget {
+	if d.Exceeded() != string(record.KindBudget) {
 		_, usd := d.Spent()
 		t.Errorf("$%v does not exceed $5", usd)
 	}

@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
-	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -94,10 +92,10 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 
 // attemptRows lists a run's graded attempts in the grades' order.
 func attemptRows(run *run) []attemptRow {
-	recs := map[review.Key]*record.Attempt{}
+	recs := map[record.AttemptKey]*record.Attempt{}
 	for i := range run.Rec.Attempts {
 		a := &run.Rec.Attempts[i]
-		recs[review.Key{Case: a.Case, N: a.N}] = a
+		recs[a.Key()] = a
 	}
 	groupOf := map[string]string{}
 	for _, c := range run.Res.Cases {
@@ -122,7 +120,7 @@ func attemptRows(run *run) []attemptRow {
 				}
 			}
 		}
-		if a := recs[review.Key{Case: g.Case, N: g.N}]; a != nil {
+		if a := recs[record.AttemptKey{Case: g.Case, N: g.N}]; a != nil {
 			text = append(text, a.Prompt, a.Answer)
 			if row.Reason == "" {
 				row.Reason = clip(a.Answer, 140)
@@ -167,10 +165,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// rateLine is a rate in words: "75% 3/4 [30%, 95%]".
-func rateLine(c grade.Counts) string {
-	f := format.Counts(c)
-	return f.Percent() + " " + f.Count() + " " + f.CI()
 }

@@ -44,10 +44,10 @@ func New(host, publicKey, secretKey string) (*Client, error) {
 	}
 	u, err := url.Parse(host)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("Langfuse host %q: want an http:// or https:// URL such as %s", redact.Secrets(host), DefaultHost)
+		return nil, fmt.Errorf("langfuse host %q: want an http:// or https:// URL such as %s", redact.Secrets(host), DefaultHost)
 	}
 	if publicKey == "" || secretKey == "" {
-		return nil, errors.New("Langfuse keys: set LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY to a project's API keys")
+		return nil, errors.New("langfuse keys: set LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY to a project's API keys")
 	}
 	return &Client{host: strings.TrimRight(host, "/"), public: publicKey, secret: secretKey}, nil
 }

@@ -216,7 +216,7 @@ func run(t *testing.T) (*suite.Suite, langfuse.Input) {
 				a.Answer = c.Key.Answer
 			}
 			if i == 3 && n == 2 {
-				a.End, a.Error = record.EndError, &record.Error{Kind: record.ErrProvider, Message: "overloaded"}
+				a.End, a.Error = record.EndError, &record.Error{Kind: record.KindProvider, Message: "overloaded"}
 			}
 			rec.Attempts = append(rec.Attempts, a)
 		}

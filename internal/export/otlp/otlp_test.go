@@ -66,14 +66,6 @@ func items() []otlp.Attempt {
 		Actions: &actions.Result{Kind: "read", Pass: false, Columns: actions.Columns{Reached: actions.Column{Num: 1, Den: 2}}}}}
 }
 
-func byName(spans []otlptest.Span) map[string]otlptest.Span {
-	m := map[string]otlptest.Span{}
-	for _, s := range spans {
-		m[s.Name] = s
-	}
-	return m
-}
-
 func ns(t time.Time) uint64 { return uint64(t.UnixNano()) }
 
 // sorted returns spans in start order, the attempt first.

@@ -211,7 +211,7 @@ func (b *builder) spans(it Attempt) []sdktrace.ReadOnlySpan {
 	if a.End == record.EndError {
 		msg := "the attempt ended in an error"
 		if a.Error != nil {
-			msg = a.Error.Kind + ": " + a.Error.Message
+			msg = string(a.Error.Kind) + ": " + a.Error.Message
 		}
 		root.SetStatus(codes.Error, b.safe(msg))
 	}
@@ -283,7 +283,7 @@ func (b *builder) attemptAttrs(it Attempt) []attribute.KeyValue {
 		kv = append(kv, attribute.String("mcpeval.case.dataset", it.Dataset))
 	}
 	if a.Error != nil {
-		kv = append(kv, attribute.String(keyErrorType, a.Error.Kind))
+		kv = append(kv, attribute.String(keyErrorType, string(a.Error.Kind)))
 	}
 	if g := it.Grade; g != nil {
 		kv = append(kv, attribute.String("mcpeval.verdict", string(g.Outcome)))

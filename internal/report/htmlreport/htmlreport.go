@@ -485,10 +485,10 @@ func runView(p *RunPage) *RunView {
 	for _, c := range res.Cases {
 		groupOf[c.ID] = c.Group
 	}
-	attempts := map[review.Key]*record.Attempt{}
+	attempts := map[record.AttemptKey]*record.Attempt{}
 	for i := range p.Run.Attempts {
 		a := &p.Run.Attempts[i]
-		attempts[review.Key{Case: a.Case, N: a.N}] = a
+		attempts[a.Key()] = a
 	}
 	for _, g := range res.Attempts {
 		av := AttemptView{Case: g.Case, N: g.N, Group: groupOf[g.Case], Outcome: string(g.Outcome), Open: g.Outcome == grade.Fail}
@@ -504,7 +504,7 @@ func runView(p *RunPage) *RunView {
 				av.Stale = append(av.Stale, reviewView{Verdict: e.Verdict.Label(), Reviewer: e.Reviewer, Note: e.Note, Why: e.Why})
 			}
 		}
-		if a := attempts[review.Key{Case: g.Case, N: g.N}]; a != nil {
+		if a := attempts[record.AttemptKey{Case: g.Case, N: g.N}]; a != nil {
 			fillTranscript(&av, a)
 		}
 		v.Attempts = append(v.Attempts, av)
@@ -522,7 +522,7 @@ func day(t time.Time) string {
 func fillTranscript(av *AttemptView, a *record.Attempt) {
 	av.Prompt, av.Answer, av.End = a.Prompt, a.Answer, a.End
 	if a.Error != nil {
-		av.Error = a.Error.Kind + ": " + a.Error.Message
+		av.Error = string(a.Error.Kind) + ": " + a.Error.Message
 		if len(a.Error.Stderr) > 0 {
 			av.Error += "\n\nserver stderr:\n" + strings.Join(a.Error.Stderr, "\n")
 		}

@@ -48,7 +48,7 @@ func testRun(t *testing.T) (*record.Run, *grade.Result) {
 		}
 		r.Attempts = append(r.Attempts, flaky)
 		r.Attempts = append(r.Attempts, record.Attempt{Case: "b/errors", N: n, End: record.EndError,
-			Error: &record.Error{Kind: record.ErrTimeout, Message: "the provider took too long \x1b[31m<&>"}, DurationMS: 60000})
+			Error: &record.Error{Kind: record.KindTimeout, Message: "the provider took too long \x1b[31m<&>"}, DurationMS: 60000})
 	}
 	return r, grade.Run(s, r)
 }
