@@ -62,8 +62,13 @@ var rules = []rule{
 	},
 	{
 		why:    "the public packages are contracts a library user can name; the test servers are for tests only",
-		dirs:   []string{"suite", "record", "model/...", "target", "runner", "grade/...", "stats"},
+		dirs:   []string{"suite", "record", "model/...", "target", "runner", "grade/...", "stats", "internal/pipeline"},
 		banned: []string{mod + "internal/testserver/"},
+	},
+	{
+		why:    "the viewer, the exporters and judge agreement read runs already recorded: they never start one, nor reach a model or a target",
+		dirs:   []string{"internal/view", "internal/export/...", "internal/agreement"},
+		banned: online,
 	},
 	{
 		why:    "the record and suite formats are data: they neither run nor reach anything",
@@ -139,12 +144,31 @@ func TestDependenciesPointOneWay(t *testing.T) {
 // network and the providers break the grading rule, and the command
 // breaks the test-server rule's sibling, reaching every builtin.
 func TestRulesBite(t *testing.T) {
-	for _, dir := range []string{"runner", "internal/provider", "cmd/..."} {
-		if len(broken(t, rules[0], dir)) == 0 {
-			t.Errorf("%s passes the grading rule; the rule checks nothing", dir)
+	// Each rule, with packages that do what it forbids.
+	for _, c := range []struct {
+		rule string // the start of the rule's why
+		dirs []string
+	}{
+		{"grading is a pure function", []string{"runner", "internal/provider", "cmd/..."}},
+		{"rendering, comparing", []string{"runner", "internal/pipeline"}},
+		{"the public packages are contracts", []string{"internal/providertest"}},
+		{"the viewer, the exporters", []string{"internal/pipeline", "cmd/..."}},
+		{"the record and suite formats", []string{"runner"}},
+		{"the MCP client connects", []string{"internal/corpus"}},
+	} {
+		var r *rule
+		for i := range rules {
+			if strings.HasPrefix(rules[i].why, c.rule) {
+				r = &rules[i]
+			}
 		}
-	}
-	if len(broken(t, rules[4], "internal/corpus")) == 0 {
-		t.Errorf("internal/corpus, which embeds the builtin suites, passes the target rule; the rule checks nothing")
+		if r == nil {
+			t.Fatalf("no rule %q", c.rule)
+		}
+		for _, dir := range c.dirs {
+			if len(broken(t, *r, dir)) == 0 {
+				t.Errorf("%s passes the rule %q; the rule checks nothing", dir, c.rule)
+			}
+		}
 	}
 }
