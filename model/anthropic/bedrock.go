@@ -46,22 +46,18 @@ func NewBedrock(info model.Info, cfg BedrockConfig) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := map[string]string{}
 	region := ""
-	for k, v := range info.Options {
-		switch k {
-		case "region":
-			if v == "" || strings.ContainsAny(v, "/?#:") {
-				return nil, fmt.Errorf("model spec %q: option region=%q: want an AWS region such as us-east-1", info.Spec, v)
-			}
-			region = v
-		case "base_url":
-			return nil, notAccepted(info, k, "anthropic-bedrock", BedrockOptions)
-		default:
-			opts[k] = v
+	err = m.cloudOptions("anthropic-bedrock", BedrockOptions, func(k, v string) (bool, error) {
+		if k != "region" {
+			return false, nil
 		}
-	}
-	if err := m.cloudOptions(opts, "anthropic-bedrock", BedrockOptions); err != nil {
+		if v == "" || strings.ContainsAny(v, "/?#:") {
+			return true, fmt.Errorf("model spec %q: option region=%q: want an AWS region such as us-east-1", info.Spec, v)
+		}
+		region = v
+		return true, nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	awsCfg := cfg.AWS

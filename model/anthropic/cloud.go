@@ -30,15 +30,25 @@ func newCloud(info model.Info, provider string, timeout time.Duration, policy re
 	return m, nil
 }
 
-// notAccepted is the error for an option provider refuses, allowed being
-// the options it takes.
-func notAccepted(info model.Info, k, provider string, allowed []string) error {
-	return fmt.Errorf("model spec %q: option %q is not one the %s provider accepts; allowed: %s", info.Spec, k, provider, strings.Join(allowed, ", "))
-}
-
-// cloudOptions applies the anthropic options in opts to m, naming provider
-// and its allowed options in the error.
-func (m *Model) cloudOptions(opts map[string]string, provider string, allowed []string) error {
+// cloudOptions applies the spec's options to m: own takes the cloud's own
+// options (saying whether k is one, or what is wrong with its value),
+// base_url is refused (the cloud has its endpoint), and the rest are the
+// anthropic ones. Errors name provider and the options it allows.
+func (m *Model) cloudOptions(provider string, allowed []string, own func(k, v string) (bool, error)) error {
+	opts := map[string]string{}
+	for k, v := range m.info.Options {
+		ok, err := own(k, v)
+		if err != nil {
+			return err
+		}
+		if ok {
+			continue
+		}
+		if k == "base_url" {
+			return fmt.Errorf("model spec %q: option %q is not one the %s provider accepts; allowed: %s", m.info.Spec, k, provider, strings.Join(allowed, ", "))
+		}
+		opts[k] = v
+	}
 	if err := m.options(opts); err != nil {
 		return fmt.Errorf("model spec %q: %s", m.info.Spec, strings.Replace(err.Error(), "the anthropic provider accepts; allowed: "+strings.Join(Options, ", "), "the "+provider+" provider accepts; allowed: "+strings.Join(allowed, ", "), 1))
 	}

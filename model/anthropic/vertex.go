@@ -66,25 +66,21 @@ func NewVertex(info model.Info, cfg VertexConfig) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := map[string]string{}
-	for k, v := range info.Options {
-		switch k {
-		case "project", "location":
-			if v == "" || strings.ContainsAny(v, "/?#:") {
-				return nil, fmt.Errorf("model spec %q: option %s=%q: want a Google Cloud %s name", info.Spec, k, v, k)
-			}
-			if k == "project" {
-				cfg.Project = v
-			} else {
-				cfg.Location = v
-			}
-		case "base_url":
-			return nil, notAccepted(info, k, "anthropic-vertex", VertexOptions)
-		default:
-			opts[k] = v
+	err = m.cloudOptions("anthropic-vertex", VertexOptions, func(k, v string) (bool, error) {
+		if k != "project" && k != "location" {
+			return false, nil
 		}
-	}
-	if err := m.cloudOptions(opts, "anthropic-vertex", VertexOptions); err != nil {
+		if v == "" || strings.ContainsAny(v, "/?#:") {
+			return true, fmt.Errorf("model spec %q: option %s=%q: want a Google Cloud %s name", info.Spec, k, v, k)
+		}
+		if k == "project" {
+			cfg.Project = v
+		} else {
+			cfg.Location = v
+		}
+		return true, nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	if cfg.Project == "" || cfg.Location == "" {
