@@ -304,18 +304,9 @@ func inventory(l *toolListing) string {
 	b.WriteString("| Tool | Read-only | Destructive | Idempotent | Open-world | Arguments | Description | Cases |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, t := range l.Tools {
-		cell := func(name string, v bool) string {
-			s := "no"
-			if v {
-				s = "yes"
-			}
-			if !t.Hints.stated(name) {
-				s += "\\*"
-			}
-			return s
-		}
+		c, _ := t.Hints.cells("\\*")
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %d | %s | |\n", format.MarkdownCode(t.Name),
-			cell("read_only", t.Hints.ReadOnly), cell("destructive", t.Hints.Destructive), cell("idempotent", t.Hints.Idempotent), cell("open_world", t.Hints.OpenWorld),
+			c[0], c[1], c[2], c[3],
 			len(t.Arguments), format.Markdown(oneLineText(firstSentence(t.Description))))
 	}
 	b.WriteString("\n## Arguments\n\n")

@@ -106,6 +106,27 @@ func hintsOf(a *mcp.ToolAnnotations) hints {
 	return h
 }
 
+// cells returns the read-only, destructive, idempotent and open-world
+// hints as a listing shows them, yes or no, each with mark after it where
+// the server did not state it (the MCP default); defaulted says whether
+// any was marked.
+func (h hints) cells(mark string) (cells [4]string, defaulted bool) {
+	for i, c := range []struct {
+		name string
+		v    bool
+	}{{"read_only", h.ReadOnly}, {"destructive", h.Destructive}, {"idempotent", h.Idempotent}, {"open_world", h.OpenWorld}} {
+		cells[i] = "no"
+		if c.v {
+			cells[i] = "yes"
+		}
+		if !h.stated(c.name) {
+			cells[i] += mark
+			defaulted = true
+		}
+	}
+	return cells, defaulted
+}
+
 func (h hints) stated(name string) bool {
 	for _, s := range h.Stated {
 		if s == name {
@@ -225,19 +246,9 @@ func writeListing(w io.Writer, l *toolListing) error {
 	fmt.Fprintln(tw, "TOOL\tREAD-ONLY\tDESTRUCTIVE\tIDEMPOTENT\tOPEN-WORLD\tARGUMENTS")
 	defaulted := false
 	for _, t := range l.Tools {
-		cell := func(name string, v bool) string {
-			s := "no"
-			if v {
-				s = "yes"
-			}
-			if !t.Hints.stated(name) {
-				defaulted = true
-				s += "*"
-			}
-			return s
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", termsafe.Line(t.Name), cell("read_only", t.Hints.ReadOnly), cell("destructive", t.Hints.Destructive),
-			cell("idempotent", t.Hints.Idempotent), cell("open_world", t.Hints.OpenWorld), len(t.Arguments))
+		c, d := t.Hints.cells("*")
+		defaulted = defaulted || d
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", termsafe.Line(t.Name), c[0], c[1], c[2], c[3], len(t.Arguments))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
