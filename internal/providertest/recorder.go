@@ -154,3 +154,33 @@ func Refuses(t *testing.T, refusals map[string]string, open func(model.Info) err
 		}
 	}
 }
+
+// TriesRunOut checks a provider that keeps failing: m, whose stand-in f
+// answers every request with status and whose retry policy sleeps with s
+// and allows tries tries, returns no answer but a *model.ProviderError
+// after tries requests, each try recorded with status and the error
+// errText and with the wait that followed it, and the error says errText.
+// The planted secret appears nowhere.
+func TriesRunOut(t *testing.T, f *Recorder, m model.Model, s *Sleeps, tries, status int, errText string) {
+	t.Helper()
+	resp, err := m.Generate(context.Background(), Hello())
+	var pe *model.ProviderError
+	if !errors.As(err, &pe) || resp != nil {
+		t.Fatalf("Generate = %v, %v; want a *model.ProviderError", resp, err)
+	}
+	if f.Count() != tries || len(pe.Tries) != tries || len(s.D) != tries-1 {
+		t.Fatalf("%d requests, %d tries, %d waits; want %d, %d, %d", f.Count(), len(pe.Tries), len(s.D), tries, tries, tries-1)
+	}
+	for i, tr := range pe.Tries {
+		if tr.Status != status || tr.Error != errText {
+			t.Errorf("try %d = %+v", i, tr)
+		}
+		if i < tries-1 && tr.WaitMS != s.D[i].Milliseconds() {
+			t.Errorf("try %d recorded wait %dms, slept %v", i, tr.WaitMS, s.D[i])
+		}
+	}
+	if !strings.Contains(err.Error(), errText) {
+		t.Errorf("error %q does not say what the provider answered", err)
+	}
+	NoSecret(t, nil, err)
+}

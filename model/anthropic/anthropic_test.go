@@ -290,26 +290,7 @@ func TestOverloadedUntilTriesRunOut(t *testing.T) {
 	f := newFake(t, overloaded())
 	s := &providertest.Sleeps{}
 	m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{Retry: retry.Policy{MaxTries: 3, Base: time.Second, Max: 4 * time.Second, Sleep: s.Sleep}})
-	resp, err := m.Generate(context.Background(), hello())
-	var pe *model.ProviderError
-	if !errors.As(err, &pe) || resp != nil {
-		t.Fatalf("Generate = %v, %v; want a *model.ProviderError", resp, err)
-	}
-	if f.Count() != 3 || len(pe.Tries) != 3 || len(s.D) != 2 {
-		t.Fatalf("%d requests, %d tries, %d waits; want 3, 3, 2", f.Count(), len(pe.Tries), len(s.D))
-	}
-	for i, tr := range pe.Tries {
-		if tr.Status != 529 || tr.Error != "overloaded_error: Overloaded" {
-			t.Errorf("try %d = %+v", i, tr)
-		}
-		if i < 2 && tr.WaitMS != s.D[i].Milliseconds() {
-			t.Errorf("try %d recorded wait %dms, slept %v", i, tr.WaitMS, s.D[i])
-		}
-	}
-	if !strings.Contains(err.Error(), "overloaded_error: Overloaded") {
-		t.Errorf("error %q does not say what the provider answered", err)
-	}
-	noKey(t, nil, err)
+	providertest.TriesRunOut(t, f, m, s, 3, 529, "overloaded_error: Overloaded")
 }
 
 func TestServerErrorThenSuccess(t *testing.T) {

@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -194,20 +193,7 @@ func TestServerErrorsUntilTriesRunOut(t *testing.T) {
 	f := newFake(t, reply(503, `{"error":{"message":"The server is overloaded","type":"server_error","param":null,"code":null}}`))
 	s := &providertest.Sleeps{}
 	m := newModel(t, f, "openai:gpt-6-sol", Config{Retry: retry.Policy{MaxTries: 4, Sleep: s.Sleep}})
-	_, err := m.Generate(context.Background(), hello())
-	var pe *model.ProviderError
-	if !errors.As(err, &pe) {
-		t.Fatalf("err = %v, want a *model.ProviderError", err)
-	}
-	if f.Count() != 4 || len(pe.Tries) != 4 || len(s.D) != 3 {
-		t.Fatalf("%d requests, %d tries, %d waits; want 4, 4, 3", f.Count(), len(pe.Tries), len(s.D))
-	}
-	for _, tr := range pe.Tries {
-		if tr.Status != 503 || tr.Error != "server_error: The server is overloaded" {
-			t.Errorf("try = %+v", tr)
-		}
-	}
-	noKey(t, nil, err)
+	providertest.TriesRunOut(t, f, m, s, 4, 503, "server_error: The server is overloaded")
 }
 
 func TestNotRetried(t *testing.T) {
