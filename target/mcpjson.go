@@ -173,95 +173,133 @@ func (f *MCPJSON) Names() []string {
 // never recorded. ${VAR} elsewhere is refused: a command's arguments and a
 // URL are shown in records and messages.
 func (f *MCPJSON) Target(name string) (Config, error) {
-	names := f.Names()
-	if name == "" {
-		if len(names) != 1 {
-			return Config{}, fmt.Errorf("%s holds %d servers (%s): name one as %s#NAME", f.Path, len(names), shownNames(names), f.Path)
-		}
-		name = names[0]
+	s, at, err := f.server(name)
+	if err != nil {
+		return Config{}, err
 	}
-	s, ok := f.Servers[name]
-	if !ok {
-		return Config{}, fmt.Errorf("%s has no server %q (have %s)", f.Path, name, shownNames(names))
+	kind, err := s.kind(at)
+	if err != nil {
+		return Config{}, err
 	}
-	at := fmt.Sprintf("%s: server %q", f.Path, name)
-	if line := f.lineOf(name); line > 0 {
-		at = fmt.Sprintf("%s:%d: server %q", f.Path, line, name)
-	}
-	kind := s.Type
-	switch kind {
-	case "":
-		switch {
-		case s.Command != "" && s.URL != "":
-			return Config{}, fmt.Errorf("%s has both a command and a url: want one (or a type)", at)
-		case s.Command != "":
-			kind = "stdio"
-		case s.URL != "":
-			kind = "http"
-		default:
-			return Config{}, fmt.Errorf("%s has neither a command (stdio) nor a url (streamable HTTP)", at)
-		}
-	case "stdio":
-	case "http", "streamable-http", "streamableHttp", "streamable_http":
-		kind = "http"
-	case "sse":
-		return Config{}, fmt.Errorf("%s is of type sse: mcpeval speaks streamable HTTP (type http) and stdio, not the older HTTP+SSE transport", at)
-	default:
-		return Config{}, fmt.Errorf("%s: type %q: want stdio or http", at, s.Type)
-	}
-	for what, v := range map[string]string{"command": s.Command, "url": s.URL, "cwd": s.Cwd} {
-		if hasVar(v) {
-			return Config{}, varError(at, what, v)
-		}
-	}
-	for i, a := range s.Args {
-		if hasVar(a) {
-			return Config{}, varError(at, fmt.Sprintf("args[%d]", i), a)
-		}
+	if err := s.refuseVars(at); err != nil {
+		return Config{}, err
 	}
 	base, err := filepath.Abs(filepath.Dir(f.Path))
 	if err != nil {
 		return Config{}, fmt.Errorf("%s: %w", at, err)
 	}
-	switch kind {
-	case "stdio":
-		if s.Command == "" {
-			return Config{}, fmt.Errorf("%s is of type stdio but has no command", at)
-		}
-		if len(s.Headers) > 0 {
-			return Config{}, fmt.Errorf("%s: headers go with a url, not a command", at)
-		}
-		cmd := s.Command
-		if strings.ContainsRune(cmd, filepath.Separator) || strings.ContainsRune(cmd, '/') {
-			if !filepath.IsAbs(cmd) {
-				cmd = filepath.Join(base, cmd)
-			}
-		}
-		dir := base
-		if s.Cwd != "" {
-			dir = s.Cwd
-			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(base, dir)
-			}
-		}
-		words := append([]string{cmd}, s.Args...)
-		for i, w := range words {
-			words[i] = QuoteWord(w)
-		}
-		return Config{Spec: "stdio:" + strings.Join(words, " "), Env: s.Env, Dir: dir}, nil
-	default:
-		if s.URL == "" {
-			return Config{}, fmt.Errorf("%s is of type http but has no url", at)
-		}
-		if len(s.Env) > 0 || s.Cwd != "" || len(s.Args) > 0 {
-			return Config{}, fmt.Errorf("%s: args, env and cwd go with a command, not a url", at)
-		}
-		c := Config{Spec: s.URL, Headers: s.Headers}
-		if c.Kind() != "http" {
-			return Config{}, fmt.Errorf("%s: url %q: want an http:// or https:// URL", at, c.Shown())
-		}
-		return c, nil
+	if kind == "stdio" {
+		return s.stdioConfig(base, at)
 	}
+	return s.httpConfig(at)
+}
+
+// server returns server name, the only one when name is "", and where it
+// is in the file for messages.
+func (f *MCPJSON) server(name string) (MCPServer, string, error) {
+	names := f.Names()
+	if name == "" {
+		if len(names) != 1 {
+			return MCPServer{}, "", fmt.Errorf("%s holds %d servers (%s): name one as %s#NAME", f.Path, len(names), shownNames(names), f.Path)
+		}
+		name = names[0]
+	}
+	s, ok := f.Servers[name]
+	if !ok {
+		return MCPServer{}, "", fmt.Errorf("%s has no server %q (have %s)", f.Path, name, shownNames(names))
+	}
+	at := fmt.Sprintf("%s: server %q", f.Path, name)
+	if line := f.lineOf(name); line > 0 {
+		at = fmt.Sprintf("%s:%d: server %q", f.Path, line, name)
+	}
+	return s, at, nil
+}
+
+// kind returns the server's transport, stdio or http: its type, or
+// without one whichever of a command and a url it has.
+func (s MCPServer) kind(at string) (string, error) {
+	switch s.Type {
+	case "":
+		switch {
+		case s.Command != "" && s.URL != "":
+			return "", fmt.Errorf("%s has both a command and a url: want one (or a type)", at)
+		case s.Command != "":
+			return "stdio", nil
+		case s.URL != "":
+			return "http", nil
+		default:
+			return "", fmt.Errorf("%s has neither a command (stdio) nor a url (streamable HTTP)", at)
+		}
+	case "stdio":
+		return "stdio", nil
+	case "http", "streamable-http", "streamableHttp", "streamable_http":
+		return "http", nil
+	case "sse":
+		return "", fmt.Errorf("%s is of type sse: mcpeval speaks streamable HTTP (type http) and stdio, not the older HTTP+SSE transport", at)
+	default:
+		return "", fmt.Errorf("%s: type %q: want stdio or http", at, s.Type)
+	}
+}
+
+// refuseVars refuses ${VAR} outside env and headers: a command, its
+// arguments, a cwd and a URL are shown in records and messages.
+func (s MCPServer) refuseVars(at string) error {
+	for what, v := range map[string]string{"command": s.Command, "url": s.URL, "cwd": s.Cwd} {
+		if hasVar(v) {
+			return varError(at, what, v)
+		}
+	}
+	for i, a := range s.Args {
+		if hasVar(a) {
+			return varError(at, fmt.Sprintf("args[%d]", i), a)
+		}
+	}
+	return nil
+}
+
+// stdioConfig is the configuration of a stdio server: a command path and
+// a cwd relative to base, the file's directory, which is also the working
+// directory when the server sets no cwd.
+func (s MCPServer) stdioConfig(base, at string) (Config, error) {
+	if s.Command == "" {
+		return Config{}, fmt.Errorf("%s is of type stdio but has no command", at)
+	}
+	if len(s.Headers) > 0 {
+		return Config{}, fmt.Errorf("%s: headers go with a url, not a command", at)
+	}
+	cmd := s.Command
+	if strings.ContainsRune(cmd, filepath.Separator) || strings.ContainsRune(cmd, '/') {
+		if !filepath.IsAbs(cmd) {
+			cmd = filepath.Join(base, cmd)
+		}
+	}
+	dir := base
+	if s.Cwd != "" {
+		dir = s.Cwd
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(base, dir)
+		}
+	}
+	words := append([]string{cmd}, s.Args...)
+	for i, w := range words {
+		words[i] = QuoteWord(w)
+	}
+	return Config{Spec: "stdio:" + strings.Join(words, " "), Env: s.Env, Dir: dir}, nil
+}
+
+// httpConfig is the configuration of a streamable HTTP server.
+func (s MCPServer) httpConfig(at string) (Config, error) {
+	if s.URL == "" {
+		return Config{}, fmt.Errorf("%s is of type http but has no url", at)
+	}
+	if len(s.Env) > 0 || s.Cwd != "" || len(s.Args) > 0 {
+		return Config{}, fmt.Errorf("%s: args, env and cwd go with a command, not a url", at)
+	}
+	c := Config{Spec: s.URL, Headers: s.Headers}
+	if c.Kind() != "http" {
+		return Config{}, fmt.Errorf("%s: url %q: want an http:// or https:// URL", at, c.Shown())
+	}
+	return c, nil
 }
 
 // shownNames lists server names for a message: a name that is not plain
