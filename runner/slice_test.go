@@ -121,29 +121,50 @@ func TestSliceOfALargeCatalog(t *testing.T) {
 	rec, m, s := runSliced(t, 3)
 	shown := map[string][]string{}
 	for _, c := range s.Cases {
-		reqs := m.reqs[c.ID]
-		if len(reqs) == 0 {
-			t.Fatalf("case %s sent no request", c.ID)
-		}
-		recorded := CaseTools(&rec.Header, c.ID)
-		for i, r := range reqs {
-			if len(r.tools) > 64 {
-				t.Errorf("case %s request %d offered %d tools, over the cap 64", c.ID, i+1, len(r.tools))
-			}
-			for _, need := range suite.SliceNamed(c) {
-				if !slices.Contains(r.tools, need) {
-					t.Errorf("case %s request %d lacks %s, which the case names", c.ID, i+1, need)
-				}
-			}
-			if !slices.Equal(r.tools, recorded) {
-				t.Errorf("case %s request %d offered other tools than the record says it was shown", c.ID, i+1)
-			}
-		}
-		if len(recorded) != 64 {
-			t.Errorf("case %s was shown %d tools, want the cap 64", c.ID, len(recorded))
-		}
-		shown[c.ID] = recorded
+		shown[c.ID] = checkCaseRequests(t, rec, c, m.reqs[c.ID])
 	}
+	checkDomainsShown(t, shown)
+	if slices.Equal(shown["spread/two"], shown["choice/any"]) {
+		t.Errorf("two cases were shown the same distractors")
+	}
+	checkSliceHeader(t, rec)
+	checkCallsShown(t, rec)
+	checkSliceGrade(t, s, rec)
+	checkSeeds(t, s, shown)
+}
+
+// checkCaseRequests checks case c's requests: each within the cap of 64,
+// holding the tools the case names, and holding what the record says the
+// case was shown, which is the cap's worth. It returns what was shown.
+func checkCaseRequests(t *testing.T, rec *record.Run, c *suite.Case, reqs []sentRequest) []string {
+	t.Helper()
+	if len(reqs) == 0 {
+		t.Fatalf("case %s sent no request", c.ID)
+	}
+	recorded := CaseTools(&rec.Header, c.ID)
+	for i, r := range reqs {
+		if len(r.tools) > 64 {
+			t.Errorf("case %s request %d offered %d tools, over the cap 64", c.ID, i+1, len(r.tools))
+		}
+		for _, need := range suite.SliceNamed(c) {
+			if !slices.Contains(r.tools, need) {
+				t.Errorf("case %s request %d lacks %s, which the case names", c.ID, i+1, need)
+			}
+		}
+		if !slices.Equal(r.tools, recorded) {
+			t.Errorf("case %s request %d offered other tools than the record says it was shown", c.ID, i+1)
+		}
+	}
+	if len(recorded) != 64 {
+		t.Errorf("case %s was shown %d tools, want the cap 64", c.ID, len(recorded))
+	}
+	return recorded
+}
+
+// checkDomainsShown checks that a case with a domain was shown all fifty
+// of its tools.
+func checkDomainsShown(t *testing.T, shown map[string][]string) {
+	t.Helper()
 	for _, dom := range []struct{ id, prefix string }{{"dom/first", "d00_"}, {"dom/last", "d09_"}} {
 		for i := range 50 {
 			if n := fmt.Sprintf("%st%03d", dom.prefix, i); !slices.Contains(shown[dom.id], n) {
@@ -151,9 +172,12 @@ func TestSliceOfALargeCatalog(t *testing.T) {
 			}
 		}
 	}
-	if slices.Equal(shown["spread/two"], shown["choice/any"]) {
-		t.Errorf("two cases were shown the same distractors")
-	}
+}
+
+// checkSliceHeader checks that the header lists the union of the slices'
+// tools and the slice's cap and seed.
+func checkSliceHeader(t *testing.T, rec *record.Run) {
+	t.Helper()
 	if len(rec.Header.Tools) >= 500 || len(rec.Header.Tools) < 64 {
 		t.Errorf("the header lists %d tools: want the union of the slices", len(rec.Header.Tools))
 	}
@@ -164,6 +188,12 @@ func TestSliceOfALargeCatalog(t *testing.T) {
 	if err := json.Unmarshal(rec.Header.Extra[SliceKey], &sl); err != nil || sl.MaxTools != 64 || sl.Seed != 3 {
 		t.Errorf("header slice %s (%v)", rec.Header.Extra[SliceKey], err)
 	}
+}
+
+// checkCallsShown checks that no attempt ended in an error and every call
+// was of a tool shown, accepted and without error.
+func checkCallsShown(t *testing.T, rec *record.Run) {
+	t.Helper()
 	for _, a := range rec.Attempts {
 		if a.End == record.EndError {
 			t.Errorf("%s #%d: %v", a.Case, a.N, a.Error)
@@ -174,7 +204,13 @@ func TestSliceOfALargeCatalog(t *testing.T) {
 			}
 		}
 	}
+}
 
+// checkSliceGrade checks that every attempt passes and the grade warns
+// the measure is choice within the slice, and that it does not warn so
+// once the record has no slice (it drops the record's slice).
+func checkSliceGrade(t *testing.T, s *suite.Suite, rec *record.Run) {
+	t.Helper()
 	res := grade.Run(s, rec)
 	if res.Totals.Passed != res.Totals.Graded || res.Totals.Graded != 10 {
 		t.Errorf("graded %+v, want every attempt to pass", res.Totals)
@@ -188,7 +224,12 @@ func TestSliceOfALargeCatalog(t *testing.T) {
 	if w := grade.Run(s, rec).Warnings; slices.ContainsFunc(w, func(w string) bool { return strings.Contains(w, "slice") }) {
 		t.Errorf("a run without a slice warns %q", w)
 	}
+}
 
+// checkSeeds runs the suite again: the same seed gives the same slices,
+// another seed other distractors.
+func checkSeeds(t *testing.T, s *suite.Suite, shown map[string][]string) {
+	t.Helper()
 	again, _, _ := runSliced(t, 3)
 	other, _, _ := runSliced(t, 4)
 	for _, c := range s.Cases {
