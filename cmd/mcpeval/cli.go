@@ -42,7 +42,7 @@ func usageText() string {
 Usage:
   mcpeval <command> [flags] [arguments]
 
-` + commandList() + `  help           show this text, or "mcpeval help COMMAND" for one command
+` + commandList() + `
 
 With no flags, "mcpeval run" runs the embedded household suite against the
 embedded household target with fake:perfect, a model that follows each
@@ -141,11 +141,16 @@ func commandList() string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := len("help")
+	for _, n := range names {
+		width = max(width, len(n))
+	}
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, n := range names {
-		fmt.Fprintf(&b, "  %-14s %s\n", n, commands[n].summary)
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, n, commands[n].summary)
 	}
+	fmt.Fprintf(&b, "  %-*s  %s\n", width, "help", `show this text, or "mcpeval help COMMAND" for one command`)
 	return b.String()
 }
 

@@ -316,3 +316,22 @@ func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
 }
+
+// TestREADMEListsEveryCommand: the README's command list names every
+// command mcpeval has, so a new command cannot go unmentioned.
+func TestREADMEListsEveryCommand(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, ok := strings.Cut(string(b), "## Commands\n")
+	if !ok {
+		t.Fatal("README.md has no Commands section")
+	}
+	list, _, _ = strings.Cut(list, "\n## ")
+	for name := range commands {
+		if !strings.Contains(list, "mcpeval "+name+" ") {
+			t.Errorf("README.md's Commands section does not list mcpeval %s", name)
+		}
+	}
+}
