@@ -79,40 +79,89 @@ func fail(w http.ResponseWriter, status int, msg string) {
 	json.NewEncoder(w).Encode(map[string]string{"message": msg})
 }
 
+// ServeHTTP answers in the order Langfuse does: the keys, then any fault
+// queued for the path, the OpenTelemetry endpoint, the projects, and last
+// the JSON bodies POSTed to the routes.
 func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(publicKey+":"+secretKey))
 	if r.Header.Get("Authorization") != want {
 		fail(w, http.StatusUnauthorized, "Invalid credentials. Confirm that you've configured the correct host.")
 		return
 	}
-	f.mu.Lock()
-	if q := f.faults[r.URL.Path]; len(q) > 0 {
-		f.faults[r.URL.Path] = q[1:]
-		f.mu.Unlock()
-		if q[0].retryAfter != "" {
-			w.Header().Set("Retry-After", q[0].retryAfter)
-		}
-		fail(w, q[0].status, http.StatusText(q[0].status))
+	if f.answerFault(w, r) {
 		return
 	}
-	f.mu.Unlock()
-	if r.URL.Path == f.otel.Path {
-		if r.Header.Get("x-langfuse-ingestion-version") != "4" {
-			fail(w, http.StatusBadRequest, "want x-langfuse-ingestion-version: 4")
-			return
-		}
-		f.otel.ServeHTTP(w, r)
-		return
-	}
-	if r.Method == http.MethodGet && r.URL.Path == "/api/public/projects" {
+	switch {
+	case r.URL.Path == f.otel.Path:
+		f.serveOTLP(w, r)
+	case r.Method == http.MethodGet && r.URL.Path == "/api/public/projects":
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"data":[{"id":"p1","name":"evals"}]}`)
-		return
-	}
-	if r.Method != http.MethodPost {
+	case r.Method != http.MethodPost:
 		fail(w, http.StatusMethodNotAllowed, "method not allowed")
+	default:
+		f.post(w, r)
+	}
+}
+
+// answerFault answers with the next fault queued for the request's path,
+// if there is one.
+func (f *fake) answerFault(w http.ResponseWriter, r *http.Request) bool {
+	f.mu.Lock()
+	q := f.faults[r.URL.Path]
+	if len(q) == 0 {
+		f.mu.Unlock()
+		return false
+	}
+	f.faults[r.URL.Path] = q[1:]
+	f.mu.Unlock()
+	if q[0].retryAfter != "" {
+		w.Header().Set("Retry-After", q[0].retryAfter)
+	}
+	fail(w, q[0].status, http.StatusText(q[0].status))
+	return true
+}
+
+// serveOTLP hands traces to the OpenTelemetry receiver when they carry
+// the ingestion version Langfuse wants.
+func (f *fake) serveOTLP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("x-langfuse-ingestion-version") != "4" {
+		fail(w, http.StatusBadRequest, "want x-langfuse-ingestion-version: 4")
 		return
 	}
+	f.otel.ServeHTTP(w, r)
+}
+
+// posted is a JSON body POSTed to the fake, and where to answer it.
+type posted struct {
+	w    http.ResponseWriter
+	body map[string]any
+}
+
+func (p posted) str(k string) string { s, _ := p.body[k].(string); return s }
+
+// need refuses the body, as Langfuse does, when one of keys is missing.
+func (p posted) need(keys ...string) bool {
+	for _, k := range keys {
+		if p.str(k) == "" {
+			fail(p.w, http.StatusBadRequest, "invalid request data: "+k+" is required")
+			return false
+		}
+	}
+	return true
+}
+
+// routes store a body POSTed to their path, or answer why not and
+// return false.
+var routes = map[string]func(*fake, posted) bool{
+	"/api/public/v2/datasets":       (*fake).putDataset,
+	"/api/public/dataset-items":     (*fake).putItem,
+	"/api/public/dataset-run-items": (*fake).putRunItem,
+	"/api/public/scores":            (*fake).putScore,
+}
+
+// post keeps a POSTed body and stores it by its route, answering its id.
+func (f *fake) post(w http.ResponseWriter, r *http.Request) {
 	var body map[string]any
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
 		fail(w, http.StatusBadRequest, "invalid JSON: "+err.Error())
@@ -122,80 +171,92 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.bodies = append(f.bodies, string(raw))
-	str := func(k string) string { s, _ := body[k].(string); return s }
-	need := func(keys ...string) bool {
-		for _, k := range keys {
-			if str(k) == "" {
-				fail(w, http.StatusBadRequest, "invalid request data: "+k+" is required")
-				return false
-			}
-		}
-		return true
-	}
-	switch r.URL.Path {
-	case "/api/public/v2/datasets":
-		if !need("name") {
-			return
-		}
-		f.datasets[str("name")] = body
-	case "/api/public/dataset-items":
-		if !need("datasetName") {
-			return
-		}
-		if f.datasets[str("datasetName")] == nil {
-			fail(w, http.StatusNotFound, "Dataset not found")
-			return
-		}
-		if old := f.items[str("id")]; old != nil && old["datasetName"] != body["datasetName"] {
-			fail(w, http.StatusConflict, "dataset item id already used in another dataset")
-			return
-		}
-		f.items[str("id")] = body
-	case "/api/public/dataset-run-items":
-		if !need("runName", "datasetItemId", "traceId") {
-			return
-		}
-		it := f.items[str("datasetItemId")]
-		if it == nil {
-			fail(w, http.StatusNotFound, "Dataset item not found")
-			return
-		}
-		k := it["datasetName"].(string) + " / " + str("runName")
-		f.runs[k] = append(f.runs[k], body)
-	case "/api/public/scores":
-		if !need("traceId", "name") || body["value"] == nil {
-			if body["value"] == nil {
-				fail(w, http.StatusBadRequest, "value is required")
-			}
-			return
-		}
-		switch v := body["value"]; str("dataType") {
-		case "NUMERIC":
-			if _, ok := v.(float64); !ok {
-				fail(w, http.StatusBadRequest, "numeric score needs a number")
-				return
-			}
-		case "BOOLEAN":
-			if v != 0.0 && v != 1.0 {
-				fail(w, http.StatusBadRequest, "boolean score value must be 0 or 1")
-				return
-			}
-		case "CATEGORICAL":
-			if _, ok := v.(string); !ok {
-				fail(w, http.StatusBadRequest, "categorical score needs a string")
-				return
-			}
-		default:
-			fail(w, http.StatusBadRequest, "unknown dataType")
-			return
-		}
-		f.scores[str("id")] = body
-	default:
+	put, ok := routes[r.URL.Path]
+	if !ok {
 		fail(w, http.StatusNotFound, "not found")
+		return
+	}
+	if !put(f, posted{w, body}) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{"id": body["id"]})
+}
+
+// putDataset upserts a dataset by name.
+func (f *fake) putDataset(p posted) bool {
+	if !p.need("name") {
+		return false
+	}
+	f.datasets[p.str("name")] = p.body
+	return true
+}
+
+// putItem upserts an item of an existing dataset on its id, which is
+// unique in the project.
+func (f *fake) putItem(p posted) bool {
+	if !p.need("datasetName") {
+		return false
+	}
+	if f.datasets[p.str("datasetName")] == nil {
+		fail(p.w, http.StatusNotFound, "Dataset not found")
+		return false
+	}
+	if old := f.items[p.str("id")]; old != nil && old["datasetName"] != p.body["datasetName"] {
+		fail(p.w, http.StatusConflict, "dataset item id already used in another dataset")
+		return false
+	}
+	f.items[p.str("id")] = p.body
+	return true
+}
+
+// putRunItem adds a run item, making its run, for an existing item and a
+// trace.
+func (f *fake) putRunItem(p posted) bool {
+	if !p.need("runName", "datasetItemId", "traceId") {
+		return false
+	}
+	it := f.items[p.str("datasetItemId")]
+	if it == nil {
+		fail(p.w, http.StatusNotFound, "Dataset item not found")
+		return false
+	}
+	k := it["datasetName"].(string) + " / " + p.str("runName")
+	f.runs[k] = append(f.runs[k], p.body)
+	return true
+}
+
+// scoreTypes are the scores' dataTypes: which values fit each, and what
+// Langfuse says of one that does not.
+var scoreTypes = map[string]struct {
+	fits func(v any) bool
+	msg  string
+}{
+	"NUMERIC":     {func(v any) bool { _, ok := v.(float64); return ok }, "numeric score needs a number"},
+	"BOOLEAN":     {func(v any) bool { return v == 0.0 || v == 1.0 }, "boolean score value must be 0 or 1"},
+	"CATEGORICAL": {func(v any) bool { _, ok := v.(string); return ok }, "categorical score needs a string"},
+}
+
+// putScore upserts a score on its id when it has a trace, a name and a
+// value that fits its dataType.
+func (f *fake) putScore(p posted) bool {
+	if !p.need("traceId", "name") || p.body["value"] == nil {
+		if p.body["value"] == nil {
+			fail(p.w, http.StatusBadRequest, "value is required")
+		}
+		return false
+	}
+	typ, ok := scoreTypes[p.str("dataType")]
+	if !ok {
+		fail(p.w, http.StatusBadRequest, "unknown dataType")
+		return false
+	}
+	if !typ.fits(p.body["value"]) {
+		fail(p.w, http.StatusBadRequest, typ.msg)
+		return false
+	}
+	f.scores[p.str("id")] = p.body
+	return true
 }
 
 // run is a run of the household suite's first four cases, two attempts
@@ -248,6 +309,25 @@ func TestExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := langfuse.DatasetName(s, "")
+	checkDataset(t, f, s, name, st)
+	checkRun(t, f, in, name)
+	checkScores(t, f, in)
+	checkSent(t, f)
+
+	// Exporting again updates what is there.
+	nItems, nScores := len(f.items), len(f.scores)
+	if _, err := langfuse.Export(context.Background(), f.client(t, nil), in); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.items) != nItems || len(f.scores) != nScores || len(f.datasets) != 1 {
+		t.Errorf("after a second export: %d items, %d scores, %d datasets; want %d, %d, 1", len(f.items), len(f.scores), len(f.datasets), nItems, nScores)
+	}
+}
+
+// checkDataset checks the one dataset, name: an item for every case, the
+// first holding its prompt, kind and group, and the key's figures.
+func checkDataset(t *testing.T, f *fake, s *suite.Suite, name string, st langfuse.Stats) {
+	t.Helper()
 	if len(f.datasets) != 1 || f.datasets[name] == nil {
 		t.Fatalf("datasets %v, want %s", keys(f.datasets), name)
 	}
@@ -269,7 +349,13 @@ func TestExport(t *testing.T) {
 	if exp, _ := it["expectedOutput"].(map[string]any); exp == nil || exp["figures"] == nil {
 		t.Errorf("item expected output %v, want the key's figures", it["expectedOutput"])
 	}
+}
 
+// checkRun checks the dataset run: an item for every attempt, linking
+// its case's item and its trace, which Langfuse received, and the run's
+// description and model.
+func checkRun(t *testing.T, f *fake, in langfuse.Input, name string) {
+	t.Helper()
 	runItems := f.runs[name+" / "+in.Run.Header.RunID]
 	if len(runItems) != 8 {
 		t.Fatalf("dataset run has %d items, want 8 (one per attempt)", len(runItems))
@@ -293,9 +379,12 @@ func TestExport(t *testing.T) {
 	if runItems[0]["runDescription"] == nil || runItems[0]["metadata"].(map[string]any)["model"] != "anthropic:claude-x" {
 		t.Errorf("the dataset run has no description or model: %v", runItems[0])
 	}
+}
 
-	// Scores: the verdict of every attempt; pass and checks only where
-	// the model was graded.
+// checkScores checks the scores: the verdict of every attempt; pass and
+// checks only where the model was graded.
+func checkScores(t *testing.T, f *fake, in langfuse.Input) {
+	t.Helper()
 	byTrace := map[string]map[string]any{}
 	for _, sc := range f.scores {
 		tr := sc["traceId"].(string)
@@ -305,29 +394,41 @@ func TestExport(t *testing.T) {
 		byTrace[tr][sc["name"].(string)] = sc["value"]
 	}
 	for _, ia := range in.Attempts {
-		a, g := ia.Attempt, ia.Grade
-		got := byTrace[otlp.TraceID(in.Run.Header.RunID, a.Case, a.N).String()]
-		if got["verdict"] != string(g.Outcome) {
-			t.Errorf("%s #%d: verdict score %v, want %s", a.Case, a.N, got["verdict"], g.Outcome)
+		a := ia.Attempt
+		checkAttemptScores(t, a, ia.Grade, byTrace[otlp.TraceID(in.Run.Header.RunID, a.Case, a.N).String()])
+	}
+}
+
+// checkAttemptScores checks one attempt's scores, got by name, against
+// its grade g.
+func checkAttemptScores(t *testing.T, a *record.Attempt, g *grade.AttemptGrade, got map[string]any) {
+	t.Helper()
+	if got["verdict"] != string(g.Outcome) {
+		t.Errorf("%s #%d: verdict score %v, want %s", a.Case, a.N, got["verdict"], g.Outcome)
+	}
+	if g.Outcome == grade.Error {
+		if len(got) != 1 {
+			t.Errorf("%s #%d: an error attempt has scores %v, want its verdict alone", a.Case, a.N, got)
 		}
-		if g.Outcome == grade.Error {
-			if len(got) != 1 {
-				t.Errorf("%s #%d: an error attempt has scores %v, want its verdict alone", a.Case, a.N, got)
-			}
-			continue
-		}
-		if want := map[bool]float64{true: 1, false: 0}[g.Outcome == grade.Pass]; got["pass"] != want {
-			t.Errorf("%s #%d: pass score %v, want %v", a.Case, a.N, got["pass"], want)
-		}
-		for _, r := range g.Reasons {
-			if got["check:"+r.Check] != 0.0 {
-				t.Errorf("%s #%d: check:%s = %v, want 0 (it failed: %s)", a.Case, a.N, r.Check, got["check:"+r.Check], r.Message)
-			}
-		}
-		if g.Outcome == grade.Pass && got["check:figures"] != 1.0 {
-			t.Errorf("%s #%d: passed, but check:figures = %v", a.Case, a.N, got["check:figures"])
+		return
+	}
+	if want := map[bool]float64{true: 1, false: 0}[g.Outcome == grade.Pass]; got["pass"] != want {
+		t.Errorf("%s #%d: pass score %v, want %v", a.Case, a.N, got["pass"], want)
+	}
+	for _, r := range g.Reasons {
+		if got["check:"+r.Check] != 0.0 {
+			t.Errorf("%s #%d: check:%s = %v, want 0 (it failed: %s)", a.Case, a.N, r.Check, got["check:"+r.Check], r.Message)
 		}
 	}
+	if g.Outcome == grade.Pass && got["check:figures"] != 1.0 {
+		t.Errorf("%s #%d: passed, but check:figures = %v", a.Case, a.N, got["check:figures"])
+	}
+}
+
+// checkSent checks every OTLP request carries the ingestion version and
+// no body the secret key.
+func checkSent(t *testing.T, f *fake) {
+	t.Helper()
 	for _, h := range f.otel.Headers() {
 		if h.Get("x-langfuse-ingestion-version") != "4" {
 			t.Errorf("OTLP request without the ingestion version header")
@@ -337,15 +438,6 @@ func TestExport(t *testing.T) {
 		if strings.Contains(b, secretKey) {
 			t.Errorf("a body carries the secret key: %s", b)
 		}
-	}
-
-	// Exporting again updates what is there.
-	nItems, nScores := len(f.items), len(f.scores)
-	if _, err := langfuse.Export(context.Background(), f.client(t, nil), in); err != nil {
-		t.Fatal(err)
-	}
-	if len(f.items) != nItems || len(f.scores) != nScores || len(f.datasets) != 1 {
-		t.Errorf("after a second export: %d items, %d scores, %d datasets; want %d, %d, 1", len(f.items), len(f.scores), len(f.datasets), nItems, nScores)
 	}
 }
 
