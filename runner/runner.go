@@ -516,16 +516,18 @@ func canonical(b []byte) json.RawMessage {
 	return out
 }
 
-// attempts runs the planned attempts on cfg.Concurrency workers and says
-// how the run ended. The first worker uses first, the run's connection;
-// the others dial their own.
+// attempts runs the planned attempts on at most cfg.Concurrency workers,
+// and never more workers than attempts, and says how the run ended. The
+// first worker uses first, the run's connection; the others dial their
+// own.
 func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record.Planned) *record.End {
 	cfg := r.cfg
-	t := &tally{total: len(planned), skipped: map[string]int{}, slots: make(chan struct{}, cfg.Concurrency)}
+	workers := max(1, min(cfg.Concurrency, len(planned)))
+	t := &tally{total: len(planned), skipped: map[string]int{}, slots: make(chan struct{}, workers)}
 	jobs := make(chan record.Planned)
 	var wg sync.WaitGroup
 	pl := r.newPool(first) // nil unless the attempts share connections
-	for i := 0; i < cfg.Concurrency; i++ {
+	for i := 0; i < workers; i++ {
 		w := &worker{r: r, t: t, first: first, pool: pl}
 		if i == 0 && pl == nil {
 			w.conn = first

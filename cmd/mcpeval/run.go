@@ -171,10 +171,17 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	return f.finish(e, g, err, o.prices)
 }
 
+// maxConcurrency caps --concurrency: more attempts at once than this
+// would only queue at the provider.
+const maxConcurrency = 1024
+
 // checkValues refuses flag values no run can use, before anything is read.
 func (f *runFlags) checkValues() error {
 	if f.attempts < 0 || f.concurrency < 1 || f.turns < 0 {
 		return usagef("--attempts and --turn-cap must not be negative, --concurrency must be at least 1")
+	}
+	if f.concurrency > maxConcurrency {
+		return usagef("--concurrency %d: at most %d attempts run at once (a provider's rate limit is reached long before; mcpeval backs off from it by itself)", f.concurrency, maxConcurrency)
 	}
 	if f.callTimeout <= 0 {
 		return usagef("--call-timeout %v: a tool call needs a positive time limit (e.g. 60s)", f.callTimeout)

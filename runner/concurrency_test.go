@@ -1,0 +1,58 @@
+package runner
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
+)
+
+// TestConcurrencyBoundByTheWork: a concurrency far above the attempts
+// planned starts no more workers than there are attempts, so memory
+// follows the work, not the flag (a million once cost 2.8 GB for three
+// attempts).
+func TestConcurrencyBoundByTheWork(t *testing.T) {
+	s := loadSuite(t, testSuite)
+	m, _ := fake.New("perfect", s)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect", Fake: true},
+		OutDir: t.TempDir(), Attempts: 2, Cases: []string{"g/total"}, Concurrency: 1_000_000, FixedConcurrency: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if len(rec.Attempts) != 2 {
+		t.Fatalf("%d attempts recorded, want 2", len(rec.Attempts))
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("a run of 2 attempts at concurrency 1,000,000 allocated %d MiB", grew>>20)
+	}
+}
+
+// BenchmarkConcurrencyFlag shows the memory of a two-attempt run flat in
+// the concurrency asked for.
+func BenchmarkConcurrencyFlag(b *testing.B) {
+	s, err := loadSuiteB(testSuite)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"4", 4}, {"1e6", 1_000_000}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m, _ := fake.New("perfect", s)
+				if _, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect", Fake: true},
+					OutDir: b.TempDir(), Attempts: 2, Cases: []string{"g/total"}, Concurrency: c.n, FixedConcurrency: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
