@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -69,10 +70,18 @@ func Sign(thinking string) string {
 	return base64.StdEncoding.EncodeToString(sum[:])
 }
 
+// antCall is a Messages API request, read and checked, with what the
+// answer needs from it.
+type antCall struct {
+	req       antRequest
+	msgs      [][]antBlock // each message's content blocks
+	offered   []string     // the tool names offered, in order
+	cacheable bool         // the system prompt or a tool asks for caching
+	thinking  bool         // extended thinking is on
+	turns     int          // assistant turns so far
+}
+
 func (h *Handler) serveAnthropic(w http.ResponseWriter, r *http.Request, body []byte) {
-	bad := func(format string, args ...any) {
-		h.fail(w, http.StatusBadRequest, "invalid_request_error", fmt.Sprintf(format, args...))
-	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
 		h.fail(w, http.StatusNotFound, "not_found_error", "Not Found")
 		return
@@ -81,186 +90,267 @@ func (h *Handler) serveAnthropic(w http.ResponseWriter, r *http.Request, body []
 		h.fail(w, http.StatusUnauthorized, "authentication_error", "invalid x-api-key")
 		return
 	}
+	bad := func(err error) {
+		h.fail(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+	}
 	if r.Header.Get("Anthropic-Version") == "" {
-		bad("anthropic-version: header is required")
+		bad(errors.New("anthropic-version: header is required"))
 		return
 	}
-	var req antRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		bad("There was an error parsing the body: %v", err)
+	c, err := readAntCall(body)
+	if err != nil {
+		bad(err)
 		return
 	}
+	rep, err := h.answer(c.prompt(), c.turns, c.offered)
+	if err != nil {
+		bad(err)
+		return
+	}
+	h.writeJSON(w, h.antResponse(c, rep, body))
+}
+
+// readAntCall reads a Messages API body and refuses it as the API would.
+func readAntCall(body []byte) (*antCall, error) {
+	c := &antCall{}
+	if err := json.Unmarshal(body, &c.req); err != nil {
+		return nil, fmt.Errorf("There was an error parsing the body: %v", err)
+	}
+	if err := checkAntFields(c.req); err != nil {
+		return nil, err
+	}
+	var err error
+	var cacheTools bool
+	if c.offered, cacheTools, err = antTools(c.req.Tools); err != nil {
+		return nil, err
+	}
+	c.cacheable = cacheTools || bytes.Contains(c.req.System, []byte(`"cache_control"`))
+	c.thinking = c.req.Thinking != nil && (c.req.Thinking.Type == "enabled" || c.req.Thinking.Type == "adaptive")
+	if c.msgs, err = antContents(c.req.Messages); err != nil {
+		return nil, err
+	}
+	if c.turns, err = c.checkAssistantTurns(); err != nil {
+		return nil, err
+	}
+	if err := c.checkToolResults(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkAntFields refuses a request missing a field the API requires, or
+// asking for a stream.
+func checkAntFields(req antRequest) error {
 	switch {
 	case req.Model == "":
-		bad("model: Field required")
-		return
+		return errors.New("model: Field required")
 	case req.MaxTokens <= 0:
-		bad("max_tokens: Field required")
-		return
+		return errors.New("max_tokens: Field required")
 	case req.Stream:
-		bad("stream: wiremodel answers only non-streaming requests")
-		return
+		return errors.New("stream: wiremodel answers only non-streaming requests")
 	case len(req.Messages) == 0:
-		bad("messages: at least one message is required")
-		return
+		return errors.New("messages: at least one message is required")
 	case req.Messages[0].Role != "user":
-		bad("messages: first message must use the \"user\" role")
-		return
+		return errors.New("messages: first message must use the \"user\" role")
 	}
-	cacheable := bytes.Contains(req.System, []byte(`"cache_control"`))
-	var offered []string
+	return nil
+}
+
+// antTools checks the tools offered and returns their names, and whether
+// one of them asks for caching.
+func antTools(tools []json.RawMessage) (offered []string, cacheable bool, err error) {
 	seen := map[string]bool{}
-	for i, raw := range req.Tools {
+	for i, raw := range tools {
 		var t antTool
 		if err := json.Unmarshal(raw, &t); err != nil {
-			bad("tools.%d: %v", i, err)
-			return
+			return nil, false, fmt.Errorf("tools.%d: %v", i, err)
 		}
 		if !toolNameRE.MatchString(t.Name) {
-			bad("tools.%d.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", i)
-			return
+			return nil, false, fmt.Errorf("tools.%d.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", i)
 		}
 		if seen[t.Name] {
-			bad("tools: Tool names must be unique.")
-			return
+			return nil, false, errors.New("tools: Tool names must be unique.")
 		}
 		seen[t.Name] = true
 		var schema struct {
 			Type string `json:"type"`
 		}
 		if json.Unmarshal(t.InputSchema, &schema) != nil || schema.Type != "object" {
-			bad("tools.%d.custom.input_schema.type: Input should be 'object'", i)
-			return
+			return nil, false, fmt.Errorf("tools.%d.custom.input_schema.type: Input should be 'object'", i)
 		}
 		if len(t.CacheControl) > 0 {
 			cacheable = true
 		}
 		offered = append(offered, t.Name)
 	}
-	thinking := req.Thinking != nil && (req.Thinking.Type == "enabled" || req.Thinking.Type == "adaptive")
-	msgs := make([][]antBlock, len(req.Messages))
-	for i, m := range req.Messages {
+	return offered, cacheable, nil
+}
+
+// antContents reads every message's content blocks and checks its role.
+func antContents(messages []antMessage) ([][]antBlock, error) {
+	msgs := make([][]antBlock, len(messages))
+	for i, m := range messages {
 		bs, err := m.blocks()
 		if err != nil {
-			bad("messages.%d.content: %v", i, err)
-			return
+			return nil, fmt.Errorf("messages.%d.content: %v", i, err)
 		}
 		if m.Role != "user" && m.Role != "assistant" {
-			bad("messages.%d.role: Input should be 'user' or 'assistant'", i)
-			return
+			return nil, fmt.Errorf("messages.%d.role: Input should be 'user' or 'assistant'", i)
 		}
 		msgs[i] = bs
 	}
-	turns := 0
-	for i, m := range req.Messages {
+	return msgs, nil
+}
+
+// checkAssistantTurns checks each assistant message (its tool calls'
+// inputs, its thinking blocks' signatures, that it starts with thinking
+// when thinking is on, and that the next message answers its calls) and
+// counts them.
+func (c *antCall) checkAssistantTurns() (turns int, err error) {
+	for i, m := range c.req.Messages {
 		if m.Role != "assistant" {
 			continue
 		}
 		turns++
-		var ids []string
-		for j, b := range msgs[i] {
-			switch b.Type {
-			case "tool_use":
-				ids = append(ids, b.ID)
-				if len(bytes.TrimSpace(b.Input)) == 0 || bytes.TrimSpace(b.Input)[0] != '{' {
-					bad("messages.%d.content.%d.tool_use.input: Input should be a valid dictionary", i, j)
-					return
-				}
-			case "thinking":
-				if b.Signature != Sign(b.Thinking) {
-					bad("messages.%d.content.%d: Invalid `signature` in `thinking` block", i, j)
-					return
-				}
-			}
+		ids, err := checkAntBlocks(i, c.msgs[i])
+		if err != nil {
+			return 0, err
 		}
-		if thinking && len(ids) > 0 && (len(msgs[i]) == 0 || (msgs[i][0].Type != "thinking" && msgs[i][0].Type != "redacted_thinking")) {
-			first := ""
-			if len(msgs[i]) > 0 {
-				first = msgs[i][0].Type
-			}
-			bad("messages.%d.content.0.type: Expected `thinking` or `redacted_thinking`, but found `%s`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks).", i, first)
-			return
+		if err := c.checkStartsWithThinking(i, ids); err != nil {
+			return 0, err
 		}
-		if len(ids) == 0 {
-			continue
-		}
-		answered := map[string]bool{}
-		if i+1 < len(req.Messages) && req.Messages[i+1].Role == "user" {
-			for _, b := range msgs[i+1] {
-				if b.Type == "tool_result" {
-					answered[b.ToolUseID] = true
-				}
-			}
-		}
-		var missing []string
-		for _, id := range ids {
-			if !answered[id] {
-				missing = append(missing, id)
-			}
-		}
-		if len(missing) > 0 && i+1 < len(req.Messages) {
-			bad("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i, strings.Join(missing, ", "))
-			return
+		if err := c.checkAnswered(i, ids); err != nil {
+			return 0, err
 		}
 	}
-	for i, m := range req.Messages {
+	return turns, nil
+}
+
+// checkAntBlocks checks the tool_use and thinking blocks of assistant
+// message i and returns its tool_use ids.
+func checkAntBlocks(i int, blocks []antBlock) (ids []string, err error) {
+	for j, b := range blocks {
+		switch b.Type {
+		case "tool_use":
+			ids = append(ids, b.ID)
+			if len(bytes.TrimSpace(b.Input)) == 0 || bytes.TrimSpace(b.Input)[0] != '{' {
+				return nil, fmt.Errorf("messages.%d.content.%d.tool_use.input: Input should be a valid dictionary", i, j)
+			}
+		case "thinking":
+			if b.Signature != Sign(b.Thinking) {
+				return nil, fmt.Errorf("messages.%d.content.%d: Invalid `signature` in `thinking` block", i, j)
+			}
+		}
+	}
+	return ids, nil
+}
+
+// checkStartsWithThinking refuses, with thinking on, assistant message i
+// that calls tools without starting with a thinking block.
+func (c *antCall) checkStartsWithThinking(i int, ids []string) error {
+	if !c.thinking || len(ids) == 0 {
+		return nil
+	}
+	first := ""
+	if len(c.msgs[i]) > 0 {
+		first = c.msgs[i][0].Type
+	}
+	if first == "thinking" || first == "redacted_thinking" {
+		return nil
+	}
+	return fmt.Errorf("messages.%d.content.0.type: Expected `thinking` or `redacted_thinking`, but found `%s`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks).", i, first)
+}
+
+// checkAnswered refuses tool_use ids of assistant message i that the next
+// message, when there is one, does not answer with a tool_result.
+func (c *antCall) checkAnswered(i int, ids []string) error {
+	if len(ids) == 0 || i+1 >= len(c.req.Messages) {
+		return nil
+	}
+	answered := map[string]bool{}
+	if c.req.Messages[i+1].Role == "user" {
+		for _, b := range c.msgs[i+1] {
+			if b.Type == "tool_result" {
+				answered[b.ToolUseID] = true
+			}
+		}
+	}
+	var missing []string
+	for _, id := range ids {
+		if !answered[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i, strings.Join(missing, ", "))
+}
+
+// checkToolResults refuses a tool_result in a user message that answers no
+// tool_use of the assistant message before it.
+func (c *antCall) checkToolResults() error {
+	for i, m := range c.req.Messages {
 		if m.Role != "user" {
 			continue
 		}
 		prev := map[string]bool{}
-		if i > 0 && req.Messages[i-1].Role == "assistant" {
-			for _, b := range msgs[i-1] {
+		if i > 0 && c.req.Messages[i-1].Role == "assistant" {
+			for _, b := range c.msgs[i-1] {
 				if b.Type == "tool_use" {
 					prev[b.ID] = true
 				}
 			}
 		}
-		for j, b := range msgs[i] {
+		for j, b := range c.msgs[i] {
 			if b.Type == "tool_result" && !prev[b.ToolUseID] {
-				bad("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, j, b.ToolUseID)
-				return
+				return fmt.Errorf("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, j, b.ToolUseID)
 			}
 		}
 	}
+	return nil
+}
+
+// prompt is the text of the first message, which finds the case.
+func (c *antCall) prompt() string {
 	var prompt []string
-	for _, b := range msgs[0] {
+	for _, b := range c.msgs[0] {
 		if b.Type == "text" {
 			prompt = append(prompt, b.Text)
 		}
 	}
-	rep, err := h.answer(strings.Join(prompt, "\n"), turns, offered)
-	if err != nil {
-		bad("%v", err)
-		return
-	}
+	return strings.Join(prompt, "\n")
+}
 
+// antResponse is the Messages API's answer giving rep, with its usage.
+func (h *Handler) antResponse(c *antCall, rep reply, body []byte) map[string]any {
 	var content []map[string]any
-	if thinking {
-		text := fmt.Sprintf("Turn %d: the key says what to do next.", turns+1)
+	if c.thinking {
+		text := fmt.Sprintf("Turn %d: the key says what to do next.", c.turns+1)
 		content = append(content, map[string]any{"type": "thinking", "thinking": text, "signature": Sign(text)})
 	}
 	stop := "end_turn"
 	if rep.text != "" {
 		content = append(content, map[string]any{"type": "text", "text": rep.text})
 	}
-	for _, c := range rep.calls {
+	for _, call := range rep.calls {
 		stop = "tool_use"
-		content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_wm%06d", h.nextID()), "name": c.wire, "input": c.args})
+		content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_wm%06d", h.nextID()), "name": call.wire, "input": call.args})
 	}
 	out, _ := json.Marshal(content)
 
 	total := tokens(len(body))
 	var write, read int64
-	if cacheable {
-		toolsJSON, _ := json.Marshal(req.Tools)
-		prefix := min(total, tokens(len(toolsJSON)+len(req.System)))
-		write, read = h.cache(hashOf([]byte(req.Model), toolsJSON, req.System), prefix)
+	if c.cacheable {
+		toolsJSON, _ := json.Marshal(c.req.Tools)
+		prefix := min(total, tokens(len(toolsJSON)+len(c.req.System)))
+		write, read = h.cache(hashOf([]byte(c.req.Model), toolsJSON, c.req.System), prefix)
 	}
-	h.writeJSON(w, map[string]any{
+	return map[string]any{
 		"id":            fmt.Sprintf("msg_wm%06d", h.nextID()),
 		"type":          "message",
 		"role":          "assistant",
-		"model":         req.Model,
+		"model":         c.req.Model,
 		"content":       json.RawMessage(out),
 		"stop_reason":   stop,
 		"stop_sequence": nil,
@@ -272,5 +362,5 @@ func (h *Handler) serveAnthropic(w http.ResponseWriter, r *http.Request, body []
 			"cache_creation":              map[string]any{"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0},
 			"service_tier":                "standard",
 		},
-	})
+	}
 }

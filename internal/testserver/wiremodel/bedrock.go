@@ -3,6 +3,7 @@ package wiremodel
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -12,41 +13,47 @@ import (
 
 // The Converse request, as far as the handler reads it.
 type brRequest struct {
-	Messages   []brMessage      `json:"messages"`
-	System     []map[string]any `json:"system"`
-	ToolConfig *struct {
-		Tools []struct {
-			ToolSpec *struct {
-				Name        string `json:"name"`
-				InputSchema struct {
-					JSON json.RawMessage `json:"json"`
-				} `json:"inputSchema"`
-			} `json:"toolSpec"`
-			CachePoint json.RawMessage `json:"cachePoint"`
-		} `json:"tools"`
-	} `json:"toolConfig"`
+	Messages        []brMessage      `json:"messages"`
+	System          []map[string]any `json:"system"`
+	ToolConfig      *brToolConfig    `json:"toolConfig"`
 	InferenceConfig *struct {
 		MaxTokens *int64 `json:"maxTokens"`
 	} `json:"inferenceConfig"`
 }
 
+type brToolConfig struct {
+	Tools []struct {
+		ToolSpec   *brToolSpec     `json:"toolSpec"`
+		CachePoint json.RawMessage `json:"cachePoint"`
+	} `json:"tools"`
+}
+
+type brToolSpec struct {
+	Name        string `json:"name"`
+	InputSchema struct {
+		JSON json.RawMessage `json:"json"`
+	} `json:"inputSchema"`
+}
+
 type brMessage struct {
-	Role    string `json:"role"`
-	Content []struct {
-		Text    *string `json:"text"`
-		ToolUse *struct {
-			ToolUseID string          `json:"toolUseId"`
-			Name      string          `json:"name"`
-			Input     json.RawMessage `json:"input"`
-		} `json:"toolUse"`
-		ToolResult *struct {
-			ToolUseID string            `json:"toolUseId"`
-			Content   []json.RawMessage `json:"content"`
-			Status    string            `json:"status"`
-		} `json:"toolResult"`
-		ReasoningContent json.RawMessage `json:"reasoningContent"`
-		CachePoint       json.RawMessage `json:"cachePoint"`
-	} `json:"content"`
+	Role    string    `json:"role"`
+	Content []brBlock `json:"content"`
+}
+
+type brBlock struct {
+	Text    *string `json:"text"`
+	ToolUse *struct {
+		ToolUseID string          `json:"toolUseId"`
+		Name      string          `json:"name"`
+		Input     json.RawMessage `json:"input"`
+	} `json:"toolUse"`
+	ToolResult *struct {
+		ToolUseID string            `json:"toolUseId"`
+		Content   []json.RawMessage `json:"content"`
+		Status    string            `json:"status"`
+	} `json:"toolResult"`
+	ReasoningContent json.RawMessage `json:"reasoningContent"`
+	CachePoint       json.RawMessage `json:"cachePoint"`
 }
 
 // brPath matches the Converse path; the model id is escaped in it.
@@ -102,12 +109,12 @@ func (h *Handler) bedrockCall(w http.ResponseWriter, r *http.Request, path *rege
 }
 
 func (h *Handler) serveBedrock(w http.ResponseWriter, r *http.Request, body []byte) {
-	bad := func(format string, args ...any) {
-		h.fail(w, http.StatusBadRequest, "ValidationException", fmt.Sprintf(format, args...))
-	}
 	m := h.bedrockCall(w, r, brPath)
 	if m == nil {
 		return
+	}
+	bad := func(err error) {
+		h.fail(w, http.StatusBadRequest, "ValidationException", err.Error())
 	}
 	var req brRequest
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -115,128 +122,32 @@ func (h *Handler) serveBedrock(w http.ResponseWriter, r *http.Request, body []by
 		return
 	}
 	if len(req.Messages) == 0 {
-		bad("A conversation must start with a user message. Try again with a conversation that starts with a user message.")
+		bad(errors.New("A conversation must start with a user message. Try again with a conversation that starts with a user message."))
 		return
 	}
-	cacheable := false
-	var sys []string
-	for _, s := range req.System {
-		if _, ok := s["cachePoint"]; ok {
-			cacheable = true
-		}
-		if t, ok := s["text"].(string); ok {
-			sys = append(sys, t)
-		}
-	}
-	var offered []string
-	var toolsJSON []byte
-	if tc := req.ToolConfig; tc != nil {
-		toolsJSON, _ = json.Marshal(tc.Tools)
-		seen := map[string]bool{}
-		for i, t := range tc.Tools {
-			if len(t.CachePoint) > 0 {
-				cacheable = true
-				continue
-			}
-			if t.ToolSpec == nil {
-				bad("1 validation error detected: Value at 'toolConfig.tools.%d' failed to satisfy constraint: Member must have one of toolSpec, cachePoint", i+1)
-				return
-			}
-			if !toolNameRE.MatchString(t.ToolSpec.Name) {
-				bad("1 validation error detected: Value at 'toolConfig.tools.%d.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", i+1)
-				return
-			}
-			if seen[t.ToolSpec.Name] {
-				bad("The toolConfig field must be defined with unique tool names.")
-				return
-			}
-			seen[t.ToolSpec.Name] = true
-			var schema struct {
-				Type string `json:"type"`
-			}
-			if json.Unmarshal(t.ToolSpec.InputSchema.JSON, &schema) != nil || schema.Type != "object" {
-				bad("The value at toolConfig.tools.%d.toolSpec.inputSchema.json.type must be object.", i)
-				return
-			}
-			offered = append(offered, t.ToolSpec.Name)
-		}
-	}
-	turns := 0
-	var prompt []string
-	for i, msg := range req.Messages {
-		want := "user"
-		if i%2 == 1 {
-			want = "assistant"
-		}
-		if msg.Role != want {
-			bad("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.")
-			return
-		}
-		if len(msg.Content) == 0 {
-			bad("The content field in the Message object at messages.%d is empty. Add a ContentBlock object to the content field and try again.", i)
-			return
-		}
-		uses, results := map[string]bool{}, 0
-		for j, c := range msg.Content {
-			switch {
-			case c.ToolUse != nil:
-				if msg.Role != "assistant" {
-					bad("messages.%d.content.%d: toolUse blocks are allowed only in assistant messages.", i, j)
-					return
-				}
-				if in := bytes.TrimSpace(c.ToolUse.Input); len(in) == 0 || in[0] != '{' {
-					bad("The format of the value at messages.%d.content.%d.toolUse.input is invalid. Provide a json object for the field and try again.", i, j)
-					return
-				}
-				uses[c.ToolUse.ToolUseID] = true
-			case c.ToolResult != nil:
-				results++
-				if i == 0 || !prevUse(req.Messages[i-1], c.ToolResult.ToolUseID) {
-					bad("The number of toolResult blocks at messages.%d.content exceeds the number of toolUse blocks of previous turn.", i)
-					return
-				}
-			case c.Text != nil && i == 0:
-				prompt = append(prompt, *c.Text)
-			}
-		}
-		if msg.Role == "assistant" {
-			turns++
-			if len(uses) > 0 && i+1 < len(req.Messages) {
-				for _, c := range req.Messages[i+1].Content {
-					if c.ToolResult != nil {
-						delete(uses, c.ToolResult.ToolUseID)
-					}
-				}
-				if len(uses) > 0 {
-					bad("Expected toolResult blocks at messages.%d.content for the following Ids: %s", i+1, strings.Join(sortedKeys(uses), ", "))
-					return
-				}
-			}
-		}
-	}
-	rep, err := h.answer(strings.Join(prompt, "\n"), turns, offered)
+	sys, cacheSys := brSystem(req.System)
+	offered, toolsJSON, cacheTools, err := brTools(req.ToolConfig)
 	if err != nil {
-		bad("%v", err)
+		bad(err)
 		return
 	}
-	var content []map[string]any
-	stop := "end_turn"
-	if rep.text != "" {
-		content = append(content, map[string]any{"text": rep.text})
+	prompt, turns, err := brMessages(req.Messages)
+	if err != nil {
+		bad(err)
+		return
 	}
-	for _, c := range rep.calls {
-		stop = "tool_use"
-		content = append(content, map[string]any{"toolUse": map[string]any{
-			"toolUseId": fmt.Sprintf("tooluse_wm%06d", h.nextID()), "name": c.wire, "input": c.args,
-		}})
+	rep, err := h.answer(prompt, turns, offered)
+	if err != nil {
+		bad(err)
+		return
 	}
+	content, stop := h.brContent(rep)
 	out, _ := json.Marshal(content)
 	total := tokens(len(body))
 	var write, read int64
-	if cacheable {
-		s := strings.Join(sys, "\x00")
-		prefix := min(total, tokens(len(toolsJSON)+len(s)))
-		write, read = h.cache(hashOf([]byte("bedrock"), []byte(m[1]), toolsJSON, []byte(s)), prefix)
+	if cacheSys || cacheTools {
+		prefix := min(total, tokens(len(toolsJSON)+len(sys)))
+		write, read = h.cache(hashOf([]byte("bedrock"), []byte(m[1]), toolsJSON, []byte(sys)), prefix)
 	}
 	output := tokens(len(out))
 	h.writeJSON(w, map[string]any{
@@ -251,6 +162,178 @@ func (h *Handler) serveBedrock(w http.ResponseWriter, r *http.Request, body []by
 		},
 		"metrics": map[string]any{"latencyMs": 1},
 	})
+}
+
+// brSystem returns the system texts, joined by NULs as the cache key
+// reads them, and whether a cache point marks them.
+func brSystem(system []map[string]any) (sys string, cacheable bool) {
+	var texts []string
+	for _, s := range system {
+		if _, ok := s["cachePoint"]; ok {
+			cacheable = true
+		}
+		if t, ok := s["text"].(string); ok {
+			texts = append(texts, t)
+		}
+	}
+	return strings.Join(texts, "\x00"), cacheable
+}
+
+// brTools checks the tools offered and returns their names, the tools as
+// JSON for the cache key (nil without a toolConfig) and whether a cache
+// point follows them.
+func brTools(tc *brToolConfig) (offered []string, toolsJSON []byte, cacheable bool, err error) {
+	if tc == nil {
+		return nil, nil, false, nil
+	}
+	toolsJSON, _ = json.Marshal(tc.Tools)
+	seen := map[string]bool{}
+	for i, t := range tc.Tools {
+		if len(t.CachePoint) > 0 {
+			cacheable = true
+			continue
+		}
+		if err := checkBrTool(i, t.ToolSpec, seen); err != nil {
+			return nil, nil, false, err
+		}
+		offered = append(offered, t.ToolSpec.Name)
+	}
+	return offered, toolsJSON, cacheable, nil
+}
+
+// checkBrTool checks the toolSpec of tool i (a name matching the pattern,
+// unique among those seen, and an object schema) and marks its name seen.
+func checkBrTool(i int, spec *brToolSpec, seen map[string]bool) error {
+	if spec == nil {
+		return fmt.Errorf("1 validation error detected: Value at 'toolConfig.tools.%d' failed to satisfy constraint: Member must have one of toolSpec, cachePoint", i+1)
+	}
+	if !toolNameRE.MatchString(spec.Name) {
+		return fmt.Errorf("1 validation error detected: Value at 'toolConfig.tools.%d.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", i+1)
+	}
+	if seen[spec.Name] {
+		return errors.New("The toolConfig field must be defined with unique tool names.")
+	}
+	seen[spec.Name] = true
+	var schema struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(spec.InputSchema.JSON, &schema) != nil || schema.Type != "object" {
+		return fmt.Errorf("The value at toolConfig.tools.%d.toolSpec.inputSchema.json.type must be object.", i)
+	}
+	return nil
+}
+
+// brMessages checks the conversation, message by message, and returns the
+// first message's text (the prompt) and how many assistant turns it has.
+func brMessages(msgs []brMessage) (prompt string, turns int, err error) {
+	var texts []string
+	for i, msg := range msgs {
+		if err := checkBrMessage(i, msg); err != nil {
+			return "", 0, err
+		}
+		uses, err := checkBrBlocks(msgs, i)
+		if err != nil {
+			return "", 0, err
+		}
+		if i == 0 {
+			texts = brTexts(msg)
+		}
+		if msg.Role != "assistant" {
+			continue
+		}
+		turns++
+		if err := checkBrAnswered(msgs, i, uses); err != nil {
+			return "", 0, err
+		}
+	}
+	return strings.Join(texts, "\n"), turns, nil
+}
+
+// checkBrMessage checks that message i has the role its place asks for
+// (user first, then alternating) and content.
+func checkBrMessage(i int, msg brMessage) error {
+	want := "user"
+	if i%2 == 1 {
+		want = "assistant"
+	}
+	if msg.Role != want {
+		return errors.New("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.")
+	}
+	if len(msg.Content) == 0 {
+		return fmt.Errorf("The content field in the Message object at messages.%d is empty. Add a ContentBlock object to the content field and try again.", i)
+	}
+	return nil
+}
+
+// checkBrBlocks checks the toolUse blocks of message i (only from the
+// assistant, with an object input) and its toolResult blocks (each
+// answering a toolUse of the message before), and returns its toolUse ids.
+func checkBrBlocks(msgs []brMessage, i int) (uses map[string]bool, err error) {
+	msg := msgs[i]
+	uses = map[string]bool{}
+	for j, c := range msg.Content {
+		switch {
+		case c.ToolUse != nil:
+			if msg.Role != "assistant" {
+				return nil, fmt.Errorf("messages.%d.content.%d: toolUse blocks are allowed only in assistant messages.", i, j)
+			}
+			if in := bytes.TrimSpace(c.ToolUse.Input); len(in) == 0 || in[0] != '{' {
+				return nil, fmt.Errorf("The format of the value at messages.%d.content.%d.toolUse.input is invalid. Provide a json object for the field and try again.", i, j)
+			}
+			uses[c.ToolUse.ToolUseID] = true
+		case c.ToolResult != nil:
+			if i == 0 || !prevUse(msgs[i-1], c.ToolResult.ToolUseID) {
+				return nil, fmt.Errorf("The number of toolResult blocks at messages.%d.content exceeds the number of toolUse blocks of previous turn.", i)
+			}
+		}
+	}
+	return uses, nil
+}
+
+// brTexts returns the texts of msg's text blocks (a block with a tool use
+// or result too counts as that).
+func brTexts(msg brMessage) []string {
+	var texts []string
+	for _, c := range msg.Content {
+		if c.ToolUse == nil && c.ToolResult == nil && c.Text != nil {
+			texts = append(texts, *c.Text)
+		}
+	}
+	return texts
+}
+
+// checkBrAnswered refuses toolUse ids of assistant message i that the
+// next message, when there is one, does not answer with a toolResult. It
+// deletes the answered ids from uses.
+func checkBrAnswered(msgs []brMessage, i int, uses map[string]bool) error {
+	if len(uses) == 0 || i+1 >= len(msgs) {
+		return nil
+	}
+	for _, c := range msgs[i+1].Content {
+		if c.ToolResult != nil {
+			delete(uses, c.ToolResult.ToolUseID)
+		}
+	}
+	if len(uses) > 0 {
+		return fmt.Errorf("Expected toolResult blocks at messages.%d.content for the following Ids: %s", i+1, strings.Join(sortedKeys(uses), ", "))
+	}
+	return nil
+}
+
+// brContent is the Converse answer's content giving rep, and its stop
+// reason.
+func (h *Handler) brContent(rep reply) (content []map[string]any, stop string) {
+	stop = "end_turn"
+	if rep.text != "" {
+		content = append(content, map[string]any{"text": rep.text})
+	}
+	for _, c := range rep.calls {
+		stop = "tool_use"
+		content = append(content, map[string]any{"toolUse": map[string]any{
+			"toolUseId": fmt.Sprintf("tooluse_wm%06d", h.nextID()), "name": c.wire, "input": c.args,
+		}})
+	}
+	return content, stop
 }
 
 func prevUse(m brMessage, id string) bool {

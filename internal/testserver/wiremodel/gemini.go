@@ -3,6 +3,7 @@ package wiremodel
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -67,9 +68,6 @@ func gemSignature(name string) string {
 }
 
 func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byte) {
-	bad := func(format string, args ...any) {
-		h.fail(w, http.StatusBadRequest, "INVALID_ARGUMENT", fmt.Sprintf(format, args...))
-	}
 	m := gemPath.FindStringSubmatch(r.URL.Path)
 	if r.Method != http.MethodPost || m == nil {
 		h.fail(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("The requested URL %s was not found on this server.", r.URL.Path))
@@ -84,114 +82,165 @@ func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byt
 		}
 		return
 	}
+	bad := func(err error) {
+		h.fail(w, http.StatusBadRequest, "INVALID_ARGUMENT", err.Error())
+	}
 	var req gemRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		bad("Invalid JSON payload received. %v", err)
+		bad(fmt.Errorf("Invalid JSON payload received. %v", err))
 		return
 	}
 	if len(req.Contents) == 0 {
-		bad("* GenerateContentRequest.contents: contents is not specified")
+		bad(errors.New("* GenerateContentRequest.contents: contents is not specified"))
 		return
 	}
-	var offered []string
+	offered, err := gemTools(req)
+	if err != nil {
+		bad(err)
+		return
+	}
+	prompt, turns, err := gemContents(req.Contents)
+	if err != nil {
+		bad(err)
+		return
+	}
+	rep, err := h.answer(prompt, turns, offered)
+	if err != nil {
+		bad(err)
+		return
+	}
+	h.writeJSON(w, h.gemResponse(req, modelName, turns, rep, body))
+}
+
+// gemTools checks the function declarations offered and returns their
+// names.
+func gemTools(req gemRequest) (offered []string, err error) {
 	seen := map[string]bool{}
 	for i, t := range req.Tools {
 		for j, f := range t.FunctionDeclarations {
 			if !gemNameRE.MatchString(f.Name) {
-				bad("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 64.", i, j)
-				return
+				return nil, fmt.Errorf("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 64.", i, j)
 			}
 			if seen[f.Name] {
-				bad("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Duplicate function declaration found: %s", i, j, f.Name)
-				return
+				return nil, fmt.Errorf("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Duplicate function declaration found: %s", i, j, f.Name)
 			}
 			seen[f.Name] = true
 			for _, s := range []json.RawMessage{f.Parameters, f.ParametersJSONSchema} {
 				if s := bytes.TrimSpace(s); len(s) > 0 && s[0] != '{' {
-					bad("* GenerateContentRequest.tools[%d].function_declarations[%d].parameters: must be an object", i, j)
-					return
+					return nil, fmt.Errorf("* GenerateContentRequest.tools[%d].function_declarations[%d].parameters: must be an object", i, j)
 				}
 			}
 			offered = append(offered, f.Name)
 		}
 	}
-	turns := 0
-	var prompt []string
-	for i, c := range req.Contents {
-		switch c.Role {
-		case "user", "model":
-		default:
-			bad("Please use a valid role: user, model.")
-			return
+	return offered, nil
+}
+
+// gemContents checks the conversation, content by content, and returns
+// the first content's text (the prompt) and how many model turns it has.
+func gemContents(contents []gemContent) (prompt string, turns int, err error) {
+	var texts []string
+	for i, c := range contents {
+		if err := checkGemContent(i, c); err != nil {
+			return "", 0, err
 		}
-		if len(c.Parts) == 0 {
-			bad("* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.", i)
-			return
+		calls, responses, err := checkGemParts(i, c)
+		if err != nil {
+			return "", 0, err
 		}
-		if i == 0 && c.Role != "user" {
-			bad("Please ensure that multiturn requests alternate between user and model, starting with user.")
-			return
-		}
-		calls, responses := 0, 0
-		for j, p := range c.Parts {
-			if p.FunctionCall != nil {
-				if c.Role != "model" {
-					bad("* GenerateContentRequest.contents[%d].parts[%d]: a function call must come from the model.", i, j)
-					return
-				}
-				args := bytes.TrimSpace(p.FunctionCall.Args)
-				if len(args) > 0 && args[0] != '{' {
-					bad("* GenerateContentRequest.contents[%d].parts[%d].function_call.args: must be an object", i, j)
-					return
-				}
-				if calls == 0 && p.ThoughtSignature != gemSignature(p.FunctionCall.Name) {
-					bad("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d.", p.FunctionCall.Name, j+1)
-					return
-				}
-				calls++
-			}
-			if p.FunctionResponse != nil {
-				responses++
-			}
-			if i == 0 && p.Text != "" {
-				prompt = append(prompt, p.Text)
-			}
+		if i == 0 {
+			texts = gemTexts(c)
 		}
 		if c.Role == "model" {
 			turns++
-			if calls > 0 && i+1 < len(req.Contents) {
-				got := 0
-				for _, p := range req.Contents[i+1].Parts {
-					if p.FunctionResponse != nil {
-						got++
-					}
-				}
-				if got != calls {
-					bad("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.")
-					return
-				}
+			if calls > 0 && i+1 < len(contents) && countGem(contents[i+1], gemIsResponse) != calls {
+				return "", 0, errors.New("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.")
 			}
 		}
-		if responses > 0 {
-			prev := 0
-			if i > 0 && req.Contents[i-1].Role == "model" {
-				for _, p := range req.Contents[i-1].Parts {
-					if p.FunctionCall != nil {
-						prev++
-					}
-				}
-			}
-			if prev != responses {
-				bad("Please ensure that function response turn comes immediately after a function call turn.")
-				return
-			}
+		if responses > 0 && gemPrevCalls(contents, i) != responses {
+			return "", 0, errors.New("Please ensure that function response turn comes immediately after a function call turn.")
 		}
 	}
-	rep, err := h.answer(strings.Join(prompt, "\n"), turns, offered)
-	if err != nil {
-		bad("%v", err)
-		return
+	return strings.Join(texts, "\n"), turns, nil
+}
+
+// checkGemContent checks content i's role and that it has parts.
+func checkGemContent(i int, c gemContent) error {
+	switch c.Role {
+	case "user", "model":
+	default:
+		return errors.New("Please use a valid role: user, model.")
 	}
+	if len(c.Parts) == 0 {
+		return fmt.Errorf("* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.", i)
+	}
+	if i == 0 && c.Role != "user" {
+		return errors.New("Please ensure that multiturn requests alternate between user and model, starting with user.")
+	}
+	return nil
+}
+
+// checkGemParts checks content i's function calls (from the model, with
+// object arguments, the first carrying its thought signature) and counts
+// its function calls and responses.
+func checkGemParts(i int, c gemContent) (calls, responses int, err error) {
+	for j, p := range c.Parts {
+		if p.FunctionResponse != nil {
+			responses++
+		}
+		if p.FunctionCall == nil {
+			continue
+		}
+		if c.Role != "model" {
+			return 0, 0, fmt.Errorf("* GenerateContentRequest.contents[%d].parts[%d]: a function call must come from the model.", i, j)
+		}
+		if args := bytes.TrimSpace(p.FunctionCall.Args); len(args) > 0 && args[0] != '{' {
+			return 0, 0, fmt.Errorf("* GenerateContentRequest.contents[%d].parts[%d].function_call.args: must be an object", i, j)
+		}
+		if calls == 0 && p.ThoughtSignature != gemSignature(p.FunctionCall.Name) {
+			return 0, 0, fmt.Errorf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d.", p.FunctionCall.Name, j+1)
+		}
+		calls++
+	}
+	return calls, responses, nil
+}
+
+// gemTexts returns the non-empty texts of c's parts.
+func gemTexts(c gemContent) []string {
+	var texts []string
+	for _, p := range c.Parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return texts
+}
+
+func gemIsCall(p gemPart) bool     { return p.FunctionCall != nil }
+func gemIsResponse(p gemPart) bool { return p.FunctionResponse != nil }
+
+// countGem counts c's parts that are what it says.
+func countGem(c gemContent, is func(gemPart) bool) int {
+	n := 0
+	for _, p := range c.Parts {
+		if is(p) {
+			n++
+		}
+	}
+	return n
+}
+
+// gemPrevCalls counts the function calls of the content before i when the
+// model sent it.
+func gemPrevCalls(contents []gemContent, i int) int {
+	if i == 0 || contents[i-1].Role != "model" {
+		return 0
+	}
+	return countGem(contents[i-1], gemIsCall)
+}
+
+// gemResponse is generateContent's answer giving rep, with its usage.
+func (h *Handler) gemResponse(req gemRequest, modelName string, turns int, rep reply, body []byte) map[string]any {
 	thinking := req.GenerationConfig.ThinkingConfig != nil && req.GenerationConfig.ThinkingConfig.IncludeThoughts
 	var parts []map[string]any
 	var thoughts int64
@@ -230,7 +279,7 @@ func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byt
 	if thoughts > 0 {
 		usage["thoughtsTokenCount"] = thoughts
 	}
-	h.writeJSON(w, map[string]any{
+	return map[string]any{
 		"candidates": []any{map[string]any{
 			"content":      map[string]any{"role": "model", "parts": json.RawMessage(out)},
 			"finishReason": "STOP",
@@ -239,7 +288,7 @@ func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byt
 		"usageMetadata": usage,
 		"modelVersion":  modelName,
 		"responseId":    fmt.Sprintf("wm%06d", h.nextID()),
-	})
+	}
 }
 
 // geminiError is Google's error body: {"error":{"code":…,"message":…,"status":…}}.

@@ -3,6 +3,7 @@ package wiremodel
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -65,9 +66,6 @@ func (m oaMessage) text() (string, error) {
 }
 
 func (h *Handler) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte) {
-	bad := func(format string, args ...any) {
-		h.fail(w, http.StatusBadRequest, "invalid_request_error", fmt.Sprintf(format, args...))
-	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		h.fail(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("Invalid URL (%s %s)", r.Method, r.URL.Path))
 		return
@@ -76,101 +74,148 @@ func (h *Handler) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 		h.fail(w, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.")
 		return
 	}
+	bad := func(err error) {
+		h.fail(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+	}
 	var req oaRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		bad("We could not parse the JSON body of your request. (%v)", err)
+		bad(fmt.Errorf("We could not parse the JSON body of your request. (%v)", err))
 		return
 	}
+	if err := checkOAFields(req); err != nil {
+		bad(err)
+		return
+	}
+	offered, err := oaTools(req)
+	if err != nil {
+		bad(err)
+		return
+	}
+	conv, err := readOAConversation(req.Messages)
+	if err != nil {
+		bad(err)
+		return
+	}
+	rep, err := h.answer(conv.prompt, conv.turns, offered)
+	if err != nil {
+		bad(err)
+		return
+	}
+	h.writeJSON(w, h.oaResponse(req, conv.system, rep, body))
+}
+
+// checkOAFields refuses a request without a model or messages, or asking
+// for a stream.
+func checkOAFields(req oaRequest) error {
 	switch {
 	case req.Model == "":
-		bad("you must provide a model parameter")
-		return
+		return errors.New("you must provide a model parameter")
 	case req.Stream:
-		bad("stream: wiremodel answers only non-streaming requests")
-		return
+		return errors.New("stream: wiremodel answers only non-streaming requests")
 	case len(req.Messages) == 0:
-		bad("[] is too short - 'messages'")
-		return
+		return errors.New("[] is too short - 'messages'")
 	}
-	var offered []string
+	return nil
+}
+
+// oaTools checks the tools offered and returns their names.
+func oaTools(req oaRequest) (offered []string, err error) {
 	seen := map[string]bool{}
 	for i, t := range req.Tools {
 		if t.Type != "function" {
-			bad("Invalid value for 'tools[%d].type': only 'function' is supported here.", i)
-			return
+			return nil, fmt.Errorf("Invalid value for 'tools[%d].type': only 'function' is supported here.", i)
 		}
 		if !toolNameRE.MatchString(t.Function.Name) {
-			bad("Invalid 'tools[%d].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", i)
-			return
+			return nil, fmt.Errorf("Invalid 'tools[%d].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", i)
 		}
 		if seen[t.Function.Name] {
-			bad("Invalid 'tools': duplicate function name %q.", t.Function.Name)
-			return
+			return nil, fmt.Errorf("Invalid 'tools': duplicate function name %q.", t.Function.Name)
 		}
 		seen[t.Function.Name] = true
 		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && p[0] != '{' {
-			bad("Invalid type for 'tools[%d].function.parameters': expected an object.", i)
-			return
+			return nil, fmt.Errorf("Invalid type for 'tools[%d].function.parameters': expected an object.", i)
 		}
 		offered = append(offered, t.Function.Name)
 	}
-	prompt, turns, promptSeen := "", 0, false
-	var system []string
-	pending := map[string]bool{} // tool calls awaiting a tool message
-	var pendingOrder []string
-	for i, m := range req.Messages {
+	return offered, nil
+}
+
+// oaConversation is what the handler reads from a conversation's messages.
+type oaConversation struct {
+	prompt     string   // the first user message's text
+	promptSeen bool     // there is a user message
+	system     []string // the system and developer texts before the prompt
+	turns      int      // assistant messages
+	// The tool calls of the last assistant message not yet answered by a
+	// tool message, and all of its calls' ids in order.
+	pending      map[string]bool
+	pendingOrder []string
+}
+
+// readOAConversation checks the messages, in order, and reads them.
+func readOAConversation(msgs []oaMessage) (*oaConversation, error) {
+	c := &oaConversation{pending: map[string]bool{}}
+	for i, m := range msgs {
 		text, err := m.text()
 		if err != nil {
-			bad("Invalid 'messages[%d].content': %v", i, err)
-			return
+			return nil, fmt.Errorf("Invalid 'messages[%d].content': %v", i, err)
 		}
-		if m.Role != "tool" && len(pending) > 0 {
-			var missing []string
-			for _, id := range pendingOrder {
-				if pending[id] {
-					missing = append(missing, id)
-				}
-			}
-			bad("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(missing, ", "))
-			return
+		if m.Role != "tool" && len(c.pending) > 0 {
+			return nil, fmt.Errorf("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(c.missing(), ", "))
 		}
-		switch m.Role {
-		case "system", "developer":
-			if !promptSeen {
-				system = append(system, text)
-			}
-		case "user":
-			if !promptSeen {
-				prompt, promptSeen = text, true
-			}
-		case "assistant":
-			turns++
-			pending, pendingOrder = map[string]bool{}, nil
-			for _, tc := range m.ToolCalls {
-				pending[tc.ID] = true
-				pendingOrder = append(pendingOrder, tc.ID)
-			}
-		case "tool":
-			if !pending[m.ToolCallID] {
-				bad("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
-				return
-			}
-			delete(pending, m.ToolCallID)
-		default:
-			bad("Invalid value: '%s'. Supported values are: 'system', 'assistant', 'user', 'tool', and 'developer'.", m.Role)
-			return
+		if err := c.add(m, text); err != nil {
+			return nil, err
 		}
 	}
-	if !promptSeen {
-		bad("wiremodel: the conversation has no user message")
-		return
+	if !c.promptSeen {
+		return nil, errors.New("wiremodel: the conversation has no user message")
 	}
-	rep, err := h.answer(prompt, turns, offered)
-	if err != nil {
-		bad("%v", err)
-		return
-	}
+	return c, nil
+}
 
+// add reads one message, whose content is text, by its role.
+func (c *oaConversation) add(m oaMessage, text string) error {
+	switch m.Role {
+	case "system", "developer":
+		if !c.promptSeen {
+			c.system = append(c.system, text)
+		}
+	case "user":
+		if !c.promptSeen {
+			c.prompt, c.promptSeen = text, true
+		}
+	case "assistant":
+		c.turns++
+		c.pending, c.pendingOrder = map[string]bool{}, nil
+		for _, tc := range m.ToolCalls {
+			c.pending[tc.ID] = true
+			c.pendingOrder = append(c.pendingOrder, tc.ID)
+		}
+	case "tool":
+		if !c.pending[m.ToolCallID] {
+			return errors.New("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
+		}
+		delete(c.pending, m.ToolCallID)
+	default:
+		return fmt.Errorf("Invalid value: '%s'. Supported values are: 'system', 'assistant', 'user', 'tool', and 'developer'.", m.Role)
+	}
+	return nil
+}
+
+// missing returns the ids of the pending tool calls, in the order they
+// were made.
+func (c *oaConversation) missing() []string {
+	var missing []string
+	for _, id := range c.pendingOrder {
+		if c.pending[id] {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
+// oaResponse is the chat completion giving rep, with its usage.
+func (h *Handler) oaResponse(req oaRequest, system []string, rep reply, body []byte) map[string]any {
 	msg := map[string]any{"role": "assistant", "content": nil, "refusal": nil, "annotations": []any{}}
 	finish := "stop"
 	if rep.text != "" {
@@ -195,7 +240,7 @@ func (h *Handler) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 	prefix := min(total, tokens(len(toolsJSON)+len(sys)))
 	_, cached := h.cache(hashOf([]byte(req.Model), toolsJSON, []byte(sys)), prefix)
 	completion := tokens(len(out))
-	h.writeJSON(w, map[string]any{
+	return map[string]any{
 		"id":      fmt.Sprintf("chatcmpl-wm%06d", h.nextID()),
 		"object":  "chat.completion",
 		"created": time.Now().Unix(),
@@ -216,5 +261,5 @@ func (h *Handler) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 		},
 		"service_tier":       "default",
 		"system_fingerprint": "fp_wiremodel",
-	})
+	}
 }
