@@ -106,6 +106,27 @@ func (m *modelList) Set(v string) error {
 // check checks the CI flags before any work starts, and loads the
 // overlay, the shard and the baseline.
 func (c *ciFlags) check(e *env, f runFlags, models int) error {
+	if err := c.checkCombination(f, models); err != nil {
+		return err
+	}
+	if err := c.checkLevels(); err != nil {
+		return err
+	}
+	if err := c.loadShard(); err != nil {
+		return err
+	}
+	if err := c.loadOverlay(e, f); err != nil {
+		return err
+	}
+	if err := c.loadBaseline(e); err != nil {
+		return err
+	}
+	return c.checkDataset(f)
+}
+
+// checkCombination refuses CI flags that do not go with --resume or with
+// a ladder of several models.
+func (c *ciFlags) checkCombination(f runFlags, models int) error {
 	if f.resume != "" && (c.dataset != "" || c.shard != "") {
 		return usagef("--resume continues a run as it was planned: --dataset and --shard do not go with it")
 	}
@@ -115,6 +136,11 @@ func (c *ciFlags) check(e *env, f runFlags, models int) error {
 	if models > 1 && c.gate != "" {
 		return usagef("--gate compares one model's run with its baseline: give one --model (compare ladder runs with mcpeval compare)")
 	}
+	return nil
+}
+
+// checkLevels checks --alpha, --min-pass and --max-error-rate are in range.
+func (c *ciFlags) checkLevels() error {
 	if c.alpha <= 0 || c.alpha >= 1 {
 		return usagef("--alpha %g: want a significance level between 0 and 1, such as 0.05", c.alpha)
 	}
@@ -124,13 +150,25 @@ func (c *ciFlags) check(e *env, f runFlags, models int) error {
 	if c.maxErrorRate <= 0 || c.maxErrorRate > 1 {
 		return usagef("--max-error-rate %g: want a fraction above 0 and at most 1 (0.2 for 20%%)", c.maxErrorRate)
 	}
-	if c.shard != "" {
-		sh, err := shard.Parse(c.shard)
-		if err != nil {
-			return usagef("--shard: %v", err)
-		}
-		c.sh = &sh
+	return nil
+}
+
+// loadShard parses --shard.
+func (c *ciFlags) loadShard() error {
+	if c.shard == "" {
+		return nil
 	}
+	sh, err := shard.Parse(c.shard)
+	if err != nil {
+		return usagef("--shard: %v", err)
+	}
+	c.sh = &sh
+	return nil
+}
+
+// loadOverlay loads --overlay, or for a resumed run with none given the
+// overlay that run used, which must not have changed since.
+func (c *ciFlags) loadOverlay(e *env, f runFlags) error {
 	var resumed *record.Overlay
 	if c.overlay == "" && f.resume != "" {
 		// A resumed run must see the tools it saw: reuse its overlay.
@@ -139,46 +177,59 @@ func (c *ciFlags) check(e *env, f runFlags, models int) error {
 			c.overlay = resumed.Path
 		}
 	}
-	if c.overlay != "" {
-		ov, err := overlay.Load(c.overlay)
-		if err != nil {
-			return badInput(err)
-		}
-		if resumed != nil && ov.Hash() != resumed.Hash {
-			return usagef("cannot resume %s: its overlay %s has changed since (hash %.12s, the run used %.12s); start a new run instead", f.resume, c.overlay, ov.Hash(), resumed.Hash)
-		}
-		c.ov = ov
+	if c.overlay == "" {
+		return nil
 	}
-	if c.gate != "" {
-		base, err := readRun(e, c.gate)
-		if err != nil {
-			return err
-		}
-		c.baseline = base
+	ov, err := overlay.Load(c.overlay)
+	if err != nil {
+		return badInput(err)
 	}
-	if c.dataset != "" {
-		s, err := loadSuite(f.suite)
-		if err != nil {
-			return err
-		}
-		var names []string
-		seen := map[string]bool{}
-		for _, cs := range s.Cases {
-			d := s.DatasetOf(cs)
-			if d == c.dataset {
-				return nil
-			}
-			if d != "" && !seen[d] {
-				seen[d] = true
-				names = append(names, d)
-			}
-		}
-		if len(names) == 0 {
-			return usagef("--dataset %s: suite %s has no datasets (set dataset: on the suite or its cases)", c.dataset, s.Name)
-		}
-		return usagef("--dataset %s: no case of suite %s is in that dataset (it has %s)", c.dataset, s.Name, strings.Join(names, ", "))
+	if resumed != nil && ov.Hash() != resumed.Hash {
+		return usagef("cannot resume %s: its overlay %s has changed since (hash %.12s, the run used %.12s); start a new run instead", f.resume, c.overlay, ov.Hash(), resumed.Hash)
 	}
+	c.ov = ov
 	return nil
+}
+
+// loadBaseline reads the baseline run of --gate.
+func (c *ciFlags) loadBaseline(e *env) error {
+	if c.gate == "" {
+		return nil
+	}
+	base, err := readRun(e, c.gate)
+	if err != nil {
+		return err
+	}
+	c.baseline = base
+	return nil
+}
+
+// checkDataset checks some case of the suite is in the --dataset given,
+// and names the datasets the suite has when none is.
+func (c *ciFlags) checkDataset(f runFlags) error {
+	if c.dataset == "" {
+		return nil
+	}
+	s, err := loadSuite(f.suite)
+	if err != nil {
+		return err
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, cs := range s.Cases {
+		d := s.DatasetOf(cs)
+		if d == c.dataset {
+			return nil
+		}
+		if d != "" && !seen[d] {
+			seen[d] = true
+			names = append(names, d)
+		}
+	}
+	if len(names) == 0 {
+		return usagef("--dataset %s: suite %s has no datasets (set dataset: on the suite or its cases)", c.dataset, s.Name)
+	}
+	return usagef("--dataset %s: no case of suite %s is in that dataset (it has %s)", c.dataset, s.Name, strings.Join(names, ", "))
 }
 
 // gates are the gates the CI flags set.
@@ -201,6 +252,46 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 			return err
 		}
 	}
+	runs, firstErr := runModels(ctx, e, f, fs, models)
+	if len(runs) == 0 {
+		return firstErr
+	}
+
+	cmp := compareBaseline(e, f, runs, firstErr)
+	var lad *ladder.Ladder
+	if len(models) > 1 {
+		lad = printLadder(e, f, runs)
+	}
+	var verdict pipeline.Verdict
+	if firstErr == nil {
+		var results []*grade.Result
+		for _, r := range runs {
+			results = append(results, r.Result)
+		}
+		verdict = f.ci.gates().Check(results, cmp)
+	}
+	if err := writeRunsJUnit(e, f.ci.junit, runs); err != nil {
+		return err
+	}
+	if err := writeRunsSummary(e, f.ci, runs, cmp, lad, verdict, firstErr == nil); err != nil {
+		return err
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := gateError(verdict); err != nil {
+		return err
+	}
+	if f.ci.gates().Set() {
+		fmt.Fprintln(e.stderr, "mcpeval run: gate passed")
+	}
+	return nil
+}
+
+// runModels runs the suite on each model in turn and returns the graded
+// runs and the first error. A single model stops at its error; a ladder
+// says what went wrong with a model and goes on to the next.
+func runModels(ctx context.Context, e *env, f runFlags, fs *flagSet, models []string) ([]*pipeline.Graded, error) {
 	isLadder := len(models) > 1
 	sub := e
 	if isLadder && f.json {
@@ -238,110 +329,113 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 			firstErr = err
 			break
 		}
-		// In a ladder, say what went wrong with this model and go on.
-		var ex *exitError
-		if errors.As(err, &ex) {
-			if ex.msg != "" {
-				fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", termsafe.Line(m), termsafe.String(ex.msg))
-			}
-			err = &exitError{code: ex.code}
-		} else if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", termsafe.Line(m), termsafe.String(err.Error()))
-			err = &exitError{code: exitFailure}
-		}
+		err = ladderRunError(e, m, err)
 		if firstErr == nil {
 			firstErr = err
 		}
 	}
-	if len(runs) == 0 {
-		return firstErr
-	}
+	return runs, firstErr
+}
 
-	var cmp *compare.Comparison
-	if f.ci.baseline != nil && firstErr == nil {
-		last := runs[len(runs)-1]
-		cmp = compare.Compare(f.ci.baseline, last.Record, grade.Run(last.Suite, f.ci.baseline), last.Result)
-		cmp.SetAlpha(f.ci.alpha)
-		if !f.json {
-			fmt.Fprintf(e.stdout, "\ncompared with the baseline %s\n\n", f.ci.baseline.Dir)
-			compare.Text(e.stdout, cmp)
+// ladderRunError says on stderr what went wrong with model m of a ladder
+// and returns the exit the error calls for, its message already said.
+func ladderRunError(e *env, m string, err error) error {
+	var ex *exitError
+	if errors.As(err, &ex) {
+		if ex.msg != "" {
+			fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", termsafe.Line(m), termsafe.String(ex.msg))
+		}
+		return &exitError{code: ex.code}
+	}
+	if !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", termsafe.Line(m), termsafe.String(err.Error()))
+		return &exitError{code: exitFailure}
+	}
+	return err
+}
+
+// compareBaseline compares the last run with the --gate baseline, and
+// prints the comparison unless --json; nil when there is no baseline or a
+// run failed.
+func compareBaseline(e *env, f runFlags, runs []*pipeline.Graded, firstErr error) *compare.Comparison {
+	if f.ci.baseline == nil || firstErr != nil {
+		return nil
+	}
+	last := runs[len(runs)-1]
+	cmp := compare.Compare(f.ci.baseline, last.Record, grade.Run(last.Suite, f.ci.baseline), last.Result)
+	cmp.SetAlpha(f.ci.alpha)
+	if !f.json {
+		fmt.Fprintf(e.stdout, "\ncompared with the baseline %s\n\n", f.ci.baseline.Dir)
+		compare.Text(e.stdout, cmp)
+	}
+	return cmp
+}
+
+// printLadder sets the runs of a ladder side by side, prints the ladder
+// (as JSON with --json) and writes it under --out.
+func printLadder(e *env, f runFlags, runs []*pipeline.Graded) *ladder.Ladder {
+	var recs []*record.Run
+	var ress []*grade.Result
+	for _, r := range runs {
+		recs = append(recs, r.Record)
+		ress = append(ress, r.Result)
+	}
+	lad := ladder.Build(recs, ress)
+	if f.json {
+		ladder.JSON(e.stdout, lad)
+	} else {
+		fmt.Fprintln(e.stdout, "\nmodel ladder")
+		ladder.Text(e.stdout, lad)
+	}
+	if f.out != "" {
+		if err := rundir.WriteJSON(rundir.Path(f.out, rundir.Ladder), lad); err != nil {
+			fmt.Fprintf(e.stderr, "mcpeval run: %v\n", err)
 		}
 	}
-	var lad *ladder.Ladder
-	if isLadder {
-		var recs []*record.Run
-		var ress []*grade.Result
+	return lad
+}
+
+// writeRunsJUnit writes the runs as JUnit XML to --junit, if given.
+func writeRunsJUnit(e *env, path string, runs []*pipeline.Graded) error {
+	if path == "" {
+		return nil
+	}
+	var jr []junit.Run
+	for _, r := range runs {
+		jr = append(jr, junit.Run{Record: r.Record, Result: r.Result})
+	}
+	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return junit.Write(w, jr...) })
+}
+
+// writeRunsSummary appends to --summary, if given, each run's report, the
+// comparison with the baseline, the ladder and the gates' verdict; checked
+// is false when a run failed before the gates could be checked.
+func writeRunsSummary(e *env, c ciFlags, runs []*pipeline.Graded, cmp *compare.Comparison, lad *ladder.Ladder, verdict pipeline.Verdict, checked bool) error {
+	if c.summary == "" {
+		return nil
+	}
+	return appendFile(e, c.summary, func(w io.Writer) error {
 		for _, r := range runs {
-			recs = append(recs, r.Record)
-			ress = append(ress, r.Result)
-		}
-		lad = ladder.Build(recs, ress)
-		if f.json {
-			ladder.JSON(e.stdout, lad)
-		} else {
-			fmt.Fprintln(e.stdout, "\nmodel ladder")
-			ladder.Text(e.stdout, lad)
-		}
-		if f.out != "" {
-			if err := rundir.WriteJSON(rundir.Path(f.out, rundir.Ladder), lad); err != nil {
-				fmt.Fprintf(e.stderr, "mcpeval run: %v\n", err)
+			if err := report.Markdown(w, r.Result, &r.Record.Header, usage.NewCost(r.Record, r.Result.Totals.Passed, nil)); err != nil {
+				return err
 			}
+			fmt.Fprintln(w)
 		}
-	}
-	var verdict pipeline.Verdict
-	if firstErr == nil {
-		var results []*grade.Result
-		for _, r := range runs {
-			results = append(results, r.Result)
-		}
-		verdict = f.ci.gates().Check(results, cmp)
-	}
-	if f.ci.junit != "" {
-		var jr []junit.Run
-		for _, r := range runs {
-			jr = append(jr, junit.Run{Record: r.Record, Result: r.Result})
-		}
-		if err := rundir.WriteOutput(f.ci.junit, e.stdout, func(w io.Writer) error { return junit.Write(w, jr...) }); err != nil {
-			return err
-		}
-	}
-	if f.ci.summary != "" {
-		err := appendFile(e, f.ci.summary, func(w io.Writer) error {
-			for _, r := range runs {
-				if err := report.Markdown(w, r.Result, &r.Record.Header, usage.NewCost(r.Record, r.Result.Totals.Passed, nil)); err != nil {
-					return err
-				}
-				fmt.Fprintln(w)
+		if cmp != nil {
+			if err := compare.Markdown(w, cmp); err != nil {
+				return err
 			}
-			if cmp != nil {
-				if err := compare.Markdown(w, cmp); err != nil {
-					return err
-				}
-				fmt.Fprintln(w)
-			}
-			if lad != nil {
-				if err := ladder.Markdown(w, lad); err != nil {
-					return err
-				}
-				fmt.Fprintln(w)
-			}
-			gateMarkdown(w, f.ci.gates(), verdict, firstErr == nil)
-			return nil
-		})
-		if err != nil {
-			return err
+			fmt.Fprintln(w)
 		}
-	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if err := gateError(verdict); err != nil {
-		return err
-	}
-	if f.ci.gates().Set() {
-		fmt.Fprintln(e.stderr, "mcpeval run: gate passed")
-	}
-	return nil
+		if lad != nil {
+			if err := ladder.Markdown(w, lad); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
+		gateMarkdown(w, c.gates(), verdict, checked)
+		return nil
+	})
 }
 
 // gateError is the exit a gate verdict calls for: exitTooFew when a run

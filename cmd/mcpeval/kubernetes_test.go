@@ -252,8 +252,40 @@ func flagValue(args []string, name string) string {
 func TestKubernetesExample(t *testing.T) {
 	const dir = "../../examples/kubernetes"
 	objs := loadKubernetes(t, dir)
-	claims := map[string]bool{}
-	var indexed, merge *k8sObject
+	claims, indexed, merge := k8sJobs(t, objs)
+	n := k8sShards(t, indexed)
+	configMaps := k8sConfigMaps(t, dir)
+	version := checkDockerfileVersion(t, dir)
+
+	// Every job: restartPolicy Never, volumes that exist, secrets only
+	// from secretKeyRef, and never in an argument.
+	for _, o := range []*k8sObject{indexed, merge} {
+		checkK8sJob(t, o, claims, configMaps, version)
+	}
+
+	// Each index runs its own shard, K = index+1 of N; together all of
+	// them, each once.
+	r := newFakeShell(t)
+	var runDirs []string
+	seenK := map[int]bool{}
+	for i := range n {
+		k, out := checkK8sShardIndex(t, r, indexed, i, n, configMaps, runDirs)
+		seenK[k] = true
+		runDirs = append(runDirs, out)
+	}
+	if len(seenK) != n {
+		t.Errorf("the %d indexes ran shards %v", n, seenK)
+	}
+
+	checkK8sRestart(t, r, indexed, runDirs[0])
+	checkK8sMerge(t, r, merge, runDirs)
+}
+
+// k8sJobs returns the claims the manifests make, the Indexed Job of
+// shards and the merge Job; every claim must be ReadWriteMany.
+func k8sJobs(t *testing.T, objs []k8sObject) (claims map[string]bool, indexed, merge *k8sObject) {
+	t.Helper()
+	claims = map[string]bool{}
 	for i := range objs {
 		o := &objs[i]
 		switch {
@@ -274,11 +306,24 @@ func TestKubernetesExample(t *testing.T) {
 	if indexed == nil || merge == nil {
 		t.Fatalf("want an Indexed Job of shards and a merge Job, have %d objects", len(objs))
 	}
-	if indexed.Spec.Completions == nil || indexed.Spec.Parallelism == nil || *indexed.Spec.Completions != *indexed.Spec.Parallelism || *indexed.Spec.Completions < 2 {
-		t.Fatalf("job %s: completions %s and parallelism %s must be one number of shards, 2 or more", indexed.Metadata.Name, intOrNone(indexed.Spec.Completions), intOrNone(indexed.Spec.Parallelism))
-	}
-	n := *indexed.Spec.Completions
+	return claims, indexed, merge
+}
 
+// k8sShards returns the number of shards of the Indexed Job: its
+// completions, equal to its parallelism, 2 or more.
+func k8sShards(t *testing.T, indexed *k8sObject) int {
+	t.Helper()
+	spec := &indexed.Spec
+	if spec.Completions == nil || spec.Parallelism == nil || *spec.Completions != *spec.Parallelism || *spec.Completions < 2 {
+		t.Fatalf("job %s: completions %s and parallelism %s must be one number of shards, 2 or more", indexed.Metadata.Name, intOrNone(spec.Completions), intOrNone(spec.Parallelism))
+	}
+	return *spec.Completions
+}
+
+// k8sConfigMaps returns the ConfigMaps README.md says how to make, each
+// with the suite directory it is made from.
+func k8sConfigMaps(t *testing.T, dir string) map[string]string {
+	t.Helper()
 	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -287,6 +332,13 @@ func TestKubernetesExample(t *testing.T) {
 	for _, m := range regexp.MustCompile(`kubectl create configmap (\S+) --from-file=(\S+)`).FindAllSubmatch(readme, -1) {
 		configMaps[string(m[1])] = string(m[2])
 	}
+	return configMaps
+}
+
+// checkDockerfileVersion checks the example's Dockerfile installs the
+// release the action pins, and returns that version.
+func checkDockerfileVersion(t *testing.T, dir string) string {
+	t.Helper()
 	dockerfile, err := os.ReadFile(filepath.Join(dir, "Dockerfile"))
 	if err != nil {
 		t.Fatal(err)
@@ -297,111 +349,129 @@ func TestKubernetesExample(t *testing.T) {
 	if !strings.Contains(string(dockerfile), "MCPEVAL_VERSION="+version+"\n") || !strings.Contains(string(dockerfile), `"github.com/mcpeval/mcpeval/cmd/mcpeval@${MCPEVAL_VERSION}"`) {
 		t.Errorf("the Dockerfile does not install mcpeval %s, the release the action pins", version)
 	}
+	return version
+}
 
-	// Every job: restartPolicy Never, volumes that exist, secrets only
-	// from secretKeyRef, and never in an argument.
-	for _, o := range []*k8sObject{indexed, merge} {
-		pod := &o.Spec.Template.Spec
-		if pod.RestartPolicy != "Never" {
-			t.Errorf("job %s: restartPolicy %q, want Never (a retried shard is a new pod that resumes the record)", o.Metadata.Name, pod.RestartPolicy)
+// checkK8sJob checks a job's pod: restartPolicy Never, volumes that
+// exist, the pinned image, and secrets only from secretKeyRef, never in
+// an argument.
+func checkK8sJob(t *testing.T, o *k8sObject, claims map[string]bool, configMaps map[string]string, version string) {
+	t.Helper()
+	pod := &o.Spec.Template.Spec
+	if pod.RestartPolicy != "Never" {
+		t.Errorf("job %s: restartPolicy %q, want Never (a retried shard is a new pod that resumes the record)", o.Metadata.Name, pod.RestartPolicy)
+	}
+	for _, v := range pod.Volumes {
+		if c := v.PersistentVolumeClaim; c != nil && !claims[c.ClaimName] {
+			t.Errorf("job %s mounts claim %s, which no manifest makes", o.Metadata.Name, c.ClaimName)
 		}
-		for _, v := range pod.Volumes {
-			if c := v.PersistentVolumeClaim; c != nil && !claims[c.ClaimName] {
-				t.Errorf("job %s mounts claim %s, which no manifest makes", o.Metadata.Name, c.ClaimName)
-			}
-			if c := v.ConfigMap; c != nil && configMaps[c.Name] == "" {
-				t.Errorf("job %s mounts ConfigMap %s, which README.md never says how to make", o.Metadata.Name, c.Name)
-			}
+		if c := v.ConfigMap; c != nil && configMaps[c.Name] == "" {
+			t.Errorf("job %s mounts ConfigMap %s, which README.md never says how to make", o.Metadata.Name, c.Name)
 		}
-		for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
-			if strings.Contains(c.Image, "mcpeval") && !strings.HasSuffix(c.Image, ":"+version) {
-				t.Errorf("job %s runs image %s, not the pinned release %s", o.Metadata.Name, c.Image, version)
-			}
-			if len(c.EnvFrom) > 0 {
-				t.Errorf("job %s, container %s: envFrom; name each secret with secretKeyRef", o.Metadata.Name, c.Name)
-			}
-			script := strings.Join(append(slices.Clone(c.Command), c.Args...), " ")
-			for _, e := range c.Env {
-				fromSecret := e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil
-				if secretName.MatchString(e.Name) && !fromSecret {
-					t.Errorf("job %s, container %s: %s is not from a Secret (valueFrom.secretKeyRef)", o.Metadata.Name, c.Name, e.Name)
-				}
-				if e.ValueFrom != nil && !fromSecret {
-					t.Errorf("job %s, container %s: %s comes from something other than secretKeyRef", o.Metadata.Name, c.Name, e.Name)
-				}
-				if fromSecret && strings.Contains(script, e.Name) {
-					t.Errorf("job %s, container %s: the secret %s is named in the command line", o.Metadata.Name, c.Name, e.Name)
+	}
+	for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
+		checkK8sContainer(t, o.Metadata.Name, c, version)
+	}
+}
+
+// checkK8sContainer checks a container of job runs the pinned image and
+// takes each secret from a secretKeyRef, never naming it in its command.
+func checkK8sContainer(t *testing.T, job string, c k8sContainer, version string) {
+	t.Helper()
+	if strings.Contains(c.Image, "mcpeval") && !strings.HasSuffix(c.Image, ":"+version) {
+		t.Errorf("job %s runs image %s, not the pinned release %s", job, c.Image, version)
+	}
+	if len(c.EnvFrom) > 0 {
+		t.Errorf("job %s, container %s: envFrom; name each secret with secretKeyRef", job, c.Name)
+	}
+	script := strings.Join(append(slices.Clone(c.Command), c.Args...), " ")
+	for _, e := range c.Env {
+		fromSecret := e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil
+		if secretName.MatchString(e.Name) && !fromSecret {
+			t.Errorf("job %s, container %s: %s is not from a Secret (valueFrom.secretKeyRef)", job, c.Name, e.Name)
+		}
+		if e.ValueFrom != nil && !fromSecret {
+			t.Errorf("job %s, container %s: %s comes from something other than secretKeyRef", job, c.Name, e.Name)
+		}
+		if fromSecret && strings.Contains(script, e.Name) {
+			t.Errorf("job %s, container %s: the secret %s is named in the command line", job, c.Name, e.Name)
+		}
+	}
+}
+
+// checkK8sShardIndex runs the pod of completion index i of the Indexed
+// Job: it must run mcpeval run once, on shard i+1 of n, on the suite
+// README.md puts in the ConfigMap and a dataset that suite has, into an
+// --out directory none of the earlier indexes' runDirs is. It returns the
+// shard K run and that directory.
+func checkK8sShardIndex(t *testing.T, r *fakeShell, indexed *k8sObject, i, n int, configMaps map[string]string, runDirs []string) (k int, out string) {
+	t.Helper()
+	var runs [][]string
+	for _, cmd := range r.pod(indexed, "JOB_COMPLETION_INDEX="+strconv.Itoa(i)) {
+		checkCommand(t, "job "+indexed.Metadata.Name, cmd)
+		if cmd[0] == "run" {
+			runs = append(runs, cmd)
+		}
+	}
+	if len(runs) != 1 {
+		t.Fatalf("index %d ran mcpeval run %d times, want once: %q", i, len(runs), runs)
+	}
+	cmd := runs[0]
+	sh, err := shard.Parse(flagValue(cmd, "shard"))
+	if err != nil {
+		t.Fatalf("index %d: %v", i, err)
+	}
+	if sh.K != i+1 || sh.N != n {
+		t.Errorf("index %d runs shard %d/%d, want %d/%d", i, sh.K, sh.N, i+1, n)
+	}
+	out = flagValue(cmd, "out")
+	if out == "" || slices.Contains(runDirs, out) {
+		t.Errorf("index %d writes its run to %q, not a directory of its own", i, out)
+	}
+	suitePath := flagValue(cmd, "suite")
+	from := k8sSuiteSource(r, indexed, suitePath, configMaps)
+	if from == "" {
+		t.Fatalf("index %d runs suite %s, which is not the ConfigMap README.md makes", i, suitePath)
+	}
+	s, err := suite.Load(filepath.Join("../..", from))
+	if err != nil {
+		t.Fatalf("the suite README.md puts in the ConfigMap: %v", err)
+	}
+	if ds := flagValue(cmd, "dataset"); ds != "" && !slices.ContainsFunc(s.Cases, func(c *suite.Case) bool { return s.DatasetOf(c) == ds }) {
+		t.Errorf("suite %s has no case in dataset %s", from, ds)
+	}
+	return sh.K, out
+}
+
+// k8sSuiteSource returns the suite directory README.md makes the
+// ConfigMap from that the job's containers mount at suitePath (moved
+// under r's root), or "" when none is.
+func k8sSuiteSource(r *fakeShell, job *k8sObject, suitePath string, configMaps map[string]string) string {
+	from := ""
+	pod := &job.Spec.Template.Spec
+	for _, c := range pod.Containers {
+		for _, m := range c.VolumeMounts {
+			for _, v := range pod.Volumes {
+				if v.Name == m.Name && v.ConfigMap != nil && suitePath == filepath.Join(r.root, m.MountPath) {
+					from = configMaps[v.ConfigMap.Name]
 				}
 			}
 		}
 	}
+	return from
+}
 
-	// Each index runs its own shard, K = index+1 of N; together all of
-	// them, each once.
-	r := newFakeShell(t)
-	var runDirs []string
-	seenK := map[int]bool{}
-	for i := range n {
-		var runs [][]string
-		for _, cmd := range r.pod(indexed, "JOB_COMPLETION_INDEX="+strconv.Itoa(i)) {
-			checkCommand(t, "job "+indexed.Metadata.Name, cmd)
-			if cmd[0] == "run" {
-				runs = append(runs, cmd)
-			}
-		}
-		if len(runs) != 1 {
-			t.Fatalf("index %d ran mcpeval run %d times, want once: %q", i, len(runs), runs)
-		}
-		cmd := runs[0]
-		sh, err := shard.Parse(flagValue(cmd, "shard"))
-		if err != nil {
-			t.Fatalf("index %d: %v", i, err)
-		}
-		if sh.K != i+1 || sh.N != n {
-			t.Errorf("index %d runs shard %d/%d, want %d/%d", i, sh.K, sh.N, i+1, n)
-		}
-		seenK[sh.K] = true
-		out := flagValue(cmd, "out")
-		if out == "" || slices.Contains(runDirs, out) {
-			t.Errorf("index %d writes its run to %q, not a directory of its own", i, out)
-		}
-		runDirs = append(runDirs, out)
-		suitePath := flagValue(cmd, "suite")
-		from := ""
-		pod := &indexed.Spec.Template.Spec
-		for _, c := range pod.Containers {
-			for _, m := range c.VolumeMounts {
-				for _, v := range pod.Volumes {
-					if v.Name == m.Name && v.ConfigMap != nil && suitePath == filepath.Join(r.root, m.MountPath) {
-						from = configMaps[v.ConfigMap.Name]
-					}
-				}
-			}
-		}
-		if from == "" {
-			t.Fatalf("index %d runs suite %s, which is not the ConfigMap README.md makes", i, suitePath)
-		}
-		s, err := suite.Load(filepath.Join("../..", from))
-		if err != nil {
-			t.Fatalf("the suite README.md puts in the ConfigMap: %v", err)
-		}
-		if ds := flagValue(cmd, "dataset"); ds != "" && !slices.ContainsFunc(s.Cases, func(c *suite.Case) bool { return s.DatasetOf(c) == ds }) {
-			t.Errorf("suite %s has no case in dataset %s", from, ds)
-		}
-	}
-	if len(seenK) != n {
-		t.Errorf("the %d indexes ran shards %v", n, seenK)
-	}
-
-	// A pod started again resumes its shard's record, or does nothing
-	// when that record is finished.
-	rec := filepath.Join(runDirs[0], "record.jsonl")
+// checkK8sRestart: a pod started again resumes its shard's record in
+// runDir, or does nothing when that record is finished.
+func checkK8sRestart(t *testing.T, r *fakeShell, indexed *k8sObject, runDir string) {
+	t.Helper()
+	rec := filepath.Join(runDir, "record.jsonl")
 	if err := os.WriteFile(rec, []byte(`{"header":{"format":"x"}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	again := r.pod(indexed, "JOB_COMPLETION_INDEX=0")
-	if len(again) != 1 || again[0][0] != "run" || flagValue(again[0], "resume") != runDirs[0] {
-		t.Errorf("index 0 started again over its unfinished record ran %q, want run --resume %s", again, runDirs[0])
+	if len(again) != 1 || again[0][0] != "run" || flagValue(again[0], "resume") != runDir {
+		t.Errorf("index 0 started again over its unfinished record ran %q, want run --resume %s", again, runDir)
 	} else {
 		checkCommand(t, "job "+indexed.Metadata.Name+" started again", again[0])
 	}
@@ -414,8 +484,12 @@ func TestKubernetesExample(t *testing.T) {
 	if again := r.pod(indexed, "JOB_COMPLETION_INDEX=0"); len(again) != 0 {
 		t.Errorf("index 0 started again over its finished record ran %q, want nothing", again)
 	}
+}
 
-	// The merge finds every shard's run, and grades and reports.
+// checkK8sMerge: the merge job finds every shard's run in runDirs, and
+// grades and reports.
+func checkK8sMerge(t *testing.T, r *fakeShell, merge *k8sObject, runDirs []string) {
+	t.Helper()
 	seen := map[string]bool{}
 	for _, cmd := range r.pod(merge) {
 		checkCommand(t, "job "+merge.Metadata.Name, cmd)
@@ -423,16 +497,7 @@ func TestKubernetesExample(t *testing.T) {
 		if cmd[0] != "merge" {
 			continue
 		}
-		var shards []string
-		for i := 1; i < len(cmd); i++ {
-			switch {
-			case strings.HasPrefix(cmd[i], "--") && !strings.Contains(cmd[i], "="):
-				i++ // its value
-			case strings.HasPrefix(cmd[i], "--"):
-			default:
-				shards = append(shards, cmd[i])
-			}
-		}
+		shards := mergeOperands(cmd)
 		sort.Strings(shards)
 		want := slices.Clone(runDirs)
 		sort.Strings(want)
@@ -445,6 +510,23 @@ func TestKubernetesExample(t *testing.T) {
 			t.Errorf("the merge job never runs mcpeval %s", c)
 		}
 	}
+}
+
+// mergeOperands returns the runs a merge command line names: its
+// arguments after the command that are not flags (--flag value or
+// --flag=value).
+func mergeOperands(cmd []string) []string {
+	var shards []string
+	for i := 1; i < len(cmd); i++ {
+		switch {
+		case strings.HasPrefix(cmd[i], "--") && !strings.Contains(cmd[i], "="):
+			i++ // its value
+		case strings.HasPrefix(cmd[i], "--"):
+		default:
+			shards = append(shards, cmd[i])
+		}
+	}
+	return shards
 }
 
 func intOrNone(p *int) string {
