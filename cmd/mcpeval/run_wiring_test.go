@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
 	"github.com/mcpeval/mcpeval/internal/rundir"
@@ -97,5 +98,23 @@ func TestRunExportsAsItGoes(t *testing.T) {
 	}
 	if strip(live) != strip(deadGrades) {
 		t.Errorf("a dead collector changed the grades")
+	}
+
+	// A collector killed while the run goes: it took some spans, then
+	// stopped answering. The run finishes with the same grades.
+	dying := otlptest.NewReceiver(t)
+	go func() {
+		for dying.Requests() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		dying.CloseClientConnections()
+		dying.Close()
+	}()
+	_, killedGrades := run("killed", dying.Endpoint())
+	if strip(live) != strip(killedGrades) {
+		t.Errorf("a collector killed mid-run changed the grades")
+	}
+	if dying.Requests() == 0 {
+		t.Errorf("the collector received nothing before it was killed")
 	}
 }
