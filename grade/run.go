@@ -28,7 +28,7 @@ type Result struct {
 	Groups []GroupStats `json:"groups"`
 	// Totals and Groups leave out the cases graded by their judge
 	// (graded_by: judge), whose counts are Judged, shown apart.
-	Totals Totals       `json:"totals"`
+	Totals Totals `json:"totals"`
 	// Judged are the counts of the attempts of cases graded by their
 	// judge; nil when the run has none.
 	Judged *Counts `json:"judged,omitempty"`
