@@ -16,27 +16,22 @@ import (
 var ErrBadOutput = errors.New("bad output path")
 
 // WriteOutput writes what write writes to the file a user named: "-", or
-// the file stdout is (/dev/stdout), is stdout (nil: os.Stdout); a device, a FIFO or a socket (/dev/null, /dev/stdout, a named
-// pipe) is written through, never replaced; a regular file, or a new one,
+// the file stdout is (/dev/stdout), is stdout (nil: os.Stdout); a device,
+// a FIFO or a socket (/dev/null, a named pipe) is written through, never
+// replaced; a regular file, or a new one,
 // is written atomically as WriteFile does (through a symbolic link, the
 // file it names). A directory is refused, and so is a path whose folder
 // does not exist: no folder is created that the user did not make.
 func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
-		if stdout == nil {
-			stdout = os.Stdout
-		}
-		if err := write(stdout); err != nil {
-			return fmt.Errorf("writing to stdout: %w", err)
-		}
-		return nil
+		return toStdout(stdout, write)
 	}
 	real, st, err := outputTarget(path)
 	if err != nil {
 		return err
 	}
 	if isStdout(st) {
-		return WriteOutput("-", stdout, write)
+		return toStdout(stdout, write)
 	}
 	if st != nil && !st.Mode().IsRegular() || throughDevice(path) {
 		return writeThrough(path, os.O_WRONLY, write)
@@ -50,22 +45,27 @@ func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 // a directory and a missing folder.
 func AppendOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
-		if stdout == nil {
-			stdout = os.Stdout
-		}
-		if err := write(stdout); err != nil {
-			return fmt.Errorf("writing to stdout: %w", err)
-		}
-		return nil
+		return toStdout(stdout, write)
 	}
 	_, st, err := outputTarget(path)
 	if err != nil {
 		return err
 	}
 	if isStdout(st) {
-		return AppendOutput("-", stdout, write)
+		return toStdout(stdout, write)
 	}
 	return writeThrough(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, write)
+}
+
+// toStdout writes to stdout (nil: os.Stdout).
+func toStdout(stdout io.Writer, write func(io.Writer) error) error {
+	if stdout == nil {
+		stdout = os.Stdout
+	}
+	if err := write(stdout); err != nil {
+		return fmt.Errorf("writing to stdout: %w", err)
+	}
+	return nil
 }
 
 // outputTarget checks the path a user named for output and returns the
