@@ -114,7 +114,7 @@ func (h *Handler) serveAnthropic(w http.ResponseWriter, r *http.Request, body []
 func readAntCall(body []byte) (*antCall, error) {
 	c := &antCall{}
 	if err := json.Unmarshal(body, &c.req); err != nil {
-		return nil, fmt.Errorf("There was an error parsing the body: %v", err)
+		return nil, apiError(fmt.Sprintf("There was an error parsing the body: %v", err))
 	}
 	if err := checkAntFields(c.req); err != nil {
 		return nil, err
@@ -169,7 +169,7 @@ func antTools(tools []json.RawMessage) (offered []string, cacheable bool, err er
 			return nil, false, fmt.Errorf("tools.%d.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", i)
 		}
 		if seen[t.Name] {
-			return nil, false, errors.New("tools: Tool names must be unique.")
+			return nil, false, apiError("tools: Tool names must be unique.")
 		}
 		seen[t.Name] = true
 		var schema struct {
@@ -258,7 +258,7 @@ func (c *antCall) checkStartsWithThinking(i int, ids []string) error {
 	if first == "thinking" || first == "redacted_thinking" {
 		return nil
 	}
-	return fmt.Errorf("messages.%d.content.0.type: Expected `thinking` or `redacted_thinking`, but found `%s`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks).", i, first)
+	return apiError(fmt.Sprintf("messages.%d.content.0.type: Expected `thinking` or `redacted_thinking`, but found `%s`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks).", i, first))
 }
 
 // checkAnswered refuses tool_use ids of assistant message i that the next
@@ -284,7 +284,7 @@ func (c *antCall) checkAnswered(i int, ids []string) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i, strings.Join(missing, ", "))
+	return apiError(fmt.Sprintf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i, strings.Join(missing, ", ")))
 }
 
 // checkToolResults refuses a tool_result in a user message that answers no
@@ -304,7 +304,7 @@ func (c *antCall) checkToolResults() error {
 		}
 		for j, b := range c.msgs[i] {
 			if b.Type == "tool_result" && !prev[b.ToolUseID] {
-				return fmt.Errorf("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, j, b.ToolUseID)
+				return apiError(fmt.Sprintf("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, j, b.ToolUseID))
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package wiremodel
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -122,7 +121,7 @@ func (h *Handler) serveBedrock(w http.ResponseWriter, r *http.Request, body []by
 		return
 	}
 	if len(req.Messages) == 0 {
-		bad(errors.New("A conversation must start with a user message. Try again with a conversation that starts with a user message."))
+		bad(apiError("A conversation must start with a user message. Try again with a conversation that starts with a user message."))
 		return
 	}
 	sys, cacheSys := brSystem(req.System)
@@ -211,14 +210,14 @@ func checkBrTool(i int, spec *brToolSpec, seen map[string]bool) error {
 		return fmt.Errorf("1 validation error detected: Value at 'toolConfig.tools.%d.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+", i+1)
 	}
 	if seen[spec.Name] {
-		return errors.New("The toolConfig field must be defined with unique tool names.")
+		return apiError("The toolConfig field must be defined with unique tool names.")
 	}
 	seen[spec.Name] = true
 	var schema struct {
 		Type string `json:"type"`
 	}
 	if json.Unmarshal(spec.InputSchema.JSON, &schema) != nil || schema.Type != "object" {
-		return fmt.Errorf("The value at toolConfig.tools.%d.toolSpec.inputSchema.json.type must be object.", i)
+		return apiError(fmt.Sprintf("The value at toolConfig.tools.%d.toolSpec.inputSchema.json.type must be object.", i))
 	}
 	return nil
 }
@@ -257,10 +256,10 @@ func checkBrMessage(i int, msg brMessage) error {
 		want = "assistant"
 	}
 	if msg.Role != want {
-		return errors.New("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.")
+		return apiError("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.")
 	}
 	if len(msg.Content) == 0 {
-		return fmt.Errorf("The content field in the Message object at messages.%d is empty. Add a ContentBlock object to the content field and try again.", i)
+		return apiError(fmt.Sprintf("The content field in the Message object at messages.%d is empty. Add a ContentBlock object to the content field and try again.", i))
 	}
 	return nil
 }
@@ -275,15 +274,15 @@ func checkBrBlocks(msgs []brMessage, i int) (uses map[string]bool, err error) {
 		switch {
 		case c.ToolUse != nil:
 			if msg.Role != "assistant" {
-				return nil, fmt.Errorf("messages.%d.content.%d: toolUse blocks are allowed only in assistant messages.", i, j)
+				return nil, apiError(fmt.Sprintf("messages.%d.content.%d: toolUse blocks are allowed only in assistant messages.", i, j))
 			}
 			if in := bytes.TrimSpace(c.ToolUse.Input); len(in) == 0 || in[0] != '{' {
-				return nil, fmt.Errorf("The format of the value at messages.%d.content.%d.toolUse.input is invalid. Provide a json object for the field and try again.", i, j)
+				return nil, apiError(fmt.Sprintf("The format of the value at messages.%d.content.%d.toolUse.input is invalid. Provide a json object for the field and try again.", i, j))
 			}
 			uses[c.ToolUse.ToolUseID] = true
 		case c.ToolResult != nil:
 			if i == 0 || !prevUse(msgs[i-1], c.ToolResult.ToolUseID) {
-				return nil, fmt.Errorf("The number of toolResult blocks at messages.%d.content exceeds the number of toolUse blocks of previous turn.", i)
+				return nil, apiError(fmt.Sprintf("The number of toolResult blocks at messages.%d.content exceeds the number of toolUse blocks of previous turn.", i))
 			}
 		}
 	}
@@ -315,7 +314,7 @@ func checkBrAnswered(msgs []brMessage, i int, uses map[string]bool) error {
 		}
 	}
 	if len(uses) > 0 {
-		return fmt.Errorf("Expected toolResult blocks at messages.%d.content for the following Ids: %s", i+1, strings.Join(sortedKeys(uses), ", "))
+		return apiError(fmt.Sprintf("Expected toolResult blocks at messages.%d.content for the following Ids: %s", i+1, strings.Join(sortedKeys(uses), ", ")))
 	}
 	return nil
 }

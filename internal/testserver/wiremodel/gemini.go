@@ -87,7 +87,7 @@ func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byt
 	}
 	var req gemRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		bad(fmt.Errorf("Invalid JSON payload received. %v", err))
+		bad(apiError(fmt.Sprintf("Invalid JSON payload received. %v", err)))
 		return
 	}
 	if len(req.Contents) == 0 {
@@ -119,7 +119,7 @@ func gemTools(req gemRequest) (offered []string, err error) {
 	for i, t := range req.Tools {
 		for j, f := range t.FunctionDeclarations {
 			if !gemNameRE.MatchString(f.Name) {
-				return nil, fmt.Errorf("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 64.", i, j)
+				return nil, apiError(fmt.Sprintf("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 64.", i, j))
 			}
 			if seen[f.Name] {
 				return nil, fmt.Errorf("* GenerateContentRequest.tools[%d].function_declarations[%d].name: Duplicate function declaration found: %s", i, j, f.Name)
@@ -154,11 +154,11 @@ func gemContents(contents []gemContent) (prompt string, turns int, err error) {
 		if c.Role == "model" {
 			turns++
 			if calls > 0 && i+1 < len(contents) && countGem(contents[i+1], gemIsResponse) != calls {
-				return "", 0, errors.New("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.")
+				return "", 0, apiError("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.")
 			}
 		}
 		if responses > 0 && gemPrevCalls(contents, i) != responses {
-			return "", 0, errors.New("Please ensure that function response turn comes immediately after a function call turn.")
+			return "", 0, apiError("Please ensure that function response turn comes immediately after a function call turn.")
 		}
 	}
 	return strings.Join(texts, "\n"), turns, nil
@@ -169,13 +169,13 @@ func checkGemContent(i int, c gemContent) error {
 	switch c.Role {
 	case "user", "model":
 	default:
-		return errors.New("Please use a valid role: user, model.")
+		return apiError("Please use a valid role: user, model.")
 	}
 	if len(c.Parts) == 0 {
-		return fmt.Errorf("* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.", i)
+		return apiError(fmt.Sprintf("* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.", i))
 	}
 	if i == 0 && c.Role != "user" {
-		return errors.New("Please ensure that multiturn requests alternate between user and model, starting with user.")
+		return apiError("Please ensure that multiturn requests alternate between user and model, starting with user.")
 	}
 	return nil
 }
@@ -192,13 +192,13 @@ func checkGemParts(i int, c gemContent) (calls, responses int, err error) {
 			continue
 		}
 		if c.Role != "model" {
-			return 0, 0, fmt.Errorf("* GenerateContentRequest.contents[%d].parts[%d]: a function call must come from the model.", i, j)
+			return 0, 0, apiError(fmt.Sprintf("* GenerateContentRequest.contents[%d].parts[%d]: a function call must come from the model.", i, j))
 		}
 		if args := bytes.TrimSpace(p.FunctionCall.Args); len(args) > 0 && args[0] != '{' {
 			return 0, 0, fmt.Errorf("* GenerateContentRequest.contents[%d].parts[%d].function_call.args: must be an object", i, j)
 		}
 		if calls == 0 && p.ThoughtSignature != gemSignature(p.FunctionCall.Name) {
-			return 0, 0, fmt.Errorf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d.", p.FunctionCall.Name, j+1)
+			return 0, 0, apiError(fmt.Sprintf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d.", p.FunctionCall.Name, j+1))
 		}
 		calls++
 	}

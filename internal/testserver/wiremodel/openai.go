@@ -79,7 +79,7 @@ func (h *Handler) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 	}
 	var req oaRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		bad(fmt.Errorf("We could not parse the JSON body of your request. (%v)", err))
+		bad(apiError(fmt.Sprintf("We could not parse the JSON body of your request. (%v)", err)))
 		return
 	}
 	if err := checkOAFields(req); err != nil {
@@ -123,17 +123,17 @@ func oaTools(req oaRequest) (offered []string, err error) {
 	seen := map[string]bool{}
 	for i, t := range req.Tools {
 		if t.Type != "function" {
-			return nil, fmt.Errorf("Invalid value for 'tools[%d].type': only 'function' is supported here.", i)
+			return nil, apiError(fmt.Sprintf("Invalid value for 'tools[%d].type': only 'function' is supported here.", i))
 		}
 		if !toolNameRE.MatchString(t.Function.Name) {
-			return nil, fmt.Errorf("Invalid 'tools[%d].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", i)
+			return nil, apiError(fmt.Sprintf("Invalid 'tools[%d].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", i))
 		}
 		if seen[t.Function.Name] {
-			return nil, fmt.Errorf("Invalid 'tools': duplicate function name %q.", t.Function.Name)
+			return nil, apiError(fmt.Sprintf("Invalid 'tools': duplicate function name %q.", t.Function.Name))
 		}
 		seen[t.Function.Name] = true
 		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && p[0] != '{' {
-			return nil, fmt.Errorf("Invalid type for 'tools[%d].function.parameters': expected an object.", i)
+			return nil, apiError(fmt.Sprintf("Invalid type for 'tools[%d].function.parameters': expected an object.", i))
 		}
 		offered = append(offered, t.Function.Name)
 	}
@@ -158,10 +158,10 @@ func readOAConversation(msgs []oaMessage) (*oaConversation, error) {
 	for i, m := range msgs {
 		text, err := m.text()
 		if err != nil {
-			return nil, fmt.Errorf("Invalid 'messages[%d].content': %v", i, err)
+			return nil, apiError(fmt.Sprintf("Invalid 'messages[%d].content': %v", i, err))
 		}
 		if m.Role != "tool" && len(c.pending) > 0 {
-			return nil, fmt.Errorf("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(c.missing(), ", "))
+			return nil, apiError(fmt.Sprintf("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(c.missing(), ", ")))
 		}
 		if err := c.add(m, text); err != nil {
 			return nil, err
@@ -193,11 +193,11 @@ func (c *oaConversation) add(m oaMessage, text string) error {
 		}
 	case "tool":
 		if !c.pending[m.ToolCallID] {
-			return errors.New("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
+			return apiError("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
 		}
 		delete(c.pending, m.ToolCallID)
 	default:
-		return fmt.Errorf("Invalid value: '%s'. Supported values are: 'system', 'assistant', 'user', 'tool', and 'developer'.", m.Role)
+		return apiError(fmt.Sprintf("Invalid value: '%s'. Supported values are: 'system', 'assistant', 'user', 'tool', and 'developer'.", m.Role))
 	}
 	return nil
 }

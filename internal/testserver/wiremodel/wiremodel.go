@@ -585,3 +585,10 @@ func short(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// apiError is a refusal in the words a provider's API uses, capitals and
+// full stops included, so that a provider's error handling is tested
+// against the text it will really get.
+type apiError string
+
+func (e apiError) Error() string { return string(e) }
