@@ -72,26 +72,33 @@ func runJSON(t *testing.T, args ...string) (summary, int, string) {
 	return s, code, errb.String()
 }
 
-// TestRunOverHTTP runs the household suite against the household target
-// served over streamable HTTP.
-func TestRunOverHTTP(t *testing.T) {
+// householdBehindToken serves the household server over streamable HTTP
+// to requests that carry "Authorization: Bearer TOKEN", and refuses the
+// rest with 401, as an authenticated remote server does.
+func householdBehindToken(t *testing.T, token string) *httptest.Server {
+	t.Helper()
 	server, err := builtin.Server("household", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const token = "tok-PLANTED-4711, with a comma"
-	t.Setenv("MCPEVAL_TEST_TOKEN", token)
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+token {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
 		handler.ServeHTTP(w, r)
 	}))
-	ts := httptest.NewServer(mux)
-	defer ts.Close()
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// TestRunOverHTTP runs the household suite against the household target
+// served over streamable HTTP.
+func TestRunOverHTTP(t *testing.T) {
+	const token = "tok-PLANTED-4711, with a comma"
+	t.Setenv("MCPEVAL_TEST_TOKEN", token)
+	ts := householdBehindToken(t, token)
 	out := filepath.Join(t.TempDir(), "run")
 	if _, code, _ := runJSON(t, "run", "--json", "--quiet", "--target", ts.URL+"/mcp", "--attempts", "1", "--out", out+"-noauth"); code == 0 {
 		t.Fatal("a run without the bearer token succeeded against a server that requires it")

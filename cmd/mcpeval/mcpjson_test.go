@@ -1,15 +1,10 @@
 package main
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestRunFromMCPJSONOverHTTP runs the household suite against the
@@ -18,21 +13,9 @@ import (
 // the token nor the endpoint reaches the run's files. Without a name in a
 // file of several servers the run is refused as bad input.
 func TestRunFromMCPJSONOverHTTP(t *testing.T) {
-	server, err := builtin.Server("household", false)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const token = "tok-PLANTED-mcpjson-http"
 	t.Setenv("MCPEVAL_TEST_TOKEN", token)
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+token {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		handler.ServeHTTP(w, r)
-	}))
-	defer ts.Close()
+	ts := householdBehindToken(t, token)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "mcp.json")
 	os.WriteFile(conf, []byte(`{"mcpServers": {

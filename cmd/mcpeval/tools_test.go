@@ -1,37 +1,21 @@
 package main
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/suite"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestToolsAndInitOverHTTP lists the tools of a server that wants a bearer
 // token, and starts a suite for it: the token is sent, never shown or
 // written, and the suite names it by reference.
 func TestToolsAndInitOverHTTP(t *testing.T) {
-	server, err := builtin.Server("household", false)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const token = "tok-PLANTED-9931"
 	t.Setenv("MCPEVAL_TEST_TOKEN", token)
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+token {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		handler.ServeHTTP(w, r)
-	}))
-	defer ts.Close()
+	ts := householdBehindToken(t, token)
 
 	if _, _, code := mcpeval(t, "tools", ts.URL); code == 0 {
 		t.Error("tools without the bearer token succeeded against a server that requires it")
