@@ -67,6 +67,22 @@ type Header struct {
 	// Prices names the price table the run was priced with, when the model
 	// is a real one whose provider has a table.
 	Prices *PriceTable `json:"prices,omitempty"`
+	// Batches are the provider batches the run's attempts were submitted
+	// in (run --batch), written before any was polled, so that a resumed
+	// run reads their results instead of asking (and paying) again.
+	Batches []Batch `json:"batches,omitempty"`
+}
+
+// Batch is one batch of first-turn requests a provider accepted for a run.
+type Batch struct {
+	// Provider is the provider's name ("anthropic", "openai").
+	Provider string `json:"provider"`
+	// ID is the provider's id of the batch.
+	ID string `json:"id"`
+	// Requests is how many attempts' requests it holds.
+	Requests int `json:"requests"`
+	// Submitted is when the provider accepted it.
+	Submitted time.Time `json:"submitted"`
 }
 
 // PriceTable identifies a price table: whose, when it was read, where from,
@@ -242,6 +258,10 @@ type Attempt struct {
 	// Fixture is what was built for the attempt and torn down after it,
 	// for cases that need fixtures.
 	Fixture *Fixture `json:"fixture,omitempty"`
+	// Batch is true when the attempt's model turn was answered through the
+	// provider's batch API (one of Header.Batches), and so is priced at
+	// the provider's batch rate.
+	Batch bool `json:"batch,omitempty"`
 }
 
 // Fixture records an attempt's fixtures: what was built before it (under
