@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -40,7 +41,11 @@ type Summary struct {
 	// has none.
 	Prices *record.PriceTable `json:"prices,omitempty"`
 	Cases  map[string]Line    `json:"cases"`
-	Total  Line               `json:"total"`
+	// Judges are the judge models' asks, a row per judge; they count in
+	// Total but in no case.
+	Judges []JudgeLine `json:"judges,omitempty"`
+	// Total is the run's total: the model's attempts and the judges' asks.
+	Total Line `json:"total"`
 }
 
 // Summarize totals a record's usage, priced with prices (nil for the
@@ -50,21 +55,28 @@ func Summarize(r *record.Run, prices *price.Set) *Summary {
 		prices = price.Builtin()
 	}
 	p, priced := prices.Lookup(r.Header.Model.Provider, r.Header.Model.Name)
+	if IsFake(r.Header.Model) {
+		// A fake model costs nothing; its usage says nothing either.
+		p, priced = price.Price{}, true
+	}
 	s := &Summary{Model: r.Header.Model.Spec, Cases: map[string]Line{}, Prices: prices.Stamp(r.Header.Model.Provider, r.Header.Model.Name)}
 	if priced {
 		s.PriceRead = p.Read
 	}
+	batch, _ := price.Batch(r.Header.Model.Provider)
 	for i := range r.Attempts {
 		a := &r.Attempts[i]
 		l := s.Cases[a.Case]
-		add(&l, a, p, priced)
+		add(&l, a, p, priced, batch)
 		s.Cases[a.Case] = l
-		add(&s.Total, a, p, priced)
+		add(&s.Total, a, p, priced, batch)
 	}
 	return s
 }
 
-func add(l *Line, a *record.Attempt, p price.Price, priced bool) {
+// add counts attempt a into l; an attempt a batch answered costs the
+// provider's batch share of its price.
+func add(l *Line, a *record.Attempt, p price.Price, priced bool, batch price.BatchRate) {
 	l.Attempts++
 	l.WallMS += a.DurationMS
 	for _, t := range a.Turns {
@@ -73,6 +85,9 @@ func add(l *Line, a *record.Attempt, p price.Price, priced bool) {
 		l.Retries += len(t.Tries)
 		if priced {
 			c := price.Cost(p, t.Usage)
+			if a.Batch && batch.Share > 0 {
+				c *= batch.Share
+			}
 			if l.CostUSD == nil {
 				l.CostUSD = new(float64)
 			}
@@ -97,14 +112,23 @@ func Text(w io.Writer, s *Summary) error {
 	for _, id := range ids {
 		row(id, s.Cases[id])
 	}
+	for _, l := range s.Judges {
+		fmt.Fprintf(tw, "judge %s\t%d\t%d\t%d\t%d\t%d\t%s\t\t\t\n", l.Model, l.Asks, l.Tokens.Input, l.Tokens.Output,
+			l.Tokens.CacheWrite, l.Tokens.CacheRead, dollars(l.CostUSD))
+	}
 	row("total", s.Total)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	judgeText(w, s)
 	if t := s.Total.Tokens; t.Input+t.CacheWrite+t.CacheRead > 0 {
 		// Whether the prompt cache hit: a prefix too short to cache reads 0%.
 		fmt.Fprintf(w, "cached input: %.0f%% (%d of %d input tokens read from the prompt cache)\n",
 			100*t.CachedShare(), t.CacheRead, t.Input+t.CacheWrite+t.CacheRead)
+	}
+	if IsFake(model.Info{Provider: modelProvider(s.Model)}) {
+		_, err := fmt.Fprintf(w, "%s is a fake model: it costs nothing\n", s.Model)
+		return err
 	}
 	if s.PriceRead != "" {
 		_, err := fmt.Fprintf(w, "prices as read on %s; check them against the provider's pricing page\n", s.PriceRead)
@@ -112,6 +136,12 @@ func Text(w io.Writer, s *Summary) error {
 	}
 	_, err := fmt.Fprintf(w, "unpriced: %s is not in a price table, so its cost is unknown (give one with --prices FILE)\n", s.Model)
 	return err
+}
+
+// modelProvider is the provider of a model spec ("fake:perfect": "fake").
+func modelProvider(spec string) string {
+	p, _, _ := strings.Cut(spec, ":")
+	return p
 }
 
 func dollars(c *float64) string {
