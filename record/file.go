@@ -199,11 +199,47 @@ func Read(dir string) (*Run, error) {
 
 // Parse reads a record from rd; name is used in messages.
 func Parse(rd io.Reader, name string) (*Run, error) {
-	br := bufio.NewReaderSize(rd, 1<<16)
 	run := &Run{}
-	seen := map[Planned]int{} // the line of each attempt's latest
-	at := map[Planned]int{}   // its index in run.Attempts
+	err := scanLines(rd, name, run, func(l *lineAt) {
+		if l.replaces >= 0 {
+			run.Superseded = append(run.Superseded, run.Attempts[l.replaces])
+			run.Attempts[l.replaces] = *l.attempt
+			return
+		}
+		run.Attempts = append(run.Attempts, *l.attempt)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// lineAt is one attempt line that counts, as scanLines hands it on.
+type lineAt struct {
+	attempt *Attempt
+	// off and size locate the line in the record (without its newline).
+	off  int64
+	size int
+	// replaces is the index, among the attempts handed on so far, of the
+	// errored attempt this one supersedes; -1 for a new attempt.
+	replaces int
+}
+
+// scanLines reads a record from rd into run's Header, End and Warnings,
+// and hands keep every attempt line that counts, in the order written.
+// It holds no attempt itself: what keep keeps is up to it. Parse keeps the
+// attempts, Open their offsets, so that both read a record by the same
+// rules, line for line.
+func scanLines(rd io.Reader, name string, run *Run, keep func(*lineAt)) error {
+	br := bufio.NewReaderSize(rd, 1<<16)
+	type seenAt struct {
+		line, at int  // the line of the attempt's latest, its index
+		errored  bool // whether the one at index ended in error
+	}
+	seen := map[Planned]*seenAt{}
+	count := 0 // attempts handed on that are not replacements
 	n := 0
+	var off int64
 	for {
 		data, err := readLine(br)
 		if len(data) == 0 && err == io.EOF {
@@ -211,8 +247,10 @@ func Parse(rd io.Reader, name string) (*Run, error) {
 		}
 		n++
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+			return fmt.Errorf("%s:%d: %w", name, n, err)
 		}
+		at := off
+		off += int64(len(data)) + 1
 		torn := err == io.EOF // no newline: the write was cut short
 		var l line
 		perr := json.Unmarshal(data, &l)
@@ -226,58 +264,59 @@ func Parse(rd io.Reader, name string) (*Run, error) {
 			}
 		}
 		if perr != nil {
-			return nil, fmt.Errorf("%s:%d: not a record line: %v", name, n, perr)
+			return fmt.Errorf("%s:%d: not a record line: %v", name, n, perr)
 		}
 		switch {
 		case n == 1:
 			if l.Header == nil {
-				return nil, fmt.Errorf("%s:1: not a record: the first line is not a header", name)
+				return fmt.Errorf("%s:1: not a record: the first line is not a header", name)
 			}
 			if l.Header.Format != Format {
-				return nil, fmt.Errorf("%s:1: record format %q: this mcpeval reads %q", name, l.Header.Format, Format)
+				return fmt.Errorf("%s:1: record format %q: this mcpeval reads %q", name, l.Header.Format, Format)
 			}
 			run.Header = *l.Header
 		case l.Header != nil:
-			return nil, fmt.Errorf("%s:%d: a second header", name, n)
+			return fmt.Errorf("%s:%d: a second header", name, n)
 		case l.Attempt != nil:
 			if err := l.Attempt.check(); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+				return fmt.Errorf("%s:%d: %v", name, n, err)
 			}
 			k := Planned{l.Attempt.Case, l.Attempt.N}
-			if first, dup := seen[k]; dup {
-				if i := at[k]; run.Attempts[i].End == EndError {
+			la := &lineAt{attempt: l.Attempt, off: at, size: len(data), replaces: -1}
+			if s, dup := seen[k]; dup {
+				if s.errored {
 					// A retry of an errored attempt (run --resume
 					// --retry-errors): the later one counts.
-					run.Superseded = append(run.Superseded, run.Attempts[i])
-					run.Attempts[i] = *l.Attempt
-					seen[k] = n
+					la.replaces = s.at
+					s.line, s.errored = n, l.Attempt.End == EndError
+					keep(la)
 					continue
 				}
-				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: attempt %s #%d already recorded at line %d; ignored", name, n, k.Case, k.N, first))
+				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: attempt %s #%d already recorded at line %d; ignored", name, n, k.Case, k.N, s.line))
 				continue
 			}
-			seen[k] = n
-			at[k] = len(run.Attempts)
-			run.Attempts = append(run.Attempts, *l.Attempt)
+			seen[k] = &seenAt{line: n, at: count, errored: l.Attempt.End == EndError}
+			count++
+			keep(la)
 		case l.End != nil:
 			run.End = l.End // a resumed run's last end is its end
 		default:
-			return nil, fmt.Errorf("%s:%d: an empty record line", name, n)
+			return fmt.Errorf("%s:%d: an empty record line", name, n)
 		}
 		if torn {
 			break
 		}
 	}
 	if n == 0 {
-		return nil, fmt.Errorf("%s: empty record", name)
+		return fmt.Errorf("%s: empty record", name)
 	}
 	if run.Header.Format == "" {
-		return nil, fmt.Errorf("%s:1: not a record: no header", name)
+		return fmt.Errorf("%s:1: not a record: no header", name)
 	}
 	if run.End != nil {
 		run.Warnings = append(run.Warnings, run.End.Warnings...)
 	}
-	return run, nil
+	return nil
 }
 
 // readLine reads one line without its newline; io.EOF with data means the

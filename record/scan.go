@@ -1,0 +1,189 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+)
+
+// Reader reads a record attempt by attempt, for runs too large to hold:
+// Open reads the record once, keeping only where each attempt's line is,
+// and Each, Attempts and Load read attempts back one at a time. The
+// attempts, their order, the superseded ones, the warnings and the errors
+// are exactly Read's.
+//
+// A Reader holds the record file open until Close. It is not safe for
+// concurrent use.
+type Reader struct {
+	run   Run
+	f     *os.File
+	name  string
+	lines []span // the attempts, in Read's order
+	super []span // the superseded attempts, in the order written
+	byKey map[AttemptKey]int
+	buf   []byte
+}
+
+// span locates one attempt's line in the record file.
+type span struct {
+	key  AttemptKey
+	off  int64
+	size int
+}
+
+// Open reads the record in dir (or the record file dir names) as Read
+// does, and returns a Reader of its attempts. Its run (Reader.Run) has
+// the header, the end and the warnings, but no attempts.
+func Open(dir string) (*Reader, error) {
+	p := dir
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		p = filepath.Join(dir, FileName)
+	} else if err == nil {
+		dir = filepath.Dir(dir)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("reading record: %w", err)
+	}
+	r := &Reader{f: f, name: p}
+	cases := map[string]string{} // one copy of each case id, for every span of it
+	err = scanLines(f, p, &r.run, func(l *lineAt) {
+		c, ok := cases[l.attempt.Case]
+		if !ok {
+			c = l.attempt.Case
+			cases[c] = c
+		}
+		s := span{key: AttemptKey{c, l.attempt.N}, off: l.off, size: l.size}
+		if l.replaces >= 0 {
+			r.super = append(r.super, r.lines[l.replaces])
+			r.lines[l.replaces] = s
+			return
+		}
+		r.lines = append(r.lines, s)
+	})
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.run.Dir = dir
+	return r, nil
+}
+
+// Scan reads the record in dir as Read does, handing fn its attempts one
+// at a time in Read's order, and returns the run without its attempts
+// (header, end, warnings). It stops at fn's first error and returns it.
+func Scan(dir string, fn func(*Attempt) error) (*Run, error) {
+	r, err := Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if err := r.Each(fn); err != nil {
+		return nil, err
+	}
+	return r.Run(), nil
+}
+
+// Run returns the run as read: Dir, Header, End and Warnings, with no
+// attempts (Attempts and Superseded are nil). Callers may change it.
+func (r *Reader) Run() *Run {
+	run := r.run
+	run.Warnings = append([]string(nil), r.run.Warnings...)
+	return &run
+}
+
+// Len returns the number of attempts, as len(Read(dir).Attempts).
+func (r *Reader) Len() int { return len(r.lines) }
+
+// Keys returns the attempts' keys in Read's order.
+func (r *Reader) Keys() []AttemptKey {
+	ks := make([]AttemptKey, len(r.lines))
+	for i, s := range r.lines {
+		ks[i] = s.key
+	}
+	return ks
+}
+
+// Each hands fn every attempt in Read's order, each newly read, and stops
+// at fn's first error, which it returns.
+func (r *Reader) Each(fn func(*Attempt) error) error {
+	return r.each(r.lines, fn)
+}
+
+// EachSuperseded hands fn the superseded attempts (Run.Superseded) in the
+// order written, as Each does.
+func (r *Reader) EachSuperseded(fn func(*Attempt) error) error {
+	return r.each(r.super, fn)
+}
+
+func (r *Reader) each(spans []span, fn func(*Attempt) error) error {
+	for _, s := range spans {
+		a, err := r.read(s)
+		if err != nil {
+			return err
+		}
+		if err := fn(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Attempts returns the attempts as an iterator, in Read's order; it
+// yields a nil attempt with the error of one that could not be read back,
+// and stops there.
+func (r *Reader) Attempts() iter.Seq2[*Attempt, error] {
+	return func(yield func(*Attempt, error) bool) {
+		for _, s := range r.lines {
+			a, err := r.read(s)
+			if !yield(a, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Load reads back the attempt of key k; it returns nil and no error when
+// the record has no such attempt.
+func (r *Reader) Load(k AttemptKey) (*Attempt, error) {
+	if r.byKey == nil {
+		r.byKey = make(map[AttemptKey]int, len(r.lines))
+		for i, s := range r.lines {
+			r.byKey[s.key] = i
+		}
+	}
+	i, ok := r.byKey[k]
+	if !ok {
+		return nil, nil
+	}
+	return r.read(r.lines[i])
+}
+
+// Close closes the record file.
+func (r *Reader) Close() error { return r.f.Close() }
+
+// read reads one attempt back from its line. The file is append-only, so
+// a line Open read is still there, byte for byte.
+func (r *Reader) read(s span) (*Attempt, error) {
+	if cap(r.buf) < s.size {
+		r.buf = make([]byte, s.size)
+	}
+	b := r.buf[:s.size]
+	if _, err := r.f.ReadAt(b, s.off); err != nil {
+		return nil, fmt.Errorf("reading attempt %s back from %s: %w", s.key, r.name, err)
+	}
+	var l line
+	if err := json.Unmarshal(b, &l); err != nil || l.Attempt == nil {
+		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", s.key, r.name)
+	}
+	if l.Attempt.Key() != s.key {
+		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", s.key, r.name)
+	}
+	// Keep the buffer small when one line was huge.
+	if cap(r.buf) > 1<<20 {
+		r.buf = nil
+	}
+	return l.Attempt, nil
+}
