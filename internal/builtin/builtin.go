@@ -28,7 +28,8 @@ func All() target.Builtins {
 			}
 			return household.NewServer(d, &household.Options{Writable: writable}), nil
 		},
-		"ops": ops.New,
+		"ops":        ops.New,
+		ops.MetaName: ops.NewMeta, // the same actions behind one tool per domain
 	}
 }
 

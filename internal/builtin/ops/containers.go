@@ -3,8 +3,6 @@ package ops
 import (
 	"fmt"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ContainerOut is a container as the tools show it.
@@ -113,38 +111,39 @@ type RemovedOut struct {
 }
 
 // addContainerTools registers the container tools.
-func addContainerTools(s *mcp.Server, st *State) {
-	add(s, st, read, "list_containers", "List containers",
+func addContainerTools(c *catalog) {
+	c.domain("containers", "container")
+	add(c, read, "list_containers", "List containers",
 		"List the host's containers, running or not, with their state, image, project, networks and mounts. Filters narrow the list; with none, every container is listed.",
 		map[string][]any{"state": {"created", "running", "exited"}},
 		listContainers)
-	add(s, st, read, "get_container", "Inspect a container",
+	add(c, read, "get_container", "Inspect a container",
 		"Show one container: its state, image, project, networks, mounted volumes, restart policy and memory limit.",
 		nil, getContainer)
-	add(s, st, read, "get_container_logs", "Container logs",
+	add(c, read, "get_container_logs", "Container logs",
 		"Return a container's latest log lines, oldest first.",
 		nil, getContainerLogs)
-	add(s, st, write, "create_container", "Create a container",
+	add(c, write, "create_container", "Create a container",
 		"Create a container from an image already on the host. It is created stopped (state created): start it with start_container. Optionally put it in a project, connect it to a network and mount volumes.",
 		map[string][]any{"restart_policy": restartPolicies},
 		createContainer)
-	add(s, st, write, "start_container", "Start a container",
+	add(c, write, "start_container", "Start a container",
 		"Start a created or exited container. Starting a running container changes nothing.",
 		nil, startContainer)
-	add(s, st, write, "stop_container", "Stop a container",
+	add(c, write, "stop_container", "Stop a container",
 		"Stop a running container (it exits and keeps its data). Stopping a stopped container changes nothing.",
 		nil, stopContainer)
-	add(s, st, write, "restart_container", "Restart a container",
+	add(c, write, "restart_container", "Restart a container",
 		"Stop a container if it is running, then start it again.",
 		nil, restartContainer)
-	add(s, st, write, "rename_container", "Rename a container",
+	add(c, write, "rename_container", "Rename a container",
 		"Give a container another name; its id stays the same.",
 		nil, renameContainer)
-	add(s, st, write, "update_container", "Update a container's settings",
+	add(c, write, "update_container", "Update a container's settings",
 		"Change a container's restart policy or memory limit without recreating it. Give at least one of them.",
 		map[string][]any{"restart_policy": restartPolicies},
 		updateContainer)
-	add(s, st, destructive, "remove_container", "Remove a container",
+	add(c, destructive, "remove_container", "Remove a container",
 		"Delete a container for good. A running container is refused unless force is set. Needs confirm: true.",
 		nil, removeContainer)
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ImageOut is an image as the tools show it.
@@ -38,14 +36,15 @@ type removeImageIn struct {
 var refRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]*:[A-Za-z0-9._-]+$`)
 
 // addImageTools registers the image tools.
-func addImageTools(s *mcp.Server, st *State) {
-	add(s, st, read, "list_images", "List images",
+func addImageTools(c *catalog) {
+	c.domain("images", "image")
+	add(c, read, "list_images", "List images",
 		"List the images on the host with their size and the containers made from them.",
 		nil, listImages)
-	add(s, st, write, "pull_image", "Pull an image",
+	add(c, write, "pull_image", "Pull an image",
 		"Download an image from the registry onto the host, so containers can be created from it. Pulling an image already on the host changes nothing.",
 		nil, pullImage)
-	add(s, st, destructive, "remove_image", "Remove an image",
+	add(c, destructive, "remove_image", "Remove an image",
 		"Delete an image from the host. An image a container is made from is refused. Needs confirm: true.",
 		nil, removeImage)
 }

@@ -5,8 +5,6 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // NetworkOut is a network as the tools show it.
@@ -47,21 +45,22 @@ type removeNetworkIn struct {
 }
 
 // addNetworkTools registers the network tools.
-func addNetworkTools(s *mcp.Server, st *State) {
-	add(s, st, read, "list_networks", "List networks",
+func addNetworkTools(c *catalog) {
+	c.domain("networks", "network")
+	add(c, read, "list_networks", "List networks",
 		"List the host's networks with their driver, subnet and connected containers.",
 		nil, listNetworks)
-	add(s, st, write, "create_network", "Create a network",
+	add(c, write, "create_network", "Create a network",
 		"Create a network containers can be connected to.",
 		map[string][]any{"driver": {"bridge", "overlay"}},
 		createNetwork)
-	add(s, st, write, "connect_network", "Connect a container to a network",
+	add(c, write, "connect_network", "Connect a container to a network",
 		"Connect a container to a network. Connecting it again changes nothing.",
 		nil, connectNetwork)
-	add(s, st, write, "disconnect_network", "Disconnect a container from a network",
+	add(c, write, "disconnect_network", "Disconnect a container from a network",
 		"Disconnect a container from a network.",
 		nil, disconnectNetwork)
-	add(s, st, destructive, "remove_network", "Remove a network",
+	add(c, destructive, "remove_network", "Remove a network",
 		"Delete a network. A network with containers connected is refused: disconnect them first. Needs confirm: true.",
 		nil, removeNetwork)
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ProjectOut is a project as the tools show it.
@@ -47,20 +45,21 @@ type deleteProjectIn struct {
 }
 
 // addProjectTools registers the project tools.
-func addProjectTools(s *mcp.Server, st *State) {
-	add(s, st, read, "list_projects", "List projects",
+func addProjectTools(c *catalog) {
+	c.domain("projects", "project")
+	add(c, read, "list_projects", "List projects",
 		"List the projects (named groups of containers) with their ids, descriptions and containers.",
 		nil, listProjects)
-	add(s, st, read, "get_project", "Inspect a project",
+	add(c, read, "get_project", "Inspect a project",
 		"Show one project by id: name, description and containers.",
 		nil, getProject)
-	add(s, st, write, "create_project", "Create a project",
+	add(c, write, "create_project", "Create a project",
 		"Create an empty project; containers join it when created with its project_id.",
 		nil, createProject)
-	add(s, st, write, "update_project", "Update a project",
+	add(c, write, "update_project", "Update a project",
 		"Rename a project or change its description. Give at least one of them.",
 		nil, updateProject)
-	add(s, st, destructive, "delete_project", "Delete a project",
+	add(c, destructive, "delete_project", "Delete a project",
 		"Delete a project. One that still has containers is refused unless remove_containers is set, which removes them too. Needs confirm: true.",
 		nil, deleteProject)
 }

@@ -2,8 +2,6 @@ package ops
 
 import (
 	"fmt"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // SystemOut describes the host.
@@ -28,11 +26,12 @@ type EventsOut struct {
 }
 
 // addSystemTools registers the tools about the host as a whole.
-func addSystemTools(s *mcp.Server, st *State) {
-	add(s, st, read, "get_system_info", "Host information",
+func addSystemTools(c *catalog) {
+	c.domain("system", "system")
+	add(c, read, "get_system_info", "Host information",
 		"Show the host's name and software version and how many containers (by state), images, volumes, networks, projects and users it has.",
 		nil, getSystemInfo)
-	add(s, st, read, "list_events", "Recent changes",
+	add(c, read, "list_events", "Recent changes",
 		"List the latest changes made on the host (what was created, started, stopped, removed...), newest first.",
 		nil, listEvents)
 }

@@ -3,8 +3,6 @@ package ops
 import (
 	"fmt"
 	"regexp"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // UserOut is a user as the tools show it.
@@ -64,27 +62,28 @@ var (
 )
 
 // addUserTools registers the user tools.
-func addUserTools(s *mcp.Server, st *State) {
-	add(s, st, read, "list_users", "List users",
+func addUserTools(c *catalog) {
+	c.domain("users", "user")
+	add(c, read, "list_users", "List users",
 		"List the people who may log in to the host, with their ids, roles and status.",
 		map[string][]any{"role": roles, "status": statuses},
 		listUsers)
-	add(s, st, read, "get_user", "Inspect a user",
+	add(c, read, "get_user", "Inspect a user",
 		"Show one user by id.",
 		nil, getUser)
-	add(s, st, write, "create_user", "Create a user",
+	add(c, write, "create_user", "Create a user",
 		"Give someone a login on the host, with a role. The account starts active.",
 		map[string][]any{"role": roles},
 		createUser)
-	add(s, st, write, "set_user_role", "Change a user's role",
+	add(c, write, "set_user_role", "Change a user's role",
 		"Give a user another role.",
 		map[string][]any{"role": roles},
 		setUserRole)
-	add(s, st, write, "set_user_status", "Enable or disable a user",
+	add(c, write, "set_user_status", "Enable or disable a user",
 		"Disable a user's login, or enable it again. Nothing else about the user changes.",
 		map[string][]any{"status": statuses},
 		setUserStatus)
-	add(s, st, destructive, "delete_user", "Delete a user",
+	add(c, destructive, "delete_user", "Delete a user",
 		"Delete a user for good. The last active admin cannot be deleted. Needs confirm: true.",
 		nil, deleteUser)
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // VolumeOut is a volume as the tools show it.
@@ -66,22 +64,23 @@ type PruneOut struct {
 var volumeDrivers = []any{"local", "nfs"}
 
 // addVolumeTools registers the volume tools.
-func addVolumeTools(s *mcp.Server, st *State) {
-	add(s, st, read, "list_volumes", "List volumes",
+func addVolumeTools(c *catalog) {
+	c.domain("volumes", "volume")
+	add(c, read, "list_volumes", "List volumes",
 		"List the host's volumes with their driver, size, labels and the containers that mount them.",
 		map[string][]any{"driver": volumeDrivers},
 		listVolumes)
-	add(s, st, read, "get_volume", "Inspect a volume",
+	add(c, read, "get_volume", "Inspect a volume",
 		"Show one volume: driver, size, labels and the containers that mount it.",
 		nil, getVolume)
-	add(s, st, write, "create_volume", "Create a volume",
+	add(c, write, "create_volume", "Create a volume",
 		"Create an empty volume for containers to mount.",
 		map[string][]any{"driver": volumeDrivers},
 		createVolume)
-	add(s, st, destructive, "remove_volume", "Remove a volume",
+	add(c, destructive, "remove_volume", "Remove a volume",
 		"Delete a volume and all its data. A volume a container mounts is refused: remove the container first. Needs confirm: true.",
 		nil, removeVolume)
-	add(s, st, destructive, "prune_volumes", "Remove unused volumes",
+	add(c, destructive, "prune_volumes", "Remove unused volumes",
 		"Delete every volume no container mounts, with its data. Needs confirm: true.",
 		nil, pruneVolumes)
 }
