@@ -42,6 +42,9 @@ type Config struct {
 	// the environment as ${VAR} (a bearer token, say), and are never
 	// recorded.
 	Headers map[string]string `yaml:"headers,omitempty"`
+	// OAuth authorizes mcpeval to an HTTP target protected by OAuth 2.1
+	// (see OAuth); nil sends only Headers.
+	OAuth *OAuth `yaml:"oauth,omitempty"`
 	// Writable serves a builtin target's write tools too. An evaluation is
 	// always read-only; this is for serve-target --writable.
 	Writable bool `yaml:"-"`
@@ -115,6 +118,14 @@ func (c Config) Check() error {
 		}
 	default:
 		return fmt.Errorf("target %q: want builtin:NAME, stdio:COMMAND ARGS... or an http(s):// URL", c.Shown())
+	}
+	if c.OAuth != nil {
+		if c.Kind() != "http" {
+			return fmt.Errorf("target %q: oauth is for http(s) targets", c.Shown())
+		}
+		if err := c.OAuth.check(); err != nil {
+			return fmt.Errorf("target %q: %w", c.Shown(), err)
+		}
 	}
 	if c.ConnectTimeout < 0 {
 		return fmt.Errorf("target %q: connect timeout %s: want a positive duration", c.Shown(), c.ConnectTimeout)
@@ -205,7 +216,11 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 			headers.Set(k, os.Expand(v, os.Getenv))
 		}
 		hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
-		transport = &mcp.StreamableClientTransport{Endpoint: cfg.Spec, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+		oauth, err := oauthFor(cfg)
+		if err != nil {
+			return nil, err
+		}
+		transport = &mcp.StreamableClientTransport{Endpoint: cfg.Spec, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true, OAuthHandler: oauth}
 	}
 	c.timeout = cfg.connectTimeout()
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -285,6 +300,10 @@ func (c Config) Secrets(getenv func(string) string) *redact.Known {
 		k.AddArgs(args)
 	case "http":
 		k.AddArgs([]string{c.Spec})
+	}
+	if c.OAuth != nil && c.OAuth.ClientSecret != "" {
+		k.AddExpanded(c.OAuth.ClientSecret, getenv)
+		k.Add(os.Expand(c.OAuth.ClientSecret, getenvOr(getenv)))
 	}
 	for _, m := range []map[string]string{c.Env, c.Headers} {
 		for _, v := range m {

@@ -1,0 +1,372 @@
+// Package authserver is an in-process OAuth 2.1 authorization server for
+// tests, and a protected MCP server that trusts it: authorization server
+// metadata (RFC 8414), dynamic client registration (RFC 7591), the
+// authorization endpoint with a PKCE S256 check and loopback redirects
+// (RFC 8252: any port), and the token endpoint for the
+// authorization_code, refresh_token and client_credentials grants. The
+// authorization endpoint consents at once, as a person clicking "allow"
+// would: a test's scripted browser only has to follow its redirect.
+//
+// Tokens are opaque random strings the server remembers; Verify checks
+// them for the resource server.
+package authserver
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Clients are the pre-registered confidential clients: client ID to
+	// secret. They may use every grant, redirecting to any loopback URL.
+	Clients map[string]string
+	// Scopes are the scopes the server supports and a protected resource
+	// requires (default "mcp:tools").
+	Scopes []string
+	// TokenTTL is how long an access token lives (default one hour).
+	TokenTTL time.Duration
+}
+
+// Server is a running authorization server.
+type Server struct {
+	// URL is the server's issuer URL (http://127.0.0.1:PORT).
+	URL string
+
+	srv  *httptest.Server
+	opts Options
+
+	mu      sync.Mutex
+	clients map[string]*client
+	codes   map[string]*grant
+	access  map[string]*issued
+	refresh map[string]*issued
+	calls   map[string]int
+	issued  []string
+}
+
+type client struct {
+	secret    string // "" for a public client
+	redirects []string
+}
+
+type grant struct {
+	clientID, redirect, challenge, resource string
+	scopes                                  []string
+	expires                                 time.Time
+}
+
+type issued struct {
+	clientID string
+	scopes   []string
+	expires  time.Time
+}
+
+// New starts an authorization server on a loopback port.
+func New(opts Options) *Server {
+	if len(opts.Scopes) == 0 {
+		opts.Scopes = []string{"mcp:tools"}
+	}
+	if opts.TokenTTL <= 0 {
+		opts.TokenTTL = time.Hour
+	}
+	s := &Server{
+		opts:    opts,
+		clients: map[string]*client{},
+		codes:   map[string]*grant{},
+		access:  map[string]*issued{},
+		refresh: map[string]*issued{},
+		calls:   map[string]int{},
+	}
+	for id, secret := range opts.Clients {
+		s.clients[id] = &client{secret: secret}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
+	mux.HandleFunc("POST /register", s.register)
+	mux.HandleFunc("GET /authorize", s.authorize)
+	mux.HandleFunc("POST /token", s.token)
+	s.srv = httptest.NewServer(mux)
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// TokenCalls counts the token endpoint's successful answers for grant
+// type grantType ("authorization_code", "refresh_token",
+// "client_credentials"), or for all of them when grantType is "".
+func (s *Server) TokenCalls(grantType string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if grantType != "" {
+		return s.calls[grantType]
+	}
+	n := 0
+	for _, c := range s.calls {
+		n += c
+	}
+	return n
+}
+
+// Issued returns every access and refresh token the server has issued.
+func (s *Server) Issued() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.issued)
+}
+
+// ExpireAccessTokens makes every access token issued so far expired, as
+// time passing would.
+func (s *Server) ExpireAccessTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.access {
+		t.expires = time.Now().Add(-time.Minute)
+	}
+}
+
+// Verify is an auth.TokenVerifier for a resource server that trusts s.
+func (s *Server) Verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.access[token]
+	if !ok || time.Now().After(t.expires) {
+		return nil, fmt.Errorf("unknown or expired token: %w", auth.ErrInvalidToken)
+	}
+	return &auth.TokenInfo{Scopes: t.scopes, Expiration: t.expires, UserID: t.clientID}, nil
+}
+
+// Protect serves server over streamable HTTP at /mcp of a new loopback
+// server, behind the go-sdk's bearer-token middleware trusting s: a
+// request without a valid token is answered 401 with a WWW-Authenticate
+// header naming the protected resource metadata, which is served at
+// /.well-known/oauth-protected-resource/mcp. The MCP endpoint's URL is
+// the returned server's URL + "/mcp".
+func (s *Server) Protect(server *mcp.Server) *httptest.Server {
+	mux := http.NewServeMux()
+	rs := httptest.NewUnstartedServer(mux)
+	rs.Start()
+	base := rs.URL
+	metaURL := base + "/.well-known/oauth-protected-resource/mcp"
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	mux.Handle("/mcp", auth.RequireBearerToken(s.Verify, &auth.RequireBearerTokenOptions{
+		ResourceMetadataURL: metaURL,
+		Scopes:              s.opts.Scopes,
+	})(handler))
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+		Resource:             base + "/mcp",
+		AuthorizationServers: []string{s.URL},
+		ScopesSupported:      s.opts.Scopes,
+	}))
+	return rs
+}
+
+func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, &oauthex.AuthServerMeta{
+		Issuer:                            s.URL,
+		AuthorizationEndpoint:             s.URL + "/authorize",
+		TokenEndpoint:                     s.URL + "/token",
+		RegistrationEndpoint:              s.URL + "/register",
+		ScopesSupported:                   append(slices.Clone(s.opts.Scopes), "offline_access"),
+		ResponseTypesSupported:            []string{"code"},
+		GrantTypesSupported:               []string{"authorization_code", "refresh_token", "client_credentials"},
+		TokenEndpointAuthMethodsSupported: []string{"client_secret_basic", "client_secret_post", "none"},
+		CodeChallengeMethodsSupported:     []string{"S256"},
+	})
+}
+
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	var meta oauthex.ClientRegistrationMetadata
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&meta); err != nil {
+		writeJSON(w, http.StatusBadRequest, oauthError{"invalid_client_metadata", "the body is not client metadata JSON"})
+		return
+	}
+	if len(meta.RedirectURIs) == 0 {
+		writeJSON(w, http.StatusBadRequest, oauthError{"invalid_redirect_uri", "redirect_uris is required"})
+		return
+	}
+	c := &client{redirects: meta.RedirectURIs}
+	if meta.TokenEndpointAuthMethod == "" {
+		meta.TokenEndpointAuthMethod = "client_secret_basic"
+	}
+	if meta.TokenEndpointAuthMethod != "none" {
+		c.secret = randomString()
+	}
+	id := "dcr-" + randomString()
+	s.mu.Lock()
+	s.clients[id] = c
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, &oauthex.ClientRegistrationResponse{
+		ClientRegistrationMetadata: meta,
+		ClientID:                   id,
+		ClientSecret:               c.secret,
+		ClientIDIssuedAt:           time.Now(),
+	})
+}
+
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	s.mu.Lock()
+	c, ok := s.clients[q.Get("client_id")]
+	s.mu.Unlock()
+	redirect := q.Get("redirect_uri")
+	if !ok || !c.allows(redirect) {
+		// Never redirect to an address the client did not register.
+		http.Error(w, "unknown client or redirect_uri", http.StatusBadRequest)
+		return
+	}
+	back := func(params url.Values) {
+		u, _ := url.Parse(redirect)
+		v := u.Query()
+		for k, vs := range params {
+			v[k] = vs
+		}
+		v.Set("state", q.Get("state"))
+		u.RawQuery = v.Encode()
+		http.Redirect(w, r, u.String(), http.StatusFound)
+	}
+	switch {
+	case q.Get("response_type") != "code":
+		back(url.Values{"error": {"unsupported_response_type"}})
+		return
+	case q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256":
+		back(url.Values{"error": {"invalid_request"}, "error_description": {"PKCE with S256 is required"}})
+		return
+	}
+	code := randomString()
+	s.mu.Lock()
+	s.codes[code] = &grant{clientID: q.Get("client_id"), redirect: redirect, challenge: q.Get("code_challenge"),
+		resource: q.Get("resource"), scopes: strings.Fields(q.Get("scope")), expires: time.Now().Add(time.Minute)}
+	s.mu.Unlock()
+	back(url.Values{"code": {code}})
+}
+
+// allows reports whether the client registered redirect; a pre-registered
+// client may use any loopback address, and a loopback address matches
+// whatever its port (RFC 8252 section 7.3).
+func (c *client) allows(redirect string) bool {
+	u, err := url.Parse(redirect)
+	if err != nil || u.Scheme != "http" {
+		return false
+	}
+	if ip := net.ParseIP(u.Hostname()); ip == nil || !ip.IsLoopback() {
+		return false
+	}
+	if c.redirects == nil {
+		return true
+	}
+	for _, r := range c.redirects {
+		ru, err := url.Parse(r)
+		if err == nil && ru.Hostname() == u.Hostname() && ru.Path == u.Path {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, oauthError{"invalid_request", "the body is not a form"})
+		return
+	}
+	id, secret, basic := r.BasicAuth()
+	if !basic {
+		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	} else {
+		id, _ = url.QueryUnescape(id)
+		secret, _ = url.QueryUnescape(secret)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.clients[id]
+	if !ok || subtle.ConstantTimeCompare([]byte(c.secret), []byte(secret)) != 1 {
+		w.Header().Set("WWW-Authenticate", `Basic realm="token"`)
+		writeJSON(w, http.StatusUnauthorized, oauthError{"invalid_client", "client authentication failed"})
+		return
+	}
+	grantType := r.PostForm.Get("grant_type")
+	var scopes []string
+	withRefresh := false
+	switch grantType {
+	case "authorization_code":
+		g, ok := s.codes[r.PostForm.Get("code")]
+		delete(s.codes, r.PostForm.Get("code")) // a code is used once
+		if !ok || g.clientID != id || time.Now().After(g.expires) || g.redirect != r.PostForm.Get("redirect_uri") {
+			writeJSON(w, http.StatusBadRequest, oauthError{"invalid_grant", "unknown, used or expired code"})
+			return
+		}
+		sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
+		if base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge {
+			writeJSON(w, http.StatusBadRequest, oauthError{"invalid_grant", "code_verifier does not match the code_challenge"})
+			return
+		}
+		scopes, withRefresh = g.scopes, true
+	case "refresh_token":
+		rt := r.PostForm.Get("refresh_token")
+		t, ok := s.refresh[rt]
+		if !ok || t.clientID != id {
+			writeJSON(w, http.StatusBadRequest, oauthError{"invalid_grant", "unknown refresh token"})
+			return
+		}
+		delete(s.refresh, rt) // rotated, as OAuth 2.1 asks of public clients
+		scopes, withRefresh = t.scopes, true
+	case "client_credentials":
+		if c.secret == "" {
+			writeJSON(w, http.StatusUnauthorized, oauthError{"unauthorized_client", "a public client cannot use client_credentials"})
+			return
+		}
+		scopes = strings.Fields(r.PostForm.Get("scope"))
+		if len(scopes) == 0 {
+			scopes = s.opts.Scopes
+		}
+	default:
+		writeJSON(w, http.StatusBadRequest, oauthError{"unsupported_grant_type", fmt.Sprintf("grant_type %q", grantType)})
+		return
+	}
+	s.calls[grantType]++
+	at := "at-" + randomString()
+	expires := time.Now().Add(s.opts.TokenTTL)
+	s.access[at] = &issued{clientID: id, scopes: scopes, expires: expires}
+	s.issued = append(s.issued, at)
+	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": int(s.opts.TokenTTL.Seconds()), "scope": strings.Join(scopes, " ")}
+	if withRefresh {
+		rt := "rt-" + randomString()
+		s.refresh[rt] = &issued{clientID: id, scopes: scopes}
+		s.issued = append(s.issued, rt)
+		resp["refresh_token"] = rt
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, resp)
+}
+
+type oauthError struct {
+	Error       string `json:"error"`
+	Description string `json:"error_description,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func randomString() string { return rand.Text() }

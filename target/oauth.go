@@ -1,0 +1,375 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpeval/mcpeval/internal/redact"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/auth/extauth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// The OAuth flows a target may name.
+const (
+	// FlowClientCredentials is OAuth's client credentials grant: a
+	// confidential client (a client ID and secret) gets a token with no
+	// person involved, as CI needs.
+	FlowClientCredentials = "client_credentials"
+	// FlowAuthorizationCode is OAuth's authorization code grant with PKCE:
+	// a person at a browser consents, and the browser is redirected to a
+	// loopback address mcpeval listens on.
+	FlowAuthorizationCode = "authorization_code"
+)
+
+// OAuth says how mcpeval authorizes itself to a streamable HTTP target
+// that answers 401 with OAuth protected resource metadata. The go-sdk's
+// OAuth handlers discover the authorization server, register (dynamically
+// when no client ID is given), run the flow and refresh tokens; mcpeval
+// caches each server's token in TokenDir, so a run after a login, or the
+// second run in CI, asks the authorization server for nothing.
+type OAuth struct {
+	// Flow is FlowClientCredentials or FlowAuthorizationCode (default:
+	// client credentials when ClientSecret is set, else authorization
+	// code).
+	Flow string `yaml:"flow,omitempty"`
+	// ClientID is the client registered with the authorization server.
+	// The authorization code flow may leave it out: mcpeval then registers
+	// itself dynamically (RFC 7591) when the server allows it.
+	ClientID string `yaml:"client_id,omitempty"`
+	// ClientSecret is the client's secret, normally ${VAR}, expanded when
+	// connecting. It is a secret: never recorded, and scrubbed from what a
+	// run writes.
+	ClientSecret string `yaml:"client_secret,omitempty"`
+	// Scopes replace the scopes the server's metadata asks for.
+	Scopes []string `yaml:"scopes,omitempty"`
+	// Browser opens the authorization URL for a person; it is what lets
+	// the authorization code flow run. Without it a target whose flow
+	// needs a person connects only with a token already cached (by
+	// mcpeval login). OpenBrowser is the usual choice.
+	Browser func(ctx context.Context, url string) error `yaml:"-"`
+	// TokenDir is where tokens are cached, one file per server, readable
+	// by the user alone (default: UserConfigDir/mcpeval/tokens).
+	TokenDir string `yaml:"-"`
+}
+
+// flow returns the flow o names or implies.
+func (o *OAuth) flow() string {
+	switch {
+	case o.Flow != "":
+		return o.Flow
+	case o.ClientSecret != "":
+		return FlowClientCredentials
+	}
+	return FlowAuthorizationCode
+}
+
+func (o *OAuth) check() error {
+	switch o.flow() {
+	case FlowClientCredentials:
+		if o.ClientID == "" || o.ClientSecret == "" {
+			return errors.New("oauth: the client_credentials flow needs client_id and client_secret")
+		}
+	case FlowAuthorizationCode:
+	default:
+		return fmt.Errorf("oauth: flow %q: want %s or %s", o.Flow, FlowClientCredentials, FlowAuthorizationCode)
+	}
+	return nil
+}
+
+// TokenDir returns the directory tokens are cached in:
+// os.UserConfigDir()/mcpeval/tokens.
+func TokenDir() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the directory to cache OAuth tokens in: %w", err)
+	}
+	return joinPath(dir, "mcpeval", "tokens"), nil
+}
+
+// handlers holds one OAuth handler per server, client and cache, shared by
+// every connection the process makes: the attempts of a run that connect
+// anew share one token, and a person is asked to log in once.
+var handlers = struct {
+	sync.Mutex
+	m map[string]*oauthHandler
+}{m: map[string]*oauthHandler{}}
+
+// oauthFor returns the OAuth handler of an HTTP target (nil: none).
+func oauthFor(c Config) (auth.OAuthHandler, error) {
+	if c.OAuth == nil {
+		return nil, nil
+	}
+	o := *c.OAuth
+	o.ClientSecret = os.Expand(o.ClientSecret, os.Getenv)
+	if o.TokenDir == "" {
+		dir, err := TokenDir()
+		if err != nil {
+			return nil, err
+		}
+		o.TokenDir = dir
+	}
+	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret)}, "\x00")
+	handlers.Lock()
+	defer handlers.Unlock()
+	h := handlers.m[key]
+	if h == nil {
+		h = &oauthHandler{server: c.Spec, shown: c.Shown(), o: o, client: &http.Client{Timeout: 30 * time.Second}}
+		handlers.m[key] = h
+	}
+	if o.Browser != nil {
+		h.o.Browser = o.Browser
+	}
+	return h, nil
+}
+
+// oauthHandler is an auth.OAuthHandler that runs the go-sdk's handler for
+// the target's flow and keeps the token it gets in the cache.
+type oauthHandler struct {
+	server, shown string
+	o             OAuth
+	client        *http.Client
+
+	mu     sync.Mutex
+	loaded bool
+	ts     oauth2.TokenSource
+}
+
+// TokenSource returns the current token's source: the cached token at
+// first (refreshed when it has expired and can be), then what the last
+// authorization got.
+func (h *oauthHandler) TokenSource(context.Context) (oauth2.TokenSource, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.loaded {
+		h.loaded = true
+		if c, err := loadToken(h.o.TokenDir, h.server); err == nil {
+			h.ts = h.fromCache(c)
+		}
+	}
+	if h.ts == nil {
+		return nil, nil
+	}
+	return h.ts, nil
+}
+
+// fromCache returns a source for a cached token of this client and flow,
+// or nil when the cache holds none that can still be used.
+func (h *oauthHandler) fromCache(c *cachedToken) oauth2.TokenSource {
+	if c.Flow != h.o.flow() || (h.o.ClientID != "" && c.ClientID != h.o.ClientID) {
+		return nil
+	}
+	tok := c.token()
+	if tok.RefreshToken != "" && c.TokenURL != "" {
+		secret := h.o.ClientSecret
+		if h.o.ClientID == "" {
+			secret = c.ClientSecret // issued at dynamic registration
+		}
+		cfg := &oauth2.Config{ClientID: c.ClientID, ClientSecret: secret, Endpoint: oauth2.Endpoint{TokenURL: c.TokenURL}}
+		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, h.client)
+		return h.saving(cfg.TokenSource(ctx, tok), *c)
+	}
+	if !tok.Valid() {
+		return nil
+	}
+	return oauth2.StaticTokenSource(tok)
+}
+
+// Authorize runs the target's OAuth flow after the server refused a
+// request, unless another connection already got a newer token.
+func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ts != nil {
+		if tok, err := h.ts.Token(); err == nil && "Bearer "+tok.AccessToken != req.Header.Get("Authorization") && resp.StatusCode == http.StatusUnauthorized {
+			resp.Body.Close()
+			return nil // refused an older token: retry with this one
+		}
+	}
+	h.ts = nil
+	var (
+		inner auth.OAuthHandler
+		meta  = cachedToken{Server: h.server, Flow: h.o.flow(), ClientID: h.o.ClientID}
+		err   error
+	)
+	switch h.o.flow() {
+	case FlowClientCredentials:
+		inner, err = extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
+			Credentials: &oauthex.ClientCredentials{ClientID: h.o.ClientID, ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: h.o.ClientSecret}},
+			HTTPClient:  h.client,
+		})
+		if err == nil {
+			// The token source keeps this context to fetch the next token
+			// when this one expires: it must outlive the connect step.
+			err = inner.Authorize(context.WithoutCancel(ctx), req, resp)
+		}
+	default:
+		if h.o.Browser == nil {
+			resp.Body.Close()
+			return fmt.Errorf("authorizing with %s: no cached token, and the authorization code flow needs a person at a browser: run mcpeval login first", h.shown)
+		}
+		inner, err = h.authorizationCode(ctx, req, resp, &meta)
+	}
+	if err != nil {
+		return h.explain(err)
+	}
+	ts, err := inner.TokenSource(ctx)
+	if err != nil || ts == nil {
+		return fmt.Errorf("authorizing with %s: the OAuth flow ended without a token", h.shown)
+	}
+	h.ts = h.saving(ts, meta)
+	if _, err := h.ts.Token(); err != nil {
+		return h.explain(err)
+	}
+	return nil
+}
+
+// explain names the server and the step of the flow that failed.
+func (h *oauthHandler) explain(err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		what := re.ErrorCode
+		if re.ErrorDescription != "" {
+			what += ": " + re.ErrorDescription
+		}
+		if what == "" && re.Response != nil {
+			what = re.Response.Status
+		}
+		return fmt.Errorf("authorizing with %s (OAuth %s): the authorization server's token endpoint refused the request (%s)", h.shown, h.o.flow(), redact.Secrets(what))
+	}
+	return fmt.Errorf("authorizing with %s (OAuth %s): %w", h.shown, h.o.flow(), err)
+}
+
+// authorizationCode runs the authorization code flow with PKCE: it
+// listens on a loopback port, has the browser open the authorization URL,
+// and waits for the redirect that brings the code back.
+func (h *oauthHandler) authorizationCode(ctx context.Context, req *http.Request, resp *http.Response, meta *cachedToken) (auth.OAuthHandler, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		resp.Body.Close()
+		return nil, fmt.Errorf("listening for the browser's redirect: %w", err)
+	}
+	defer ln.Close()
+	redirect := "http://" + ln.Addr().String() + "/callback"
+	results := make(chan *auth.AuthorizationResult, 1)
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r)
+			return
+		}
+		q := r.URL.Query()
+		res := &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if res.Code == "" {
+			fmt.Fprintln(w, "mcpeval was not authorized. You can close this tab.")
+		} else {
+			fmt.Fprintln(w, "mcpeval is authorized. You can close this tab.")
+		}
+		select {
+		case results <- res:
+		default:
+		}
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:         redirect,
+		RequestRefreshToken: true,
+		Client:              h.client,
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			if err := h.o.Browser(ctx, args.URL); err != nil {
+				return nil, fmt.Errorf("opening the browser: %w", err)
+			}
+			select {
+			case res := <-results:
+				if res.Code == "" {
+					return nil, errors.New("the authorization server redirected back without a code (the person declined, or the request was refused)")
+				}
+				return res, nil
+			case <-ctx.Done():
+				return nil, fmt.Errorf("waiting for the browser to come back: %w", ctx.Err())
+			}
+		},
+		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			meta.ClientID, meta.TokenURL = c.ClientID, c.Endpoint.TokenURL
+			if h.o.ClientID == "" {
+				meta.ClientSecret = c.ClientSecret // issued at registration, needed to refresh
+			}
+			return c.TokenSource(ctx, tok), nil
+		},
+	}
+	if len(h.o.Scopes) > 0 {
+		scopes := slices.Clone(h.o.Scopes)
+		cfg.ScopeFilter = func([]string) []string { return scopes }
+	}
+	if h.o.ClientID != "" {
+		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: h.o.ClientID}
+		if h.o.ClientSecret != "" {
+			cfg.PreregisteredClient.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: h.o.ClientSecret}
+		}
+	} else {
+		cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName:              "mcpeval",
+			RedirectURIs:            []string{redirect},
+			TokenEndpointAuthMethod: "none",
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+		}}
+	}
+	inner, err := auth.NewAuthorizationCodeHandler(cfg)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	if err := inner.Authorize(ctx, req, resp); err != nil {
+		return nil, err
+	}
+	return inner, nil
+}
+
+// saving wraps ts so that every new token it returns is written to the
+// cache, with meta saying how to refresh it.
+func (h *oauthHandler) saving(ts oauth2.TokenSource, meta cachedToken) oauth2.TokenSource {
+	return &savingSource{base: ts, dir: h.o.TokenDir, meta: meta}
+}
+
+type savingSource struct {
+	base oauth2.TokenSource
+	dir  string
+
+	mu   sync.Mutex
+	meta cachedToken
+}
+
+func (s *savingSource) Token() (*oauth2.Token, error) {
+	tok, err := s.base.Token()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tok.AccessToken != s.meta.AccessToken {
+		s.meta.setToken(tok)
+		// A cache that cannot be written costs a later run one more
+		// authorization; the token in hand still works.
+		_ = saveToken(s.dir, &s.meta)
+	}
+	return tok, nil
+}
+
+// OpenBrowser opens url in the person's browser: the command $BROWSER
+// names, else the system's opener (xdg-open, open, or the Windows URL
+// handler). It does not wait for the browser.
+func OpenBrowser(_ context.Context, url string) error {
+	return openBrowser(url)
+}

@@ -1,0 +1,275 @@
+package target_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/testserver/authserver"
+	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// protected starts an authorization server and an MCP server with one tool
+// behind it, and returns them with the MCP endpoint's URL.
+func protected(t *testing.T, opts authserver.Options) (*authserver.Server, string) {
+	t.Helper()
+	target.ForgetOAuthHandlers()
+	t.Cleanup(target.ForgetOAuthHandlers)
+	as := authserver.New(opts)
+	t.Cleanup(as.Close)
+	server := mcp.NewServer(&mcp.Implementation{Name: "vault", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "open_vault", Description: "Opens the vault."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "open"}}}, nil, nil
+		})
+	rs := as.Protect(server)
+	t.Cleanup(rs.Close)
+	return as, rs.URL + "/mcp"
+}
+
+// dialTools connects with cfg and lists the tools, as a run's start does.
+func dialTools(t *testing.T, cfg target.Config) ([]*mcp.Tool, error) {
+	t.Helper()
+	conn, err := target.Dial(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	return conn.Tools(context.Background())
+}
+
+func TestOAuthClientCredentials(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"ci": "s3cret-PLANTED"}})
+	t.Setenv("MCPEVAL_TEST_CLIENT_SECRET", "s3cret-PLANTED")
+	dir := filepath.Join(t.TempDir(), "tokens")
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "${MCPEVAL_TEST_CLIENT_SECRET}", TokenDir: dir}}
+
+	// Without OAuth the server refuses us.
+	if _, err := dialTools(t, target.Config{Spec: endpoint}); err == nil {
+		t.Fatal("connected to a protected server without a token")
+	}
+	tools, err := dialTools(t, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 1 || tools[0].Name != "open_vault" {
+		t.Fatalf("tools: %v", tools)
+	}
+	if n := as.TokenCalls("client_credentials"); n != 1 {
+		t.Errorf("%d client_credentials token requests, want 1", n)
+	}
+
+	// The token is cached, for the user alone.
+	file := target.TokenFile(dir, endpoint)
+	st, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v, want 0600", st.Mode().Perm())
+	}
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Errorf("token directory mode %v, want 0700", st.Mode().Perm())
+	}
+	b, _ := os.ReadFile(file)
+	if !strings.Contains(string(b), as.Issued()[0]) {
+		t.Errorf("the cache does not hold the token issued:\n%s", b)
+	}
+	if strings.Contains(string(b), "PLANTED") {
+		t.Errorf("the cache holds the configured client secret:\n%s", b)
+	}
+
+	// A second mcpeval (the handlers forgotten) reuses the cached token.
+	target.ForgetOAuthHandlers()
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls(""); n != 1 {
+		t.Errorf("the second run asked for %d tokens in all, want 1 (the cached one reused)", n)
+	}
+
+	// A cached token the server no longer accepts is replaced.
+	target.ForgetOAuthHandlers()
+	as.ExpireAccessTokens()
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls("client_credentials"); n != 2 {
+		t.Errorf("after the server expired the token: %d client_credentials requests, want 2", n)
+	}
+
+	// A cache file others may read is not trusted.
+	target.ForgetOAuthHandlers()
+	os.Chmod(file, 0o644)
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls("client_credentials"); n != 3 {
+		t.Errorf("with a world-readable cache: %d client_credentials requests, want 3", n)
+	}
+	if st, _ := os.Stat(file); st.Mode().Perm() != 0o600 {
+		t.Errorf("the rewritten token file has mode %v, want 0600", st.Mode().Perm())
+	}
+}
+
+func TestOAuthWrongSecret(t *testing.T) {
+	_, endpoint := protected(t, authserver.Options{Clients: map[string]string{"ci": "right"}})
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "wrong-PLANTED", TokenDir: t.TempDir()}}
+	_, err := dialTools(t, cfg)
+	if err == nil {
+		t.Fatal("connected with a wrong client secret")
+	}
+	msg := err.Error()
+	for _, want := range []string{"authorizing with " + endpoint, "client_credentials", "token endpoint refused", "invalid_client"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "PLANTED") {
+		t.Errorf("error %q shows the secret", msg)
+	}
+}
+
+// followRedirects is a scripted person at a browser: it opens the
+// authorization URL and follows the redirects back to mcpeval's loopback
+// listener, consenting to everything.
+func followRedirects(t *testing.T, opened *atomic.Int32) func(context.Context, string) error {
+	return func(ctx context.Context, u string) error {
+		opened.Add(1)
+		pu, err := url.Parse(u)
+		if err != nil {
+			return err
+		}
+		if ru := pu.Query().Get("redirect_uri"); !strings.HasPrefix(ru, "http://127.0.0.1:") {
+			t.Errorf("redirect_uri %q is not a loopback address", ru)
+		}
+		if pu.Query().Get("code_challenge_method") != "S256" {
+			t.Errorf("the authorization URL asks no PKCE S256 challenge: %s", u)
+		}
+		req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if !strings.Contains(string(b), "mcpeval is authorized") {
+			t.Errorf("the browser was shown %q", b)
+		}
+		return nil
+	}
+}
+
+func TestOAuthAuthorizationCode(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{})
+	dir := t.TempDir()
+	var opened atomic.Int32
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir, Browser: followRedirects(t, &opened)}}
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if opened.Load() != 1 || as.TokenCalls("authorization_code") != 1 {
+		t.Fatalf("browser opened %d times, %d code exchanges; want 1 and 1", opened.Load(), as.TokenCalls("authorization_code"))
+	}
+	var cached struct {
+		ClientID     string `json:"client_id"`
+		RefreshToken string `json:"refresh_token"`
+	}
+	b, _ := os.ReadFile(target.TokenFile(dir, endpoint))
+	json.Unmarshal(b, &cached)
+	if !strings.HasPrefix(cached.ClientID, "dcr-") || cached.RefreshToken == "" {
+		t.Errorf("cache: %s; want the dynamically registered client and a refresh token", b)
+	}
+
+	// The next mcpeval, with no browser at all, uses the cached token; once
+	// it has expired, it refreshes it without asking the person again.
+	target.ForgetOAuthHandlers()
+	noBrowser := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir}}
+	if _, err := dialTools(t, noBrowser); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls(""); n != 1 {
+		t.Errorf("the second run made %d token requests in all, want 1", n)
+	}
+	target.ForgetOAuthHandlers()
+	as.ExpireAccessTokens()
+	rewriteExpiry(t, target.TokenFile(dir, endpoint))
+	if _, err := dialTools(t, noBrowser); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls("refresh_token"); n != 1 {
+		t.Errorf("%d refreshes of the expired token, want 1", n)
+	}
+	if opened.Load() != 1 {
+		t.Errorf("the browser was opened %d times, want once", opened.Load())
+	}
+}
+
+// rewriteExpiry marks the cached token expired, as time passing would.
+func rewriteExpiry(t *testing.T, file string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	m["expiry"] = "2001-01-01T00:00:00Z"
+	b, _ = json.Marshal(m)
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOAuthAuthorizationCodeNeedsLogin(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{})
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{TokenDir: t.TempDir()}}
+	_, err := dialTools(t, cfg)
+	if err == nil || !strings.Contains(err.Error(), "mcpeval login") || !strings.Contains(err.Error(), endpoint) {
+		t.Fatalf("got %v, want an error naming the server and mcpeval login", err)
+	}
+	if as.TokenCalls("") != 0 {
+		t.Error("a token was requested with nobody to consent")
+	}
+}
+
+func TestOAuthPreregisteredAuthorizationCode(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"desk": "desk-secret"}})
+	var opened atomic.Int32
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, ClientID: "desk", ClientSecret: "desk-secret",
+		TokenDir: t.TempDir(), Browser: followRedirects(t, &opened)}}
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if as.TokenCalls("authorization_code") != 1 || as.TokenCalls("client_credentials") != 0 {
+		t.Errorf("token calls: %d authorization_code, %d client_credentials", as.TokenCalls("authorization_code"), as.TokenCalls("client_credentials"))
+	}
+}
+
+func TestOAuthCheck(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  target.Config
+		want string
+	}{
+		{target.Config{Spec: "stdio:server", OAuth: &target.OAuth{}}, "oauth is for http(s) targets"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: "password"}}, `flow "password"`},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: target.FlowClientCredentials, ClientID: "x"}}, "needs client_id and client_secret"},
+	} {
+		err := tc.cfg.Check()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: got %v, want %q", tc.cfg.OAuth, err, tc.want)
+		}
+	}
+	ok := target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientID: "x", ClientSecret: "${S}"}}
+	if err := ok.Check(); err != nil {
+		t.Error(err)
+	}
+}
