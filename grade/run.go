@@ -1,8 +1,6 @@
 package grade
 
 import (
-	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade/actions"
@@ -115,106 +113,14 @@ type GroupStats struct {
 
 // Run grades every attempt of r against suite s as it is now. A run whose
 // preflight failed is not graded. Attempts of cases s does not have are
-// reported in Warnings, not graded.
+// reported in Warnings, not graded. A run too large to hold is graded the
+// same way by a Grader fed from record.Open.
 func Run(s *suite.Suite, r *record.Run) *Result {
-	h := &r.Header
-	res := &Result{RunID: h.RunID, Model: modelName(h), Valid: h.Preflight.Valid, Attempts: []AttemptGrade{}, Cases: []CaseStats{}, Groups: []GroupStats{}}
-	res.Totals.WilsonLow, res.Totals.WilsonHigh = 0, 1
-	res.Warnings = append(res.Warnings, r.Warnings...)
-	res.Warnings = append(res.Warnings, sliceWarnings(h)...)
-	if !res.Valid {
-		res.Invalid = invalidReason(h.Preflight)
-		return res
-	}
-	if h.Suite.Hash != "" && s.Hash != "" && h.Suite.Hash != s.Hash {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the suite has changed since the run (hash %s then, %s now): graded against the suite as it is now", short(h.Suite.Hash), short(s.Hash)))
-	}
-	if r.End == nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the run did not finish: %d of %d planned attempts recorded", len(r.Attempts), len(h.Planned)))
-	} else if !r.End.Complete {
-		why := r.End.Reason
-		if why == "" {
-			why = "incomplete"
-		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the run stopped early (%s): %d of %d planned attempts recorded", why, len(r.Attempts), len(h.Planned)))
-	}
-
-	byCase := map[string][]*record.Attempt{}
-	missing := map[string]int{}
-	var missingOrder []string
+	g := NewGrader(s, r)
 	for i := range r.Attempts {
-		a := &r.Attempts[i]
-		if s.Case(a.Case) == nil {
-			if missing[a.Case] == 0 {
-				missingOrder = append(missingOrder, a.Case)
-			}
-			missing[a.Case]++
-			continue
-		}
-		byCase[a.Case] = append(byCase[a.Case], a)
+		g.Add(&r.Attempts[i])
 	}
-	for _, id := range missingOrder {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("case %s: %d attempt%s recorded, but the suite has no such case: not graded", id, missing[id], plural(missing[id])))
-	}
-
-	groups := map[string]*GroupStats{}
-	var groupOrder []string
-	for _, c := range s.Cases {
-		as := byCase[c.ID]
-		if len(as) == 0 {
-			continue
-		}
-		sort.SliceStable(as, func(i, j int) bool { return as[i].N < as[j].N })
-		cs := CaseStats{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Judged: c.JudgedOnly()}
-		g := groups[c.Group]
-		if g == nil && !c.JudgedOnly() {
-			g = &GroupStats{Name: c.Group}
-			groups[c.Group] = g
-			groupOrder = append(groupOrder, c.Group)
-		}
-		for _, a := range as {
-			ag := Attempt(s, c, h, a)
-			if c.JudgedOnly() {
-				ag = judgedAttempt(ag)
-				res.Attempts = append(res.Attempts, ag)
-				cs.add(ag.Outcome)
-				if res.Judged == nil {
-					res.Judged = &Counts{}
-				}
-				res.Judged.add(ag.Outcome)
-				continue
-			}
-			res.Attempts = append(res.Attempts, ag)
-			cs.add(ag.Outcome)
-			g.add(ag.Outcome)
-			res.Totals.add(ag.Outcome)
-			if ag.Outcome == Error {
-				if res.Totals.ErrorKinds == nil {
-					res.Totals.ErrorKinds = map[string]int{}
-				}
-				res.Totals.ErrorKinds[ag.ErrorKind]++
-			}
-		}
-		cs.finish()
-		cs.K = min(cs.Graded, s.AttemptsFor(c))
-		cs.PassAtK = stats.PassAtK(cs.Graded, cs.Passed, cs.K)
-		cs.PassHatK = stats.PassHatK(cs.Graded, cs.Passed, cs.K)
-		cs.Inconsistent = cs.Passed > 0 && cs.Failed > 0
-		res.Cases = append(res.Cases, cs)
-	}
-	for _, name := range groupOrder {
-		g := groups[name]
-		g.finish()
-		res.Groups = append(res.Groups, *g)
-	}
-	res.Totals.finish()
-	if res.Judged != nil {
-		res.Judged.finish()
-	}
-	if hasActions(s) {
-		res.Actions = actions.Aggregate(s, r)
-	}
-	return res
+	return g.Result()
 }
 
 func modelName(h *record.Header) string {

@@ -72,50 +72,79 @@ type Scored struct {
 // Aggregate scores every attempt of an action case in runs against suite s
 // and adds them up per model, per kind and per case.
 func Aggregate(s *suite.Suite, runs ...*record.Run) *Report {
-	rep := &Report{Suite: s.Name}
-	models := map[string]*Row{}
-	kinds := map[[2]string]*Row{}
-	cases := map[[2]string]*Row{}
-	var order []string
+	ag := NewAggregator(s)
 	for _, run := range runs {
-		m := run.Header.Model.Spec
-		if _, ok := models[m]; !ok {
-			models[m] = &Row{Model: m}
-			order = append(order, m)
-		}
-		for _, a := range run.Attempts {
-			c := s.Case(a.Case)
-			if c == nil {
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: attempt %s is of a case the suite no longer has", run.Header.RunID, a.Key()))
-				continue
-			}
-			if c.Action == nil {
-				continue
-			}
-			res := Score(c, &run.Header, &a)
-			rep.Attempts = append(rep.Attempts, Scored{Model: m, Result: res})
-			models[m].add(res)
-			k := [2]string{m, c.Action.Kind}
-			if kinds[k] == nil {
-				kinds[k] = &Row{Model: m, Kind: c.Action.Kind}
-			}
-			kinds[k].add(res)
-			ck := [2]string{m, c.ID}
-			if cases[ck] == nil {
-				cases[ck] = &Row{Model: m, Kind: c.Action.Kind, Case: c.ID}
-			}
-			cases[ck].add(res)
+		ag.Run(&run.Header)
+		for i := range run.Attempts {
+			ag.Add(&run.Header, &run.Attempts[i])
 		}
 	}
-	for _, m := range order {
-		rep.Models = append(rep.Models, finish(models[m]))
+	return ag.Report()
+}
+
+// Aggregator is Aggregate attempt by attempt, for a record read as a
+// stream: Run for each run, then Add for each of its attempts in record
+// order, then Report.
+type Aggregator struct {
+	s     *suite.Suite
+	rep   *Report
+	rows  map[[3]string]*Row // by model, kind and case: the model's row, a kind's, a case's
+	order []string
+}
+
+// NewAggregator starts an Aggregate over suite s.
+func NewAggregator(s *suite.Suite) *Aggregator {
+	return &Aggregator{s: s, rep: &Report{Suite: s.Name}, rows: map[[3]string]*Row{}}
+}
+
+// Run starts the run with header h: its model gets a row even when it has
+// no action attempt. Add does it too.
+func (ag *Aggregator) Run(h *record.Header) {
+	m := h.Model.Spec
+	if _, ok := ag.rows[[3]string{m}]; !ok {
+		ag.rows[[3]string{m}] = &Row{Model: m}
+		ag.order = append(ag.order, m)
+	}
+}
+
+// Add scores attempt a of the run with header h, when it is of an action
+// case.
+func (ag *Aggregator) Add(h *record.Header, a *record.Attempt) {
+	ag.Run(h)
+	m := h.Model.Spec
+	c := ag.s.Case(a.Case)
+	if c == nil {
+		ag.rep.Warnings = append(ag.rep.Warnings, fmt.Sprintf("%s: attempt %s is of a case the suite no longer has", h.RunID, a.Key()))
+		return
+	}
+	if c.Action == nil {
+		return
+	}
+	res := Score(c, h, a)
+	ag.rep.Attempts = append(ag.rep.Attempts, Scored{Model: m, Result: res})
+	for _, k := range [][3]string{{m}, {m, c.Action.Kind}, {m, c.Action.Kind, c.ID}} {
+		if ag.rows[k] == nil {
+			ag.rows[k] = &Row{Model: m, Kind: k[1], Case: k[2]}
+		}
+		ag.rows[k].add(res)
+	}
+}
+
+// Report adds up what was added.
+func (ag *Aggregator) Report() *Report {
+	rep := ag.rep
+	for _, m := range ag.order {
+		rep.Models = append(rep.Models, finish(ag.rows[[3]string{m}]))
 		for _, k := range suite.Kinds {
-			if r := kinds[[2]string{m, k}]; r != nil {
+			if r := ag.rows[[3]string{m, k}]; r != nil {
 				rep.Kinds = append(rep.Kinds, finish(r))
 			}
 		}
-		for _, c := range s.Cases {
-			if r := cases[[2]string{m, c.ID}]; r != nil {
+		for _, c := range ag.s.Cases {
+			if c.Action == nil {
+				continue
+			}
+			if r := ag.rows[[3]string{m, c.Action.Kind, c.ID}]; r != nil {
 				rep.Cases = append(rep.Cases, finish(r))
 			}
 		}

@@ -1,0 +1,149 @@
+package grade
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/stats"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// Grader grades a run attempt by attempt, for a record read as a stream
+// (record.Open): it keeps each attempt's verdict and reasons, never the
+// attempt, so a run of any size is graded in memory proportional to its
+// verdicts. Fed a record's attempts in order, its Result is Run's.
+type Grader struct {
+	s       *suite.Suite
+	run     *record.Run
+	n       int
+	byCase  map[string][]AttemptGrade
+	missing map[string]int
+	order   []string // the missing cases, in the order first seen
+	actions *actions.Aggregator
+}
+
+// NewGrader starts grading run r against suite s as it is now. Only r's
+// Dir, Header, End and Warnings are read; its attempts, if any, are not:
+// hand them to Add.
+func NewGrader(s *suite.Suite, r *record.Run) *Grader {
+	g := &Grader{s: s, run: r, byCase: map[string][]AttemptGrade{}, missing: map[string]int{}}
+	if r.Header.Preflight.Valid && hasActions(s) {
+		g.actions = actions.NewAggregator(s)
+		g.actions.Run(&r.Header)
+	}
+	return g
+}
+
+// Add grades attempt a. The attempt is not kept.
+func (g *Grader) Add(a *record.Attempt) {
+	g.n++
+	h := &g.run.Header
+	if !h.Preflight.Valid {
+		return
+	}
+	if g.actions != nil {
+		g.actions.Add(h, a)
+	}
+	c := g.s.Case(a.Case)
+	if c == nil {
+		if g.missing[a.Case] == 0 {
+			g.order = append(g.order, a.Case)
+		}
+		g.missing[a.Case]++
+		return
+	}
+	ag := Attempt(g.s, c, h, a)
+	ag.Case = c.ID // one copy of the id for all of the case's attempts
+	if c.JudgedOnly() {
+		ag = judgedAttempt(ag)
+	}
+	g.byCase[c.ID] = append(g.byCase[c.ID], ag)
+}
+
+// Result adds up the attempts added so far. A run whose preflight failed
+// is not graded; attempts of cases the suite does not have are reported in
+// Warnings, not graded.
+func (g *Grader) Result() *Result {
+	r, s := g.run, g.s
+	h := &r.Header
+	res := &Result{RunID: h.RunID, Model: modelName(h), Valid: h.Preflight.Valid, Attempts: []AttemptGrade{}, Cases: []CaseStats{}, Groups: []GroupStats{}}
+	res.Totals.WilsonLow, res.Totals.WilsonHigh = 0, 1
+	res.Warnings = append(res.Warnings, r.Warnings...)
+	res.Warnings = append(res.Warnings, sliceWarnings(h)...)
+	if !res.Valid {
+		res.Invalid = invalidReason(h.Preflight)
+		return res
+	}
+	if h.Suite.Hash != "" && s.Hash != "" && h.Suite.Hash != s.Hash {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the suite has changed since the run (hash %s then, %s now): graded against the suite as it is now", short(h.Suite.Hash), short(s.Hash)))
+	}
+	if r.End == nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run did not finish: %d of %d planned attempts recorded", g.n, len(h.Planned)))
+	} else if !r.End.Complete {
+		why := r.End.Reason
+		if why == "" {
+			why = "incomplete"
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the run stopped early (%s): %d of %d planned attempts recorded", why, g.n, len(h.Planned)))
+	}
+	for _, id := range g.order {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("case %s: %d attempt%s recorded, but the suite has no such case: not graded", id, g.missing[id], plural(g.missing[id])))
+	}
+
+	groups := map[string]*GroupStats{}
+	var groupOrder []string
+	for _, c := range s.Cases {
+		as := g.byCase[c.ID]
+		if len(as) == 0 {
+			continue
+		}
+		sort.SliceStable(as, func(i, j int) bool { return as[i].N < as[j].N })
+		cs := CaseStats{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Judged: c.JudgedOnly()}
+		gs := groups[c.Group]
+		if gs == nil && !c.JudgedOnly() {
+			gs = &GroupStats{Name: c.Group}
+			groups[c.Group] = gs
+			groupOrder = append(groupOrder, c.Group)
+		}
+		for _, ag := range as {
+			res.Attempts = append(res.Attempts, ag)
+			cs.add(ag.Outcome)
+			if c.JudgedOnly() {
+				if res.Judged == nil {
+					res.Judged = &Counts{}
+				}
+				res.Judged.add(ag.Outcome)
+				continue
+			}
+			gs.add(ag.Outcome)
+			res.Totals.add(ag.Outcome)
+			if ag.Outcome == Error {
+				if res.Totals.ErrorKinds == nil {
+					res.Totals.ErrorKinds = map[string]int{}
+				}
+				res.Totals.ErrorKinds[ag.ErrorKind]++
+			}
+		}
+		cs.finish()
+		cs.K = min(cs.Graded, s.AttemptsFor(c))
+		cs.PassAtK = stats.PassAtK(cs.Graded, cs.Passed, cs.K)
+		cs.PassHatK = stats.PassHatK(cs.Graded, cs.Passed, cs.K)
+		cs.Inconsistent = cs.Passed > 0 && cs.Failed > 0
+		res.Cases = append(res.Cases, cs)
+	}
+	for _, name := range groupOrder {
+		gs := groups[name]
+		gs.finish()
+		res.Groups = append(res.Groups, *gs)
+	}
+	res.Totals.finish()
+	if res.Judged != nil {
+		res.Judged.finish()
+	}
+	if g.actions != nil {
+		res.Actions = g.actions.Report()
+	}
+	return res
+}

@@ -1,0 +1,100 @@
+package grade
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// streamed grades the record in dir attempt by attempt, as a run too large
+// to hold is graded.
+func streamed(t *testing.T, s *suite.Suite, dir string) *Result {
+	t.Helper()
+	rd, err := record.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	g := NewGrader(s, rd.Run())
+	if err := rd.Each(func(a *record.Attempt) error { g.Add(a); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return g.Result()
+}
+
+// TestGraderMatchesRun grades records read whole (Run) and as a stream
+// (Grader over record.Open): the results are the same, retries,
+// duplicates, cases the suite lacks, a torn line and an unfinished run
+// included.
+func TestGraderMatchesRun(t *testing.T) {
+	s := loadSuite(t)
+	r := testRun(t)
+	dir := t.TempDir()
+	w, err := record.Create(dir, &r.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Attempts {
+		a := r.Attempts[i]
+		if a.End == record.EndError {
+			// Recorded twice, errored both times: the later one counts.
+			w.Attempt(&record.Attempt{Case: a.Case, N: a.N, End: record.EndError, Error: &record.Error{Kind: record.KindTarget, Message: "first try"}})
+		}
+		if err := w.Attempt(&a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Attempt(&r.Attempts[0]) // a duplicate: ignored with a warning
+	w.Close()
+	f, _ := os.OpenFile(filepath.Join(dir, record.FileName), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"attempt":{"case":"single-tool/net`) // torn
+	f.Close()
+
+	whole, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Run(s, whole)
+	if len(want.Warnings) < 3 {
+		t.Fatalf("warnings %q: the record should have a torn line, a duplicate and an unfinished run", want.Warnings)
+	}
+	if d := cmp.Diff(want, streamed(t, s, dir)); d != "" {
+		t.Errorf("Grader differs from Run (-Run +Grader):\n%s", d)
+	}
+
+	// The report package's fixtures: a finished run, and an invalid one.
+	rs, err := suite.Load(filepath.Join("..", "internal", "report", "testdata", "suite.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"record.jsonl", "invalid.jsonl"} {
+		p := filepath.Join("..", "internal", "report", "testdata", name)
+		whole, err := record.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(Run(rs, whole), streamed(t, rs, p)); d != "" {
+			t.Errorf("%s: Grader differs from Run (-Run +Grader):\n%s", name, d)
+		}
+	}
+}
+
+// TestGraderKeepsNoAttempt: what a Grader holds per attempt is its
+// verdict, never its transcript or answer.
+func TestGraderKeepsNoAttempt(t *testing.T) {
+	s := loadSuite(t)
+	r := testRun(t)
+	g := NewGrader(s, &record.Run{Header: r.Header, End: &record.End{Complete: true}})
+	for i := range r.Attempts {
+		a := r.Attempts[i]
+		g.Add(&a)
+		a.Answer, a.Turns = "overwritten", nil // the caller reuses its attempt
+	}
+	if d := cmp.Diff(Run(s, r), g.Result(), cmp.FilterPath(func(p cmp.Path) bool { return p.String() == "Warnings" }, cmp.Ignore())); d != "" {
+		t.Errorf("Grader depends on attempts after Add (-Run +Grader):\n%s", d)
+	}
+}
