@@ -51,8 +51,15 @@ func IsFake(m model.Info) bool {
 // NewCost prices the record r, of which passed attempts passed, with
 // prices (nil for the built-in tables).
 func NewCost(r *record.Run, passed int, prices *price.Set) *Cost {
-	c := &Cost{Attempts: len(r.Attempts), Passed: passed}
-	if IsFake(r.Header.Model) {
+	return costOf(&r.Header, len(r.Attempts), passed, func() *Summary { return Summarize(r, prices) })
+}
+
+// costOf prices a run with header h, of which attempts were recorded and
+// passed passed; summarize totals its usage, and is not called for a fake
+// model.
+func costOf(h *record.Header, attempts, passed int, summarize func() *Summary) *Cost {
+	c := &Cost{Attempts: attempts, Passed: passed}
+	if IsFake(h.Model) {
 		c.State = Fake
 		zero := 0.0
 		c.RunUSD, c.PerAttemptUSD = &zero, &zero
@@ -61,9 +68,9 @@ func NewCost(r *record.Run, passed int, prices *price.Set) *Cost {
 		}
 		return c
 	}
-	s := Summarize(r, prices)
+	s := summarize()
 	c.Prices = s.Prices
-	if rec := r.Header.Prices; rec != nil && c.Prices != nil && rec.SHA256 != c.Prices.SHA256 {
+	if rec := h.Prices; rec != nil && c.Prices != nil && rec.SHA256 != c.Prices.SHA256 {
 		c.Note = fmt.Sprintf("priced with the %s table read %s; the run was priced with the table read %s (sha256 %.12s)", c.Prices.Provider, c.Prices.Read, rec.Read, rec.SHA256)
 	}
 	if c.Prices == nil || c.Prices.Unpriced {

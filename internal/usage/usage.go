@@ -51,27 +51,11 @@ type Summary struct {
 // Summarize totals a record's usage, priced with prices (nil for the
 // built-in tables).
 func Summarize(r *record.Run, prices *price.Set) *Summary {
-	if prices == nil {
-		prices = price.Builtin()
-	}
-	p, priced := prices.Lookup(r.Header.Model.Provider, r.Header.Model.Name)
-	if IsFake(r.Header.Model) {
-		// A fake model costs nothing; its usage says nothing either.
-		p, priced = price.Price{}, true
-	}
-	s := &Summary{Model: r.Header.Model.Spec, Cases: map[string]Line{}, Prices: prices.Stamp(r.Header.Model.Provider, r.Header.Model.Name)}
-	if priced {
-		s.PriceRead = p.Read
-	}
-	batch, _ := price.Batch(r.Header.Model.Provider)
+	t := NewTally(&r.Header, prices)
 	for i := range r.Attempts {
-		a := &r.Attempts[i]
-		l := s.Cases[a.Case]
-		add(&l, a, p, priced, batch)
-		s.Cases[a.Case] = l
-		add(&s.Total, a, p, priced, batch)
+		t.Add(&r.Attempts[i])
 	}
-	return s
+	return t.Summary()
 }
 
 // add counts attempt a into l; an attempt a batch answered costs the
