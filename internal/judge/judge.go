@@ -37,7 +37,7 @@ Reply with one word on the first line, DECLINES or ANSWERS, then at most one sho
 // a RubricJudge too, reading answers against a case's rubric with
 // RubricPrompt; its rulings are priced from the built-in price tables.
 func New(m model.Model, info model.Info) Judge {
-	j := &modelJudge{m: m, name: info.Provider + ":" + info.Name}
+	j := &modelJudge{m: m, name: info.Provider + ":" + info.Name, info: info}
 	if p, ok := price.Lookup(info.Provider, info.Name); ok {
 		j.price = &p
 	}
@@ -47,23 +47,34 @@ func New(m model.Model, info model.Info) Judge {
 type modelJudge struct {
 	m      model.Model
 	name   string
+	info   model.Info
 	price  *price.Price  // nil when the judge is not priced
 	budget *usage.Budget // nil when its calls count against no budget
 }
 
 func (j *modelJudge) Declines(ctx context.Context, question, answer string) (grade.Opinion, error) {
+	op, _, err := j.declines(ctx, question, answer)
+	return op, err
+}
+
+// declines is Declines, saying too what the ask cost.
+func (j *modelJudge) declines(ctx context.Context, question, answer string) (grade.Opinion, Spent, error) {
+	ask := Spent{Model: j.name}
 	req := &model.Request{
 		CaseID:   "judge",
 		System:   Rubric,
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "<request>\n" + question + "\n</request>\n\n<answer>\n" + answer + "\n</answer>"}}}},
 	}
 	if j.budget != nil && j.budget.Exceeded() != "" {
-		return grade.Opinion{}, fmt.Errorf("judge %s not asked: the run's budget is spent", j.name)
+		ask.NotAsked = true
+		return grade.Opinion{}, ask, fmt.Errorf("judge %s not asked: the run's budget is spent", j.name)
 	}
 	resp, err := j.m.Generate(ctx, req)
 	if err != nil {
-		return grade.Opinion{}, fmt.Errorf("asking judge %s: %w", j.name, err)
+		return grade.Opinion{}, ask, fmt.Errorf("asking judge %s: %w", j.name, err)
 	}
+	ask.Usage = resp.Usage
+	ask.CostUSD = j.cost(resp.Usage)
 	j.spend(resp.Usage)
 	text := strings.TrimSpace(resp.Message.TextOf())
 	verdict, reason := parse(text)
@@ -73,9 +84,46 @@ func (j *modelJudge) Declines(ctx context.Context, question, answer string) (gra
 		op.Declines = true
 	case "ANSWERS":
 	default:
-		return grade.Opinion{}, fmt.Errorf("reading judge %s: it replied %q, not DECLINES or ANSWERS", j.name, short(text, 120))
+		return grade.Opinion{}, ask, fmt.Errorf("reading judge %s: it replied %q, not DECLINES or ANSWERS", j.name, short(text, 120))
 	}
-	return op, nil
+	return op, ask, nil
+}
+
+// Spent is what one ask of a decline judge cost, kept beside its opinion.
+type Spent struct {
+	// Model names the judge model.
+	Model string `json:"model"`
+	// Usage is the ask's tokens; CostUSD its dollars, nil when the judge
+	// is not priced.
+	Usage   model.Usage `json:"usage"`
+	CostUSD *float64    `json:"cost_usd,omitempty"`
+	// NotAsked is true when the run's budget was spent before the ask.
+	NotAsked bool `json:"not_asked,omitempty"`
+}
+
+// cost prices u at the judge's price; nil when it has none.
+func (j *modelJudge) cost(u model.Usage) *float64 {
+	if j.price == nil {
+		return nil
+	}
+	c := price.Cost(*j.price, u)
+	return &c
+}
+
+// WithPrices returns j with its asks priced from the set (a --prices
+// file's tables in place of the built-in ones). A judge that calls no
+// model (Fake) is returned as it is; so is j when prices is nil.
+func WithPrices(j Judge, prices *price.Set) Judge {
+	mj, ok := j.(*modelJudge)
+	if !ok || prices == nil {
+		return j
+	}
+	c := *mj
+	c.price = nil
+	if p, ok := prices.Lookup(mj.info.Provider, mj.info.Name); ok {
+		c.price = &p
+	}
+	return &c
 }
 
 // parse splits a reply into its first word, upper-cased and stripped of

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -25,6 +26,8 @@ type Opinions struct {
 	Given   map[record.AttemptKey]grade.Opinion
 	Failed  map[record.AttemptKey]string
 	Rulings map[record.AttemptKey]Ruling
+	// Spent is what each decline ask cost, for a judge that calls a model.
+	Spent map[record.AttemptKey]Spent
 }
 
 // Len is the number of attempts the judge was asked about.
@@ -48,6 +51,7 @@ func (o Opinions) Len() int {
 type entry struct {
 	*grade.Opinion
 	Error  string  `json:"error,omitempty"`
+	Spent  *Spent  `json:"decline_ask,omitempty"`
 	Ruling *Ruling `json:"rubric,omitempty"`
 }
 
@@ -64,6 +68,11 @@ func (o Opinions) MarshalJSON() ([]byte, error) {
 	for k, why := range o.Failed {
 		e := m[k]
 		e.Error = why
+		m[k] = e
+	}
+	for k, sp := range o.Spent {
+		e := m[k]
+		e.Spent = &sp
 		m[k] = e
 	}
 	for k, r := range o.Rulings {
@@ -88,6 +97,9 @@ func (o *Opinions) UnmarshalJSON(b []byte) error {
 		case e.Opinion != nil:
 			o.give(k, *e.Opinion)
 		}
+		if e.Spent != nil {
+			o.spend(k, *e.Spent)
+		}
 		if e.Ruling != nil {
 			o.rule(k, *e.Ruling)
 		}
@@ -107,6 +119,13 @@ func (o *Opinions) rule(key record.AttemptKey, r Ruling) {
 		o.Rulings = map[record.AttemptKey]Ruling{}
 	}
 	o.Rulings[key] = r
+}
+
+func (o *Opinions) spend(key record.AttemptKey, sp Spent) {
+	if o.Spent == nil {
+		o.Spent = map[record.AttemptKey]Spent{}
+	}
+	o.Spent[key] = sp
 }
 
 func (o *Opinions) fail(key record.AttemptKey, why string) {
@@ -157,8 +176,17 @@ func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurre
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			op, err := j.Declines(ctx, a.Prompt, a.Answer)
-			mu.Lock()
+			var op grade.Opinion
+			var err error
+			if mj, ok := j.(*modelJudge); ok {
+				var sp Spent
+				op, sp, err = mj.declines(ctx, a.Prompt, a.Answer)
+				mu.Lock()
+				ops.spend(a.Key(), sp)
+			} else {
+				op, err = j.Declines(ctx, a.Prompt, a.Answer)
+				mu.Lock()
+			}
 			defer mu.Unlock()
 			if err != nil {
 				ops.fail(a.Key(), err.Error())
@@ -197,6 +225,63 @@ func (o Opinions) Cost() (model.Usage, *float64) {
 		}
 	}
 	return u, usd
+}
+
+// Lines totals what the judge's asks cost, a line per judge model: every
+// decline ask and every ask against a rubric, with the asks the run's
+// budget stopped counted apart. A judge with any unpriced ask has no
+// dollars (nil), never a part of them.
+func (o Opinions) Lines() []usage.JudgeLine {
+	byModel := map[string]*usage.JudgeLine{}
+	unpriced := map[string]bool{}
+	line := func(m string) *usage.JudgeLine {
+		l := byModel[m]
+		if l == nil {
+			l = &usage.JudgeLine{Model: m, CostUSD: new(float64)}
+			byModel[m] = l
+		}
+		return l
+	}
+	count := func(m string, u model.Usage, cost *float64, notAsked bool) {
+		l := line(m)
+		if notAsked {
+			l.NotAsked++
+			return
+		}
+		l.Asks++
+		l.Tokens = l.Tokens.Add(u)
+		if cost == nil {
+			unpriced[m] = true
+		} else {
+			*l.CostUSD += *cost
+		}
+	}
+	for _, sp := range o.Spent {
+		count(sp.Model, sp.Usage, sp.CostUSD, sp.NotAsked)
+	}
+	for _, r := range o.Rulings {
+		// A ruling records its cost in all; spread it over its asks.
+		for _, a := range r.Asks {
+			var c *float64
+			if r.CostUSD != nil {
+				v := 0.0
+				c = &v
+			}
+			count(r.Model, a.Usage, c, a.NotAsked)
+		}
+		if r.CostUSD != nil {
+			*line(r.Model).CostUSD += *r.CostUSD
+		}
+	}
+	out := make([]usage.JudgeLine, 0, len(byModel))
+	for m, l := range byModel {
+		if unpriced[m] {
+			l.CostUSD = nil
+		}
+		out = append(out, *l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
+	return out
 }
 
 // Apply attaches the opinions and rulings to the grades (Attach) and

@@ -9,9 +9,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/usage"
-	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -64,6 +62,8 @@ type Reading struct {
 	Abstained string `json:"abstained,omitempty"`
 	// Usage is the ask's tokens.
 	Usage model.Usage `json:"usage"`
+	// NotAsked is true when the run's budget was spent before the ask.
+	NotAsked bool `json:"not_asked,omitempty"`
 }
 
 // Judgement is the ruling as grading reads it: the majority verdict and
@@ -136,10 +136,11 @@ func WithBudget(j Judge, b *usage.Budget) Judge {
 	return &c
 }
 
-// spend counts a call's tokens against the judge's budget, if it has one.
+// spend counts a call's tokens, and its dollars at the judge's own
+// price, against the judge's budget, if it has one.
 func (j *modelJudge) spend(u model.Usage) {
 	if j.budget != nil {
-		j.budget.Spend(&record.Attempt{Turns: []record.Turn{{Usage: u}}})
+		j.budget.SpendUsage(u, j.price)
 	}
 }
 
@@ -161,7 +162,7 @@ func (j *modelJudge) Rule(ctx context.Context, c *suite.Case, question, answer s
 	var cost float64
 	for range asks {
 		if j.budget != nil && j.budget.Exceeded() != "" {
-			r.Asks = append(r.Asks, Reading{Abstained: "not asked: the run's budget is spent"})
+			r.Asks = append(r.Asks, Reading{Abstained: "not asked: the run's budget is spent", NotAsked: true})
 			continue
 		}
 		req := &model.Request{
@@ -179,8 +180,8 @@ func (j *modelJudge) Rule(ctx context.Context, c *suite.Case, question, answer s
 		rd.Usage = resp.Usage
 		r.Usage = r.Usage.Add(resp.Usage)
 		j.spend(resp.Usage)
-		if j.price != nil {
-			cost += price.Cost(*j.price, resp.Usage)
+		if c := j.cost(resp.Usage); c != nil {
+			cost += *c
 		}
 		text := resp.Message.TextOf()
 		rd.Reply = short(text, 2000)

@@ -72,6 +72,10 @@ type Graded struct {
 	// ruling was priced.
 	JudgeUsage   model.Usage
 	JudgeCostUSD *float64
+	// Judges are what every ask of the judge cost, a line per judge
+	// model, decline asks included; usage.json holds them as rows of
+	// their own, counted in its total.
+	Judges []usage.JudgeLine
 	// Problems are derived files that could not be read or written, each
 	// naming its file. The record is safe either way, and "mcpeval score"
 	// writes them again.
@@ -138,8 +142,10 @@ func Run(ctx context.Context, cfg runner.Config, opts Options) (*Graded, error) 
 func Score(ctx context.Context, s *suite.Suite, rec *record.Run, opts Options) *Graded {
 	g := &Graded{Suite: s, Record: rec, Result: grade.Run(s, rec)}
 	g.judge(ctx, opts)
-	if !rec.Header.Model.Fake {
+	if !rec.Header.Model.Fake || len(g.Judges) > 0 {
+		// The judge's asks are the run's cost too, even a fake model's.
 		g.Usage = usage.Summarize(rec, opts.Prices)
+		g.Usage.AddJudges(g.Judges)
 	}
 	if rec.Dir != "" {
 		g.write()
@@ -158,7 +164,7 @@ func (g *Graded) judge(ctx context.Context, opts Options) {
 		if n < 1 {
 			n = 4
 		}
-		j := opts.Judge
+		j := judge.WithPrices(opts.Judge, opts.Prices)
 		if opts.JudgeBudget != nil {
 			j = judge.WithBudget(j, opts.JudgeBudget)
 		}
@@ -178,6 +184,7 @@ func (g *Graded) judge(ctx context.Context, opts Options) {
 	g.Disagreements = judge.Disagreements(g.Result)
 	g.Split = judge.Split(g.Result)
 	g.JudgeUsage, g.JudgeCostUSD = ops.Cost()
+	g.Judges = ops.Lines()
 }
 
 // write writes every derived file of the run directory, and removes those
