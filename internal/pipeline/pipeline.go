@@ -53,11 +53,19 @@ var ErrNothingToResume = errors.New("nothing to resume")
 
 // Graded is a graded run and what was derived from it.
 type Graded struct {
-	Suite  *suite.Suite
+	Suite *suite.Suite
+	// Record is the run as read. For a run graded as a stream
+	// (ScoreStream) it holds no attempts: Attempts counts them.
 	Record *record.Run
+	// Attempts counts the run's attempts (len(Record.Attempts) for a run
+	// read whole).
+	Attempts int
 	// Result is the graded run, action columns included, as grades.json
 	// holds it.
 	Result *grade.Result
+	// Cost is what the run cost, in all, per attempt and per passing
+	// attempt, as results show it.
+	Cost *usage.Cost
 	// Usage is what the run cost, for a real model; nil for a fake one,
 	// whose usage says nothing.
 	Usage *usage.Summary
@@ -140,14 +148,26 @@ func Run(ctx context.Context, cfg runner.Config, opts Options) (*Graded, error) 
 // action columns, the usage, and the judge's opinions when a judge was
 // asked. With rec.Dir empty nothing is written.
 func Score(ctx context.Context, s *suite.Suite, rec *record.Run, opts Options) *Graded {
-	g := &Graded{Suite: s, Record: rec, Result: grade.Run(s, rec)}
+	t := usage.NewTally(&rec.Header, opts.Prices)
+	for i := range rec.Attempts {
+		t.Add(&rec.Attempts[i])
+	}
+	g := &Graded{Suite: s, Record: rec, Result: grade.Run(s, rec), Attempts: len(rec.Attempts)}
+	return g.derive(ctx, opts, t)
+}
+
+// derive attaches the judge's opinions to g's grades, prices and totals
+// its usage (t, fed every attempt) and writes every derived file: the
+// steps after grading that Score and ScoreStream share.
+func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally) *Graded {
 	g.judge(ctx, opts)
-	if !rec.Header.Model.Fake || len(g.Judges) > 0 {
+	g.Cost = t.Cost(g.Result.Totals.Passed)
+	if !g.Record.Header.Model.Fake || len(g.Judges) > 0 {
 		// The judge's asks are the run's cost too, even a fake model's.
-		g.Usage = usage.Summarize(rec, opts.Prices)
+		g.Usage = t.Summary()
 		g.Usage.AddJudges(g.Judges)
 	}
-	if rec.Dir != "" {
+	if g.Record.Dir != "" {
 		g.write()
 	}
 	return g
