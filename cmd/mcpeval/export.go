@@ -7,15 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/grade/actions"
-	"github.com/mcpeval/mcpeval/internal/export/langfuse"
-	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/redact"
-	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/export"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
-	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 const exportHelp = `
@@ -96,7 +89,7 @@ func exportCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("say where to send the run: --otlp or --langfuse (see mcpeval help export)")
 	}
 	if endpoint != "" {
-		if _, err := otlp.ParseEndpoint(endpoint); err != nil {
+		if err := export.CheckEndpoint(endpoint); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -107,135 +100,39 @@ func exportCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ex, err := gatherExport(e, rec, *suitePath, *toLangfuse)
-	if err != nil {
-		return err
-	}
-	opts := otlp.Options{Content: *content, Timeout: *timeout}
-	if *content || *redactPath != "" { // a list also applies to reasons and dataset items
-		var cfg *redact.Config
-		if *redactPath != "" {
-			if cfg, err = redact.LoadConfig(*redactPath); err != nil {
-				return badInput(err)
-			}
-		}
-		red, err := redact.New(cfg, e.getenv)
-		if err != nil {
-			return badInput(err)
-		}
-		if ex.suite != nil {
-			t := ex.suite.Target
-			red.AddTarget(t.Spec, t.Headers, t.Env, e.getenv)
-		}
-		red.AddTarget(rec.Header.Target.Spec, nil, nil, e.getenv)
-		opts.Redactor = red
-	}
-	if *toLangfuse {
-		return exportLangfuse(ctx, e, rec, ex, opts)
-	}
-	opts.Endpoint = endpoint
-	st, err := otlp.Send(ctx, ex.items, opts)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "sent %d spans (%d attempts) to %s\n", st.Sent, len(ex.items), otlpWhere(e, endpoint))
-	return nil
-}
-
-// otlpWhere names the collector the SDK sends to, without credentials.
-func otlpWhere(e *env, endpoint string) string {
-	for _, v := range []string{endpoint, e.getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), e.getenv("OTEL_EXPORTER_OTLP_ENDPOINT")} {
-		if v != "" {
-			return redact.Secrets(v)
-		}
-	}
-	return "http://localhost:4318"
-}
-
-// exported is a run gathered for an export: its attempts with their
-// grades, and the suite when it could be loaded.
-type exported struct {
-	suite  *suite.Suite
-	grades *grade.Result
-	items  []otlp.Attempt
-}
-
-// gatherExport grades the run's attempts (from RUN/grades.json, or
-// against the suite) and pairs them with their cases. The suite is needed
-// for Langfuse (needSuite); otherwise a suite that cannot be loaded only
-// leaves groups and datasets out.
-func gatherExport(e *env, rec *record.Run, suitePath string, needSuite bool) (*exported, error) {
-	ex := &exported{}
-	p := suitePath
+	p := *suitePath
 	if p == "" {
 		p = rec.Header.Suite.Path
 	}
-	s, serr := loadSuite(p)
-	if serr == nil {
-		ex.suite = s
+	opts := export.Options{
+		Content: *content, RedactFile: *redactPath, Endpoint: endpoint, Timeout: *timeout, Getenv: e.getenv,
+		Warn: func(m string) { fmt.Fprintf(e.stderr, "mcpeval export: warning: %s\n", termsafe.Line(m)) },
 	}
-	g, gerr := rundir.ReadGrades(rec.Dir)
-	switch {
-	case gerr == nil:
-		ex.grades = g
-	case !errors.Is(gerr, rundir.ErrNoGrades):
-		return nil, badInput(fmt.Errorf("%v (re-create it with mcpeval score)", gerr))
-	case s != nil:
-		ex.grades = grade.Run(s, rec)
-	}
-	if serr != nil && (needSuite || ex.grades == nil) {
-		return nil, fmt.Errorf("loading the run's suite: %w", serr)
-	}
-	if serr != nil {
-		fmt.Fprintf(e.stderr, "mcpeval export: warning: %s: sending without groups and datasets\n", strings.TrimSpace(serr.Error()))
-	}
-	type key struct {
-		c string
-		n int
-	}
-	verdicts := map[key]*grade.AttemptGrade{}
-	scored := map[key]*actions.Result{}
-	if ex.grades != nil {
-		for i := range ex.grades.Attempts {
-			a := &ex.grades.Attempts[i]
-			verdicts[key{a.Case, a.N}] = a
+	opts.Suite, opts.SuiteErr = loadSuite(p)
+	if *toLangfuse {
+		st, err := export.Langfuse(ctx, rec, opts)
+		if err != nil {
+			return exportErr(err)
 		}
-		if ex.grades.Actions != nil {
-			for i := range ex.grades.Actions.Attempts {
-				r := &ex.grades.Actions.Attempts[i].Result
-				scored[key{r.Case, r.N}] = r
-			}
+		fmt.Fprintf(e.stdout, "sent %d spans (%d attempts) to %s, project %s\n", st.Traces.Sent, st.Attempts, st.Host, termsafe.Line(st.Langfuse.Project))
+		fmt.Fprintf(e.stdout, "datasets %d, items %d, dataset run items %d, scores %d\n", st.Langfuse.Datasets, st.Langfuse.Items, st.Langfuse.RunItems, st.Langfuse.Scores)
+		for _, r := range st.Langfuse.DatasetRuns {
+			fmt.Fprintf(e.stdout, "dataset run %s\n", termsafe.Line(r))
 		}
+		return nil
 	}
-	for i := range rec.Attempts {
-		a := &rec.Attempts[i]
-		it := otlp.Attempt{Header: &rec.Header, Attempt: a, Grade: verdicts[key{a.Case, a.N}], Actions: scored[key{a.Case, a.N}]}
-		if ex.suite != nil {
-			if c := ex.suite.Case(a.Case); c != nil {
-				it.Group, it.Dataset = c.Group, ex.suite.DatasetOf(c)
-			}
-		}
-		ex.items = append(ex.items, it)
+	st, err := export.OTLP(ctx, rec, opts)
+	if err != nil {
+		return exportErr(err)
 	}
-	return ex, nil
+	fmt.Fprintf(e.stdout, "sent %d spans (%d attempts) to %s\n", st.Traces.Sent, st.Attempts, export.Where(endpoint, e.getenv))
+	return nil
 }
 
-func exportLangfuse(ctx context.Context, e *env, rec *record.Run, ex *exported, opts otlp.Options) error {
-	c, err := langfuse.New(e.getenv("LANGFUSE_HOST"), e.getenv("LANGFUSE_PUBLIC_KEY"), e.getenv("LANGFUSE_SECRET_KEY"))
-	if err != nil {
-		return usagef("%v", err)
+// exportErr makes a mistake in what a person gave exit 2.
+func exportErr(err error) error {
+	if errors.Is(err, export.ErrBadInput) {
+		return badInput(errors.New(strings.TrimPrefix(err.Error(), export.ErrBadInput.Error()+": ")))
 	}
-	if opts.Redactor != nil { // the keys are never content
-		opts.Redactor.AddSecret(e.getenv("LANGFUSE_SECRET_KEY"))
-	}
-	st, err := langfuse.Export(ctx, c, langfuse.Input{Suite: ex.suite, Run: rec, Attempts: ex.items, OTLP: opts})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "sent %d spans (%d attempts) to %s, project %s\n", st.Traces.Sent, len(ex.items), redact.Secrets(c.Host()), termsafe.Line(st.Project))
-	fmt.Fprintf(e.stdout, "datasets %d, items %d, dataset run items %d, scores %d\n", st.Datasets, st.Items, st.RunItems, st.Scores)
-	for _, r := range st.DatasetRuns {
-		fmt.Fprintf(e.stdout, "dataset run %s\n", r)
-	}
-	return nil
+	return err
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/compare"
-	"github.com/mcpeval/mcpeval/internal/export/otlp"
+	"github.com/mcpeval/mcpeval/internal/export"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
@@ -306,12 +306,16 @@ func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
 			return nil, err
 		}
 	}
-	if provider.Real(f.model) {
+	if provider.Real(f.model) || provider.Real(f.judge) {
+		// A paid judge's asks count against the budget too.
 		o.budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
 		if p, ok := o.prices.Lookup(info.Provider, info.Name); ok {
 			o.budget.Price = &p
-		} else if f.budgetUSD > 0 {
+		} else if f.budgetUSD > 0 && provider.Real(f.model) {
 			return nil, usagef("--budget-usd: %s is not in the price table, so its spending cannot be counted in dollars; use --budget-tokens", f.model)
+		}
+		if err := judgePriced(f.judge, f.budgetUSD, o.prices); err != nil {
+			return nil, err
 		}
 	}
 	return o, nil
@@ -488,18 +492,18 @@ func recordedBudget(h *record.Header) (runBudget, bool) {
 // exporter starts the OpenTelemetry exporter --otlp asks for and has it
 // told of every finished attempt, off the attempt's path; nil without
 // --otlp.
-func (f *runFlags) exporter(e *env, s *suite.Suite, cfg *runner.Config) (*otlp.Exporter, error) {
+func (f *runFlags) exporter(e *env, s *suite.Suite, cfg *runner.Config) (*export.Live, error) {
 	if f.otlp == "" {
 		return nil, nil
 	}
 	endpoint := f.otlp
 	if endpoint == "env" {
 		endpoint = ""
-	} else if _, err := otlp.ParseEndpoint(endpoint); err != nil {
+	} else if err := export.CheckEndpoint(endpoint); err != nil {
 		return nil, usagef("--otlp %s: %v", endpoint, err)
 	}
-	exp, err := otlp.NewExporter(otlp.Options{
-		Endpoint: endpoint, Content: f.otlpContent, Metrics: true,
+	exp, err := export.NewLive(s, export.Options{
+		Endpoint: endpoint, Content: f.otlpContent,
 		Warn: func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) },
 	})
 	if err != nil {
@@ -510,10 +514,7 @@ func (f *runFlags) exporter(e *env, s *suite.Suite, cfg *runner.Config) (*otlp.E
 		if progress != nil {
 			progress(p)
 		}
-		if c := s.Case(p.Attempt.Case); c != nil {
-			g := grade.Attempt(s, c, p.Header, p.Attempt)
-			exp.Attempt(p.Header, p.Attempt, &g)
-		}
+		exp.Attempt(p.Header, p.Attempt)
 	}
 	return exp, nil
 }
@@ -521,7 +522,7 @@ func (f *runFlags) exporter(e *env, s *suite.Suite, cfg *runner.Config) (*otlp.E
 // closeExporter sends what the exporter still holds, for a few seconds at
 // most, and says what it could not send: mcpeval export RUN --otlp sends
 // it again from the record.
-func closeExporter(ctx context.Context, e *env, exp *otlp.Exporter) {
+func closeExporter(ctx context.Context, e *env, exp *export.Live) {
 	if exp == nil {
 		return
 	}
