@@ -42,6 +42,14 @@ type Header struct {
 	Attempts int `json:"attempts"`
 	// Concurrency is how many attempts ran at once.
 	Concurrency int `json:"concurrency"`
+	// TargetPool is how many connections to the target the attempts
+	// shared at most; 0 (absent) when they did not share one (each
+	// concurrency slot had its own: an action suite, a fresh target, or a
+	// negative pool size), or the record predates it.
+	TargetPool int `json:"target_pool,omitempty"`
+	// InFlight says how the model requests in flight were limited; nil in
+	// records that predate it.
+	InFlight *InFlight `json:"in_flight,omitempty"`
 	// TurnCap is the most model turns an attempt may take.
 	TurnCap int `json:"turn_cap"`
 	// Planned lists every attempt the run set out to make.
@@ -83,6 +91,18 @@ type Batch struct {
 	Requests int `json:"requests"`
 	// Submitted is when the provider accepted it.
 	Submitted time.Time `json:"submitted"`
+}
+
+// InFlight is how a run limited the model requests in flight.
+type InFlight struct {
+	// Adaptive is true when the limit followed the provider's rate-limit
+	// headers and refusals, between 1 and Max; false when Max requests
+	// were kept in flight whatever the provider said.
+	Adaptive bool `json:"adaptive"`
+	// Initial is the limit the run started with.
+	Initial int `json:"initial"`
+	// Max is the most requests ever in flight at once (--concurrency).
+	Max int `json:"max"`
 }
 
 // PriceTable identifies a price table: whose, when it was read, where from,

@@ -55,17 +55,27 @@ type session struct {
 	retired bool
 }
 
+// poolSize is how many connections the attempts of a run of cfg share at
+// most: 0 when they do not share (Shares), else the pool size asked for
+// (DefaultTargetPool when zero), at most one per concurrency slot.
+func poolSize(cfg Config) int {
+	if !Shares(cfg) {
+		return 0
+	}
+	n := cfg.TargetPool
+	if n == 0 {
+		n = DefaultTargetPool
+	}
+	return max(1, min(n, cfg.Concurrency))
+}
+
 // newPool returns the pool for the run's attempts, holding first in its
 // first slot, or nil when the run does not share (Shares).
 func (r *run) newPool(first *target.Conn) *pool {
 	if !Shares(r.cfg) {
 		return nil
 	}
-	n := r.cfg.TargetPool
-	if n == 0 {
-		n = DefaultTargetPool
-	}
-	n = max(1, min(n, r.cfg.Concurrency))
+	n := poolSize(r.cfg)
 	pl := &pool{r: r, first: first, slots: make([]*session, n), load: make([]int, n), dialing: make([]sync.Mutex, n)}
 	if first != nil {
 		pl.started = 1

@@ -326,6 +326,8 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 		ToolsHash:    ToolsHash(r.shown),
 		Attempts:     cfg.Attempts,
 		Concurrency:  cfg.Concurrency,
+		TargetPool:   poolSize(cfg),
+		InFlight:     &record.InFlight{Adaptive: !cfg.FixedConcurrency, Initial: cfg.Concurrency, Max: cfg.Concurrency},
 		TurnCap:      cfg.TurnCap,
 		Planned:      r.planned,
 		Preflight:    pre,
