@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +15,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
+	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
@@ -57,13 +56,8 @@ type Config struct {
 // base_url option naming another server gets no key (use ANTHROPIC_BASE_URL
 // for a server that needs one).
 func FromEnv(info model.Info) Config {
-	c := Config{APIKey: os.Getenv("ANTHROPIC_API_KEY"), BaseURL: os.Getenv("ANTHROPIC_BASE_URL")}
-	if u := info.Options["base_url"]; u != "" && u != c.BaseURL {
-		// The key in the environment is for the environment's endpoint: it
-		// is never sent to a server named only in a model spec.
-		c.BaseURL, c.APIKey = u, ""
-	}
-	return c
+	key, base := specopt.FromEnv(info.Options, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL")
+	return Config{APIKey: key, BaseURL: base}
 }
 
 // Model is a Claude model behind the Messages API. It is safe for concurrent
@@ -81,37 +75,25 @@ type Model struct {
 
 // New checks info's options and returns the model. It sends nothing.
 func New(info model.Info, cfg Config) (*Model, error) {
-	if info.Provider != "anthropic" {
-		return nil, fmt.Errorf("model spec %q: provider %q is not anthropic", info.Spec, info.Provider)
+	if err := specopt.Provider(info, "anthropic"); err != nil {
+		return nil, err
 	}
-	m := &Model{info: info, key: cfg.APIKey, timeout: cfg.Timeout, policy: cfg.Retry, maxTokens: DefaultMaxTokens}
-	if m.timeout <= 0 {
-		m.timeout = DefaultTimeout
-	}
-	if err := m.options(info.Options); err != nil {
+	m := &Model{info: info, key: cfg.APIKey, timeout: specopt.Timeout(cfg.Timeout, DefaultTimeout), policy: cfg.Retry, maxTokens: DefaultMaxTokens}
+	if err := m.options(info.Options, "anthropic", Options); err != nil {
 		return nil, fmt.Errorf("model spec %q: %w", info.Spec, err)
 	}
-	base := cfg.BaseURL
-	if u := info.Options["base_url"]; u != "" {
-		base = u
+	u, err := specopt.BaseURL(info.Spec, info.Options, cfg.BaseURL, DefaultBaseURL)
+	if err != nil {
+		return nil, err
 	}
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("model spec %q: base URL %q is not an http(s) URL", info.Spec, base)
-	}
+	base := u.String()
 	if cfg.APIKey == "" && strings.TrimSuffix(base, "/") == strings.TrimSuffix(DefaultBaseURL, "/") {
 		return nil, fmt.Errorf("model spec %q: no API key: set ANTHROPIC_API_KEY", info.Spec)
-	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
 	}
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
 		option.WithBaseURL(base),
-		option.WithHTTPClient(hc),
+		option.WithHTTPClient(specopt.Client(cfg.HTTPClient)),
 		option.WithMaxRetries(0),
 	}
 	if cfg.APIKey != "" {
@@ -121,22 +103,18 @@ func New(info model.Info, cfg Config) (*Model, error) {
 	return m, nil
 }
 
-// options applies the spec's options, refusing any it does not know.
-func (m *Model) options(opts map[string]string) error {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+// options applies the spec's options, refusing any it does not know in the
+// name of provider, which allows those listed in allowed.
+func (m *Model) options(opts map[string]string, provider string, allowed []string) error {
 	budget, maxSet := int64(0), false
-	for _, k := range keys {
+	for _, k := range specopt.Keys(opts) {
 		v := opts[k]
 		switch k {
 		case "base_url":
 		case "max_tokens":
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 1 {
-				return fmt.Errorf("option max_tokens=%q: want a positive whole number", v)
+			n, err := specopt.PositiveInt(k, v, 64)
+			if err != nil {
+				return err
 			}
 			m.maxTokens, maxSet = n, true
 		case "effort":
@@ -164,7 +142,7 @@ func (m *Model) options(opts map[string]string) error {
 		case "temperature", "top_p":
 			return fmt.Errorf("option %s: the Messages API version this client speaks (2026-10-21) refuses temperature and top_p on every model; leave it out (effort and thinking are the controls it keeps)", k)
 		default:
-			return fmt.Errorf("option %q is not one the anthropic provider accepts; allowed: %s", k, strings.Join(Options, ", "))
+			return specopt.Unknown(k, provider, allowed)
 		}
 	}
 	if budget > 0 {

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/bedrock"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 
+	"github.com/mcpeval/mcpeval/internal/provider/awscfg"
+	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -51,8 +51,8 @@ func NewBedrock(info model.Info, cfg BedrockConfig) (*Model, error) {
 		if k != "region" {
 			return false, nil
 		}
-		if v == "" || strings.ContainsAny(v, "/?#:") {
-			return true, fmt.Errorf("model spec %q: option region=%q: want an AWS region such as us-east-1", info.Spec, v)
+		if err := awscfg.Region(v); err != nil {
+			return true, fmt.Errorf("model spec %q: %w", info.Spec, err)
 		}
 		region = v
 		return true, nil
@@ -60,23 +60,9 @@ func NewBedrock(info model.Info, cfg BedrockConfig) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	awsCfg := cfg.AWS
-	if awsCfg.Credentials == nil {
-		var lo []func(*config.LoadOptions) error
-		if region != "" {
-			lo = append(lo, config.WithRegion(region))
-		}
-		var err error
-		awsCfg, err = config.LoadDefaultConfig(context.Background(), lo...)
-		if err != nil {
-			return nil, fmt.Errorf("model spec %q: loading AWS credentials and region: %s", info.Spec, retry.Short(retry.Redact(err.Error()), 300))
-		}
-	}
-	if region != "" {
-		awsCfg.Region = region
-	}
-	if awsCfg.Region == "" {
-		return nil, fmt.Errorf("model spec %q: no AWS region: set AWS_REGION, or the region= option", info.Spec)
+	awsCfg, err := awscfg.Load(info.Spec, cfg.AWS, region)
+	if err != nil {
+		return nil, err
 	}
 	if awsCfg.Credentials == nil {
 		return nil, fmt.Errorf("model spec %q: no AWS credentials found", info.Spec)
@@ -98,7 +84,7 @@ func NewBedrock(info model.Info, cfg BedrockConfig) (*Model, error) {
 		endpoint = os.Getenv("AWS_ENDPOINT_URL")
 	}
 	if endpoint != "" {
-		if err := checkEndpoint(info.Spec, endpoint); err != nil {
+		if _, err := specopt.Endpoint(info.Spec, endpoint); err != nil {
 			return nil, err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/vertex"
 	"golang.org/x/oauth2/google"
 
+	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -87,7 +88,7 @@ func NewVertex(info model.Info, cfg VertexConfig) (*Model, error) {
 		return nil, fmt.Errorf("model spec %q: Vertex AI needs a project and a location: set ANTHROPIC_VERTEX_PROJECT_ID (or GOOGLE_CLOUD_PROJECT) and CLOUD_ML_REGION (or GOOGLE_CLOUD_LOCATION), or the project= and location= options", info.Spec)
 	}
 	if cfg.Endpoint != "" {
-		if err := checkEndpoint(info.Spec, cfg.Endpoint); err != nil {
+		if _, err := specopt.Endpoint(info.Spec, cfg.Endpoint); err != nil {
 			return nil, err
 		}
 	}

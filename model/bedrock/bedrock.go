@@ -7,19 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/mcpeval/mcpeval/internal/provider/awscfg"
+	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
@@ -67,13 +65,10 @@ type Model struct {
 // New checks info's options and returns the model. It sends nothing to
 // Bedrock; with no credentials in cfg it loads the standard AWS chain.
 func New(info model.Info, cfg Config) (*Model, error) {
-	if info.Provider != "bedrock" {
-		return nil, fmt.Errorf("model spec %q: provider %q is not bedrock", info.Spec, info.Provider)
+	if err := specopt.Provider(info, "bedrock"); err != nil {
+		return nil, err
 	}
-	m := &Model{info: info, timeout: cfg.Timeout, policy: cfg.Retry}
-	if m.timeout <= 0 {
-		m.timeout = DefaultTimeout
-	}
+	m := &Model{info: info, timeout: specopt.Timeout(cfg.Timeout, DefaultTimeout), policy: cfg.Retry}
 	m.inference.MaxTokens = aws.Int32(DefaultMaxTokens)
 	// Cache points are understood by the Anthropic and Amazon Nova models;
 	// others refuse them.
@@ -82,32 +77,16 @@ func New(info model.Info, cfg Config) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model spec %q: %w", info.Spec, err)
 	}
-	awsCfg := cfg.AWS
-	if awsCfg.Credentials == nil {
-		var opts []func(*config.LoadOptions) error
-		if region != "" {
-			opts = append(opts, config.WithRegion(region))
-		}
-		awsCfg, err = config.LoadDefaultConfig(context.Background(), opts...)
-		if err != nil {
-			return nil, fmt.Errorf("model spec %q: loading AWS credentials and region: %s", info.Spec, retry.Short(retry.Redact(err.Error()), 300))
-		}
-	}
-	if region != "" {
-		awsCfg.Region = region
-	}
-	if awsCfg.Region == "" {
-		return nil, fmt.Errorf("model spec %q: no AWS region: set AWS_REGION, or the region= option", info.Spec)
+	awsCfg, err := awscfg.Load(info.Spec, cfg.AWS, region)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.BaseEndpoint != "" {
-		if u, err := url.Parse(cfg.BaseEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("model spec %q: endpoint %q is not an http(s) URL", info.Spec, cfg.BaseEndpoint)
+		if _, err := specopt.Endpoint(info.Spec, cfg.BaseEndpoint); err != nil {
+			return nil, err
 		}
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
+	hc := specopt.Client(cfg.HTTPClient)
 	m.creds = awsCfg.Credentials
 	m.client = bedrockruntime.NewFromConfig(awsCfg, func(o *bedrockruntime.Options) {
 		if cfg.BaseEndpoint != "" {
@@ -123,48 +102,26 @@ func New(info model.Info, cfg Config) (*Model, error) {
 // options applies the spec's options, refusing any it does not know, and
 // returns the region option.
 func (m *Model) options(opts map[string]string) (region string, err error) {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	float := func(k, v string) (*float32, error) {
-		f, err := strconv.ParseFloat(v, 32)
-		if err != nil || f < 0 || f > 1 {
-			return nil, fmt.Errorf("option %s=%q: want a number from 0 to 1", k, v)
-		}
-		f32 := float32(f)
-		return &f32, nil
-	}
-	for _, k := range keys {
+	for _, k := range specopt.Keys(opts) {
 		v := opts[k]
 		switch k {
 		case "region":
-			if v == "" || strings.ContainsAny(v, "/?#:") {
-				return "", fmt.Errorf("option region=%q: want an AWS region such as us-east-1", v)
+			if err := awscfg.Region(v); err != nil {
+				return "", err
 			}
 			region = v
 		case "cache":
-			switch v {
-			case "true":
-				m.cache = true
-			case "false":
-				m.cache = false
-			default:
-				return "", fmt.Errorf("option cache=%q: want true or false", v)
-			}
+			m.cache, err = specopt.Bool(k, v)
 		case "max_tokens":
-			n, perr := strconv.ParseInt(v, 10, 32)
-			if perr != nil || n < 1 {
-				return "", fmt.Errorf("option max_tokens=%q: want a positive whole number", v)
-			}
+			var n int64
+			n, err = specopt.PositiveInt(k, v, 32)
 			m.inference.MaxTokens = aws.Int32(int32(n))
 		case "temperature":
-			m.inference.Temperature, err = float(k, v)
+			m.inference.Temperature, err = specopt.Float32(k, v, 0, 1)
 		case "top_p":
-			m.inference.TopP, err = float(k, v)
+			m.inference.TopP, err = specopt.Float32(k, v, 0, 1)
 		default:
-			return "", fmt.Errorf("option %q is not one the bedrock provider accepts; allowed: %s", k, strings.Join(Options, ", "))
+			return "", specopt.Unknown(k, "bedrock", Options)
 		}
 		if err != nil {
 			return "", err

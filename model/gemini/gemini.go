@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -20,6 +19,7 @@ import (
 	"cloud.google.com/go/auth/httptransport"
 	"google.golang.org/genai"
 
+	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
@@ -97,19 +97,16 @@ type Model struct {
 // with vertex=true and no Config.Credentials it looks for Application
 // Default Credentials.
 func New(info model.Info, cfg Config) (*Model, error) {
-	if info.Provider != "gemini" {
-		return nil, fmt.Errorf("model spec %q: provider %q is not gemini", info.Spec, info.Provider)
+	if err := specopt.Provider(info, "gemini"); err != nil {
+		return nil, err
 	}
-	m := &Model{info: info, key: cfg.APIKey, timeout: cfg.Timeout, policy: cfg.Retry}
-	if m.timeout <= 0 {
-		m.timeout = DefaultTimeout
-	}
+	m := &Model{info: info, key: cfg.APIKey, timeout: specopt.Timeout(cfg.Timeout, DefaultTimeout), policy: cfg.Retry}
 	if err := m.options(info.Options, &cfg); err != nil {
 		return nil, fmt.Errorf("model spec %q: %w", info.Spec, err)
 	}
 	if cfg.BaseURL != "" {
-		if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("model spec %q: base URL %q is not an http(s) URL", info.Spec, cfg.BaseURL)
+		if _, err := specopt.BaseURL(info.Spec, nil, cfg.BaseURL, ""); err != nil {
+			return nil, err
 		}
 	}
 	base := http.DefaultTransport
@@ -155,31 +152,12 @@ func New(info model.Info, cfg Config) (*Model, error) {
 
 // options applies the spec's options, refusing any it does not know.
 func (m *Model) options(opts map[string]string, cfg *Config) error {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	float := func(k, v string, lo, hi float64) (*float32, error) {
-		f, err := strconv.ParseFloat(v, 32)
-		if err != nil || f < lo || f > hi {
-			return nil, fmt.Errorf("option %s=%q: want a number from %g to %g", k, v, lo, hi)
-		}
-		f32 := float32(f)
-		return &f32, nil
-	}
-	for _, k := range keys {
+	for _, k := range specopt.Keys(opts) {
 		v := opts[k]
 		var err error
 		switch k {
 		case "vertex":
-			switch v {
-			case "true":
-				m.vertex = true
-			case "false":
-			default:
-				return fmt.Errorf("option vertex=%q: want true or false", v)
-			}
+			m.vertex, err = specopt.Bool(k, v)
 		case "project", "location":
 			if opts["vertex"] != "true" {
 				return fmt.Errorf("option %s: only Vertex AI has projects and locations; add vertex=true", k)
@@ -193,20 +171,16 @@ func (m *Model) options(opts map[string]string, cfg *Config) error {
 				cfg.Location = v
 			}
 		case "max_tokens":
-			n, err := strconv.ParseInt(v, 10, 32)
-			if err != nil || n < 1 {
-				return fmt.Errorf("option max_tokens=%q: want a positive whole number", v)
-			}
+			var n int64
+			n, err = specopt.PositiveInt(k, v, 32)
 			m.config.MaxOutputTokens = int32(n)
 		case "temperature":
-			m.config.Temperature, err = float(k, v, 0, 2)
+			m.config.Temperature, err = specopt.Float32(k, v, 0, 2)
 		case "top_p":
-			m.config.TopP, err = float(k, v, 0, 1)
+			m.config.TopP, err = specopt.Float32(k, v, 0, 1)
 		case "seed":
-			n, perr := strconv.ParseInt(v, 10, 32)
-			if perr != nil {
-				return fmt.Errorf("option seed=%q: want a whole number", v)
-			}
+			var n int64
+			n, err = specopt.Int(k, v, 32)
 			s := int32(n)
 			m.config.Seed = &s
 		case "thinking":
@@ -225,7 +199,7 @@ func (m *Model) options(opts map[string]string, cfg *Config) error {
 			}
 			m.config.ThinkingConfig = &genai.ThinkingConfig{ThinkingBudget: &budget, IncludeThoughts: budget != 0}
 		default:
-			return fmt.Errorf("option %q is not one the gemini provider accepts; allowed: %s", k, strings.Join(Options, ", "))
+			return specopt.Unknown(k, "gemini", Options)
 		}
 		if err != nil {
 			return err

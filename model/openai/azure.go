@@ -3,8 +3,6 @@ package openai
 import (
 	"fmt"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"strings"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/azure"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/model"
 )
 
@@ -50,13 +49,10 @@ func AzureFromEnv() AzureConfig {
 // info.Name of an Azure OpenAI resource ("azure-openai:DEPLOYMENT"). It sends
 // nothing. The key goes only to the endpoint it came with.
 func NewAzure(info model.Info, cfg AzureConfig) (*Model, error) {
-	if info.Provider != "azure-openai" {
-		return nil, fmt.Errorf("model spec %q: provider %q is not azure-openai", info.Spec, info.Provider)
+	if err := specopt.Provider(info, "azure-openai"); err != nil {
+		return nil, err
 	}
-	m := &Model{info: info, key: cfg.APIKey, timeout: cfg.Timeout, policy: cfg.Retry}
-	if m.timeout <= 0 {
-		m.timeout = DefaultTimeout
-	}
+	m := &Model{info: info, key: cfg.APIKey, timeout: specopt.Timeout(cfg.Timeout, DefaultTimeout), policy: cfg.Retry}
 	version := cfg.APIVersion
 	opts := map[string]string{}
 	for k, v := range info.Options {
@@ -67,7 +63,7 @@ func NewAzure(info model.Info, cfg AzureConfig) (*Model, error) {
 			}
 			version = v
 		case "base_url":
-			return nil, fmt.Errorf("model spec %q: option %q is not one the azure-openai provider accepts; allowed: %s (the endpoint comes from AZURE_OPENAI_ENDPOINT)", info.Spec, k, strings.Join(AzureOptions, ", "))
+			return nil, fmt.Errorf("model spec %q: %w (the endpoint comes from AZURE_OPENAI_ENDPOINT)", info.Spec, specopt.Unknown(k, "azure-openai", AzureOptions))
 		default:
 			opts[k] = v
 		}
@@ -75,29 +71,25 @@ func NewAzure(info model.Info, cfg AzureConfig) (*Model, error) {
 	if version == "" {
 		version = DefaultAzureAPIVersion
 	}
-	set, err := options(opts)
+	set, err := options(opts, "azure-openai", AzureOptions)
 	if err != nil {
-		return nil, fmt.Errorf("model spec %q: %s", info.Spec, strings.Replace(err.Error(), "the openai provider accepts; allowed: "+strings.Join(Options, ", "), "the azure-openai provider accepts; allowed: "+strings.Join(AzureOptions, ", "), 1))
+		return nil, fmt.Errorf("model spec %q: %w", info.Spec, err)
 	}
 	m.set = set
 	if cfg.Endpoint == "" {
 		return nil, fmt.Errorf("model spec %q: no endpoint: set AZURE_OPENAI_ENDPOINT to the resource's https://NAME.openai.azure.com/", info.Spec)
 	}
-	u, err := url.Parse(cfg.Endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("model spec %q: endpoint %q is not an http(s) URL", info.Spec, cfg.Endpoint)
+	u, err := specopt.Endpoint(info.Spec, cfg.Endpoint)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.APIKey == "" {
 		return nil, fmt.Errorf("model spec %q: no API key: set AZURE_OPENAI_API_KEY", info.Spec)
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
 	ro := []option.RequestOption{
 		azure.WithEndpoint(u.String(), version),
 		azure.WithAPIKey(cfg.APIKey),
-		option.WithHTTPClient(hc),
+		option.WithHTTPClient(specopt.Client(cfg.HTTPClient)),
 		option.WithMaxRetries(0),
 	}
 	if u.Scheme == "http" {

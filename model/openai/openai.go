@@ -6,10 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
-	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +14,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
@@ -54,13 +51,8 @@ type Config struct {
 // base_url option naming another server gets no key (use OPENAI_BASE_URL
 // for a server that needs one).
 func FromEnv(info model.Info) Config {
-	c := Config{APIKey: os.Getenv("OPENAI_API_KEY"), BaseURL: os.Getenv("OPENAI_BASE_URL")}
-	if u := info.Options["base_url"]; u != "" && u != c.BaseURL {
-		// The key in the environment is for the environment's endpoint: it
-		// is never sent to a server named only in a model spec.
-		c.BaseURL, c.APIKey = u, ""
-	}
-	return c
+	key, base := specopt.FromEnv(info.Options, "OPENAI_API_KEY", "OPENAI_BASE_URL")
+	return Config{APIKey: key, BaseURL: base}
 }
 
 // Model is a model behind a chat completions endpoint. It is safe for
@@ -76,28 +68,18 @@ type Model struct {
 
 // New checks info's options and returns the model. It sends nothing.
 func New(info model.Info, cfg Config) (*Model, error) {
-	if info.Provider != "openai" {
-		return nil, fmt.Errorf("model spec %q: provider %q is not openai", info.Spec, info.Provider)
+	if err := specopt.Provider(info, "openai"); err != nil {
+		return nil, err
 	}
-	m := &Model{info: info, key: cfg.APIKey, timeout: cfg.Timeout, policy: cfg.Retry}
-	if m.timeout <= 0 {
-		m.timeout = DefaultTimeout
-	}
-	set, err := options(info.Options)
+	m := &Model{info: info, key: cfg.APIKey, timeout: specopt.Timeout(cfg.Timeout, DefaultTimeout), policy: cfg.Retry}
+	set, err := options(info.Options, "openai", Options)
 	if err != nil {
 		return nil, fmt.Errorf("model spec %q: %w", info.Spec, err)
 	}
 	m.set = set
-	base := cfg.BaseURL
-	if u := info.Options["base_url"]; u != "" {
-		base = u
-	}
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("model spec %q: base URL %q is not an http(s) URL", info.Spec, base)
+	u, err := specopt.BaseURL(info.Spec, info.Options, cfg.BaseURL, DefaultBaseURL)
+	if err != nil {
+		return nil, err
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/v1/"
@@ -105,54 +87,40 @@ func New(info model.Info, cfg Config) (*Model, error) {
 	if cfg.APIKey == "" && u.Host == "api.openai.com" {
 		return nil, fmt.Errorf("model spec %q: no API key: set OPENAI_API_KEY, or give the base URL of a server that needs none", info.Spec)
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
 	m.client = sdk.NewClient(
 		option.WithBaseURL(u.String()),
 		// Always set, so an OPENAI_API_KEY in the environment cannot reach a
 		// server the key was not given for.
 		option.WithAPIKey(cfg.APIKey),
-		option.WithHTTPClient(hc),
+		option.WithHTTPClient(specopt.Client(cfg.HTTPClient)),
 		option.WithMaxRetries(0),
 	)
 	return m, nil
 }
 
-// options checks the spec's options and returns what they set.
-func options(opts map[string]string) (func(*sdk.ChatCompletionNewParams), error) {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+// options checks the spec's options and returns what they set, refusing
+// any it does not know in the name of provider, which allows those listed
+// in allowed.
+func options(opts map[string]string, provider string, allowed []string) (func(*sdk.ChatCompletionNewParams), error) {
 	var sets []func(*sdk.ChatCompletionNewParams)
-	float := func(k, v string, lo, hi float64) (float64, error) {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < lo || f > hi {
-			return 0, fmt.Errorf("option %s=%q: want a number from %g to %g", k, v, lo, hi)
-		}
-		return f, nil
-	}
-	for _, k := range keys {
+	for _, k := range specopt.Keys(opts) {
 		v := opts[k]
 		switch k {
 		case "base_url":
 		case "max_tokens":
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("option max_tokens=%q: want a positive whole number", v)
+			n, err := specopt.PositiveInt(k, v, 64)
+			if err != nil {
+				return nil, err
 			}
 			sets = append(sets, func(p *sdk.ChatCompletionNewParams) { p.MaxCompletionTokens = param.NewOpt(n) })
 		case "temperature":
-			f, err := float(k, v, 0, 2)
+			f, err := specopt.Float(k, v, 0, 2, 64)
 			if err != nil {
 				return nil, err
 			}
 			sets = append(sets, func(p *sdk.ChatCompletionNewParams) { p.Temperature = param.NewOpt(f) })
 		case "top_p":
-			f, err := float(k, v, 0, 1)
+			f, err := specopt.Float(k, v, 0, 1, 64)
 			if err != nil {
 				return nil, err
 			}
@@ -166,13 +134,13 @@ func options(opts map[string]string) (func(*sdk.ChatCompletionNewParams), error)
 				return nil, fmt.Errorf("option reasoning_effort=%q: want none, minimal, low, medium, high, xhigh or max", v)
 			}
 		case "seed":
-			n, err := strconv.ParseInt(v, 10, 64)
+			n, err := specopt.Int(k, v, 64)
 			if err != nil {
-				return nil, fmt.Errorf("option seed=%q: want a whole number", v)
+				return nil, err
 			}
 			sets = append(sets, func(p *sdk.ChatCompletionNewParams) { p.Seed = param.NewOpt(n) })
 		default:
-			return nil, fmt.Errorf("option %q is not one the openai provider accepts; allowed: %s", k, strings.Join(Options, ", "))
+			return nil, specopt.Unknown(k, provider, allowed)
 		}
 	}
 	return func(p *sdk.ChatCompletionNewParams) {

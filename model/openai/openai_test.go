@@ -273,6 +273,7 @@ func TestNewRefuses(t *testing.T) {
 	providertest.Refuses(t, map[string]string{
 		"openai:m;effort=low":             "allowed: base_url, max_tokens, reasoning_effort, seed, temperature, top_p",
 		"openai:m;temperature=3":          "temperature",
+		"openai:m;temperature=NaN":        "want a number from 0 to 2",
 		"openai:m;top_p=x":                "top_p",
 		"openai:m;reasoning_effort=turbo": "reasoning_effort",
 		"openai:m;seed=1.5":               "seed",
