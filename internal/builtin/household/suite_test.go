@@ -478,23 +478,7 @@ func lookup(v any, path string) (any, bool) {
 
 func session(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	d, err := household.Fixture()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := household.NewServer(d, nil).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "corpus-test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return household.NewSession(t, nil)
 }
 
 type toolInfo struct {
