@@ -1,8 +1,10 @@
 package record
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"iter"
 	"os"
 	"path/filepath"
@@ -69,6 +71,38 @@ func Open(dir string) (*Reader, error) {
 	}
 	r.run.Dir = dir
 	return r, nil
+}
+
+// ReadHeader reads only the header of the record in dir (or the record
+// file dir names), as Read would read it.
+func ReadHeader(dir string) (*Header, error) {
+	p := dir
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		p = filepath.Join(dir, FileName)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("reading record: %w", err)
+	}
+	defer f.Close()
+	data, err := readLine(bufio.NewReaderSize(f, 1<<16))
+	if len(data) == 0 && err == io.EOF {
+		return nil, fmt.Errorf("%s: empty record", p)
+	}
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s:1: %w", p, err)
+	}
+	var l line
+	if err := json.Unmarshal(data, &l); err != nil {
+		return nil, fmt.Errorf("%s:1: not a record line: %v", p, err)
+	}
+	if l.Header == nil {
+		return nil, fmt.Errorf("%s:1: not a record: the first line is not a header", p)
+	}
+	if l.Header.Format != Format {
+		return nil, fmt.Errorf("%s:1: record format %q: this mcpeval reads %q", p, l.Header.Format, Format)
+	}
+	return l.Header, nil
 }
 
 // Scan reads the record in dir as Read does, handing fn its attempts one

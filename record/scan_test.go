@@ -214,3 +214,33 @@ func fuzzSeeds(f *testing.F) [][]byte {
 	}
 	return out
 }
+
+// TestReadHeader reads only the first line, as Read reads it, and refuses
+// what Read refuses there.
+func TestReadHeader(t *testing.T) {
+	p := "../internal/report/testdata/record.jsonl"
+	whole, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := ReadHeader(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(&whole.Header, h); d != "" {
+		t.Errorf("header (-Read +ReadHeader):\n%s", d)
+	}
+	for name, body := range map[string]string{
+		"empty":        "",
+		"not a header": `{"end":{}}` + "\n",
+		"other format": `{"header":{"format":"mcpeval-record/0"}}` + "\n",
+		"not JSON":     "name: x\n",
+	} {
+		dir := writeRecord(t, body)
+		_, rerr := Read(dir)
+		_, herr := ReadHeader(dir)
+		if herr == nil || rerr == nil || herr.Error() != rerr.Error() {
+			t.Errorf("%s: ReadHeader error %v, Read's %v", name, herr, rerr)
+		}
+	}
+}

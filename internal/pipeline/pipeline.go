@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/fixture"
@@ -66,6 +67,8 @@ type Graded struct {
 	// Cost is what the run cost, in all, per attempt and per passing
 	// attempt, as results show it.
 	Cost *usage.Cost
+	// WallTime is the attempts' wall time summed per case.
+	WallTime map[string]time.Duration
 	// Usage is what the run cost, for a real model; nil for a fake one,
 	// whose usage says nothing.
 	Usage *usage.Summary
@@ -162,6 +165,10 @@ func Score(ctx context.Context, s *suite.Suite, rec *record.Run, opts Options) *
 func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally) *Graded {
 	g.judge(ctx, opts)
 	g.Cost = t.Cost(g.Result.Totals.Passed)
+	g.WallTime = map[string]time.Duration{}
+	for id, l := range t.Summary().Cases {
+		g.WallTime[id] = time.Duration(l.WallMS) * time.Millisecond
+	}
 	if !g.Record.Header.Model.Fake || len(g.Judges) > 0 {
 		// The judge's asks are the run's cost too, even a fake model's.
 		g.Usage = t.Summary()

@@ -19,6 +19,10 @@ import (
 type Run struct {
 	Record *record.Run
 	Result *grade.Result
+	// Durations are the attempts' wall time summed per case, for a Record
+	// read as a stream (record.Open), which holds no attempts; when nil
+	// they are summed from Record.Attempts.
+	Durations map[string]time.Duration
 }
 
 type testsuites struct {
@@ -141,9 +145,12 @@ func testSuite(r Run) (testsuite, time.Duration) {
 	s.Properties = append(s.Properties, actionProperties(res)...)
 
 	// Durations per case, from the record.
-	dur := map[string]time.Duration{}
-	for _, a := range r.Record.Attempts {
-		dur[a.Case] += time.Duration(a.DurationMS) * time.Millisecond
+	dur := r.Durations
+	if dur == nil {
+		dur = map[string]time.Duration{}
+		for _, a := range r.Record.Attempts {
+			dur[a.Case] += time.Duration(a.DurationMS) * time.Millisecond
+		}
 	}
 	attempts := map[string][]grade.AttemptGrade{}
 	for _, a := range res.Attempts {

@@ -58,7 +58,7 @@ func testRun(t *testing.T) (*record.Run, *grade.Result) {
 func TestConsumer(t *testing.T) {
 	r, res := testRun(t)
 	var b bytes.Buffer
-	if err := Write(&b, Run{r, res}); err != nil {
+	if err := Write(&b, Run{Record: r, Result: res}); err != nil {
 		t.Fatal(err)
 	}
 	suites, err := gojunit.Ingest(b.Bytes())
@@ -116,7 +116,7 @@ func TestConsumer(t *testing.T) {
 func TestAttemptProperties(t *testing.T) {
 	r, res := testRun(t)
 	var b bytes.Buffer
-	if err := Write(&b, Run{r, res}); err != nil {
+	if err := Write(&b, Run{Record: r, Result: res}); err != nil {
 		t.Fatal(err)
 	}
 	var doc testsuites
@@ -146,7 +146,7 @@ func TestInvalid(t *testing.T) {
 	r.Attempts = nil
 	res := grade.Run(&suite.Suite{Name: "t"}, r)
 	var b bytes.Buffer
-	if err := Write(&b, Run{r, res}); err != nil {
+	if err := Write(&b, Run{Record: r, Result: res}); err != nil {
 		t.Fatal(err)
 	}
 	suites, err := gojunit.Ingest(b.Bytes())
@@ -187,7 +187,7 @@ func golden(t *testing.T, got []byte) {
 func TestActionProperties(t *testing.T) {
 	r, res := testRun(t)
 	var b bytes.Buffer
-	if err := Write(&b, Run{r, res}); err != nil {
+	if err := Write(&b, Run{Record: r, Result: res}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "action_") {
@@ -196,7 +196,7 @@ func TestActionProperties(t *testing.T) {
 	res.Actions = &actions.Report{Models: []actions.Row{{Model: "fake:perfect", Scored: 4,
 		Columns: actions.Columns{Pass: actions.Column{Num: 3, Den: 4}, FirstTime: actions.Column{Num: 5, Den: 6}}}}}
 	b.Reset()
-	if err := Write(&b, Run{r, res}); err != nil {
+	if err := Write(&b, Run{Record: r, Result: res}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`<property name="action_scored" value="4">`, `<property name="action_pass" value="3/4">`,
