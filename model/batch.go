@@ -58,6 +58,8 @@ type Batcher interface {
 	// the requests after them were not sent.
 	Submit(ctx context.Context, reqs []BatchRequest) ([]Batch, error)
 	// Poll asks how the batch with id is getting on, and once it has
-	// ended reads its results.
-	Poll(ctx context.Context, id string) (*BatchStatus, error)
+	// ended reads its results. reqs are the requests submitted (those of
+	// this batch at least), by which the answers are read back (a tool
+	// name a provider refused comes back as its MCP name).
+	Poll(ctx context.Context, id string, reqs []BatchRequest) (*BatchStatus, error)
 }

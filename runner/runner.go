@@ -108,6 +108,11 @@ type Config struct {
 	// Extra is added to the header's Extra of a new run (not of a resumed
 	// one, whose header stands): provenance a caller records, by key.
 	Extra map[string]json.RawMessage
+	// Batch, when set, sends every attempt's first request through the
+	// model's batch API instead (batch.go): tool-call cases only, with a
+	// model that is a model.Batcher. A resumed run whose record names
+	// batches reads them again whether or not it is set.
+	Batch *BatchOptions
 }
 
 // Fixtures builds and clears the world an attempt acts on. Implementations
@@ -161,6 +166,7 @@ type run struct {
 	w       *record.Writer
 	planned []record.Planned
 	key     *keyOnce // the prompt cache key (cache.go), shared by forCase's copies
+	unsent  error    // why some attempts were left out of the batches (batch.go)
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -207,6 +213,11 @@ func newRun(cfg Config) (*run, error) {
 	}
 	if err := cfg.Target.Check(); err != nil {
 		return nil, err
+	}
+	if cfg.Batch != nil {
+		if err := CheckBatch(cfg); err != nil {
+			return nil, err
+		}
 	}
 	if !cfg.FixedConcurrency {
 		cfg.Model = newAdaptive(cfg.Model, cfg.Concurrency)
@@ -358,6 +369,11 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if msg := CacheWarning(cfg.ModelInfo, cfg.Suite.SystemPrompt, r.shown); msg != "" && cfg.Warn != nil {
 		cfg.Warn(msg)
 	}
+	if cfg.Batch != nil && pre.Valid {
+		if err := r.submitBatches(ctx); err != nil { // the batch ids go into the header
+			return nil, err
+		}
+	}
 	w, err := record.Create(dir, r.header)
 	if err != nil {
 		return nil, err
@@ -376,7 +392,12 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 
 // finish runs the planned attempts, ends the record and reads it back.
 func (r *run) finish(ctx context.Context, conn *target.Conn, dir string, planned []record.Planned) (*record.Run, error) {
-	end := r.attempts(ctx, conn, planned)
+	var end *record.End
+	if len(r.header.Batches) > 0 {
+		end = r.batched(ctx, conn, planned) // batch.go
+	} else {
+		end = r.attempts(ctx, conn, planned)
+	}
 	end.Warnings = append(r.leftovers(ctx, conn), r.rateWarnings()...)
 	if err := r.w.End(end); err != nil {
 		return nil, err
@@ -736,15 +757,7 @@ func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) 
 		a.Prompt = prompt
 		turnCap = cfg.Suite.ActionTurnCap(c)
 	}
-	at.req = &model.Request{
-		CaseID:   c.ID,
-		System:   cfg.Suite.SystemPrompt,
-		Tools:    r.tools,
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: a.Prompt}}}},
-		CacheKey: r.cacheKey(),
-		// The case's tool_choice holds for its first request only.
-		ToolChoice: toolChoice(c),
-	}
+	at.req = r.firstRequest(c, a.Prompt)
 	for turn := 0; turn < turnCap; turn++ {
 		if at.turn() {
 			return a
@@ -752,6 +765,20 @@ func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) 
 	}
 	a.End = record.EndTurnCap
 	return a
+}
+
+// firstRequest is an attempt's first request to the model, for case c
+// (r being forCase(c)) with prompt.
+func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
+	return &model.Request{
+		CaseID:   c.ID,
+		System:   r.cfg.Suite.SystemPrompt,
+		Tools:    r.tools,
+		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: prompt}}}},
+		CacheKey: r.cacheKey(),
+		// The case's tool_choice holds for its first request only.
+		ToolChoice: toolChoice(c),
+	}
 }
 
 // conversation is one attempt under way: the messages so far and the

@@ -1,0 +1,251 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+
+	"github.com/mcpeval/mcpeval/internal/retry"
+	"github.com/mcpeval/mcpeval/internal/toolname"
+	"github.com/mcpeval/mcpeval/model"
+)
+
+// The Message Batches API's limits on one batch: 100,000 requests or
+// 256 MB, whichever comes first
+// (https://platform.claude.com/docs/en/build-with-claude/batch-processing).
+const (
+	MaxBatchRequests = 100_000
+	MaxBatchBytes    = 256_000_000
+)
+
+// batchLimits are the limits Submit splits by; tests make them small.
+var batchLimits = struct{ requests, bytes int }{MaxBatchRequests, MaxBatchBytes}
+
+// batchTimeout bounds one batch request (a submission of up to 256 MB, a
+// download of the results), which may take longer than a turn.
+const batchTimeout = 10 * time.Minute
+
+var _ model.Batcher = (*Model)(nil)
+
+// Submit sends reqs through the Message Batches API (POST
+// /v1/messages/batches), each as exactly the body Generate would send,
+// split by the API's limits. It implements model.Batcher.
+func (m *Model) Submit(ctx context.Context, reqs []model.BatchRequest) ([]model.Batch, error) {
+	var (
+		out   []model.Batch
+		chunk []sdk.MessageBatchNewParamsRequest
+		size  int
+	)
+	flush := func() error {
+		if len(chunk) == 0 {
+			return nil
+		}
+		id, err := m.submit(ctx, chunk)
+		if err != nil {
+			return err
+		}
+		out = append(out, model.Batch{ID: id, Requests: len(chunk)})
+		chunk, size = nil, 0
+		return nil
+	}
+	for _, r := range reqs {
+		params, err := m.params(r.Request, toolMap(r.Request))
+		if err != nil {
+			return out, fmt.Errorf("building the request %s for anthropic:%s: %w", r.ID, m.info.Name, err)
+		}
+		raw, err := json.Marshal(params)
+		if err != nil {
+			return out, fmt.Errorf("encoding the request %s for anthropic:%s: %w", r.ID, m.info.Name, err)
+		}
+		n := len(raw) + len(r.ID) + len(`{"custom_id":"","params":},`)
+		if len(chunk) > 0 && (len(chunk) >= batchLimits.requests || size+n > batchLimits.bytes) {
+			if err := flush(); err != nil {
+				return out, err
+			}
+		}
+		chunk = append(chunk, sdk.MessageBatchNewParamsRequest{
+			CustomID: r.ID,
+			Params:   param.Override[sdk.MessageBatchNewParamsRequestParams](json.RawMessage(raw)),
+		})
+		size += n
+	}
+	return out, flush()
+}
+
+// submit creates one batch and returns its id.
+func (m *Model) submit(ctx context.Context, reqs []sdk.MessageBatchNewParamsRequest) (string, error) {
+	b, _, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*sdk.MessageBatch, error) {
+		ex := &retry.Exchange{Timeout: batchTimeout, Secrets: []string{m.key}}
+		ctx, cancel := context.WithTimeout(ctx, batchTimeout)
+		defer cancel()
+		b, err := m.client.Messages.Batches.New(ctx, sdk.MessageBatchNewParams{Requests: reqs},
+			option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(batchTimeout))
+		if err != nil {
+			return nil, ex.Refusal(ctx, err)
+		}
+		if b.ID == "" {
+			return nil, &retry.Refusal{Status: http.StatusOK, Message: "reading the batch: no id in " + retry.Short(retry.Redact(b.RawJSON(), m.key), 200)}
+		}
+		return b, nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("submitting a batch of %d requests to anthropic:%s: %w", len(reqs), m.info.Name, err)
+	}
+	return b.ID, nil
+}
+
+// Poll asks the Message Batches API how batch id is getting on (GET
+// /v1/messages/batches/ID) and, once it has ended, reads its results
+// (GET /v1/messages/batches/ID/results). reqs are the requests
+// submitted, by which the answers' tool names are read back. It
+// implements model.Batcher.
+func (m *Model) Poll(ctx context.Context, id string, reqs []model.BatchRequest) (*model.BatchStatus, error) {
+	b, _, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*sdk.MessageBatch, error) {
+		ex := &retry.Exchange{Timeout: m.timeout, Secrets: []string{m.key}}
+		ctx, cancel := context.WithTimeout(ctx, m.timeout)
+		defer cancel()
+		b, err := m.client.Messages.Batches.Get(ctx, id, sdk.MessageBatchGetParams{},
+			option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(m.timeout))
+		if err != nil {
+			return nil, ex.Refusal(ctx, err)
+		}
+		return b, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("polling batch %s of anthropic:%s: %w", id, m.info.Name, err)
+	}
+	c := b.RequestCounts
+	st := &model.BatchStatus{
+		Status: string(b.ProcessingStatus),
+		Done:   int(c.Succeeded + c.Errored + c.Canceled + c.Expired),
+		Ended:  b.ProcessingStatus == sdk.MessageBatchProcessingStatusEnded,
+	}
+	st.Total = st.Done + int(c.Processing)
+	if !st.Ended {
+		return st, nil
+	}
+	byID := make(map[string]*model.Request, len(reqs))
+	for _, r := range reqs {
+		byID[r.ID] = r.Request
+	}
+	st.Results, _, err = retry.Do(ctx, m.policy, func(ctx context.Context) ([]model.BatchResult, error) {
+		return m.results(ctx, id, byID)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the results of batch %s of anthropic:%s: %w", id, m.info.Name, err)
+	}
+	return st, nil
+}
+
+// results reads an ended batch's results, once.
+func (m *Model) results(ctx context.Context, id string, reqs map[string]*model.Request) ([]model.BatchResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, batchTimeout)
+	defer cancel()
+	var seen answerStatus
+	stream := m.client.Messages.Batches.ResultsStreaming(ctx, id, sdk.MessageBatchResultsParams{},
+		option.WithMiddleware(seen.middleware), option.WithRequestTimeout(batchTimeout))
+	defer stream.Close()
+	var out []model.BatchResult
+	for stream.Next() {
+		out = append(out, m.result(stream.Current(), reqs))
+	}
+	if err := stream.Err(); err != nil {
+		return nil, seen.refusal(ctx, err, m.key)
+	}
+	return out, nil
+}
+
+// result turns one line of a batch's results into a model.BatchResult.
+func (m *Model) result(r sdk.MessageBatchIndividualResponse, reqs map[string]*model.Request) model.BatchResult {
+	out := model.BatchResult{ID: r.CustomID}
+	switch r.Result.Type {
+	case "succeeded":
+		msg := r.Result.Message
+		if msg.Type != "message" {
+			out.Error = "succeeded without a message: " + retry.Short(retry.Redact(r.Result.RawJSON(), m.key), 200)
+			return out
+		}
+		req := reqs[r.CustomID]
+		if req == nil {
+			req = &model.Request{}
+		}
+		out.Response = &model.Response{
+			Message:    model.Message{Role: model.Assistant, Blocks: blocks(msg.Content, toolMap(req))},
+			StopReason: string(msg.StopReason),
+			Usage: model.Usage{
+				Input:      msg.Usage.InputTokens,
+				Output:     msg.Usage.OutputTokens,
+				CacheWrite: msg.Usage.CacheCreationInputTokens,
+				CacheRead:  msg.Usage.CacheReadInputTokens,
+			},
+		}
+	case "errored":
+		e := r.Result.Error.Error
+		out.Error = retry.Short(retry.Redact("errored: "+e.Type+": "+e.Message, m.key), 300)
+	case "expired":
+		out.Error = "expired: the batch ended (24 hours after it was created) before this request was processed"
+	case "canceled":
+		out.Error = "canceled: the batch was canceled before this request was processed"
+	default:
+		out.Error = retry.Short(retry.Redact("ended as "+r.Result.Type, m.key), 300)
+	}
+	return out
+}
+
+// toolMap is the tool-name mapping Generate uses for req.
+func toolMap(req *model.Request) *toolname.Mapping {
+	names := make([]string, len(req.Tools))
+	for i, t := range req.Tools {
+		names[i] = t.Name
+	}
+	return toolname.Map(names)
+}
+
+// answerStatus remembers the status, headers and error body of an answer
+// whose body is otherwise streamed (a batch's results may be larger than
+// anything worth holding twice).
+type answerStatus struct {
+	mu     sync.Mutex
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (a *answerStatus) middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	resp, err := next(req)
+	if err != nil || resp == nil {
+		return resp, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.status, a.header = resp.StatusCode, resp.Header.Clone()
+	if resp.StatusCode >= 400 && resp.Body != nil {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		a.body = b
+		resp.Body = io.NopCloser(strings.NewReader(string(b)))
+	}
+	return resp, nil
+}
+
+// refusal says why reading the answer failed with err.
+func (a *answerStatus) refusal(ctx context.Context, err error, key string) *retry.Refusal {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.status >= 400:
+		return retry.HTTP(a.status, a.header, a.body, key)
+	case a.status == 0:
+		return retry.Transport(ctx, err, batchTimeout, key)
+	}
+	return &retry.Refusal{Status: a.status, Message: "reading the results: " + retry.Short(retry.Redact(err.Error(), key), 300), Again: true}
+}
