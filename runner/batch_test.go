@@ -116,7 +116,9 @@ func batchConfig(t *testing.T, s *suite.Suite, m model.Model, info model.Info, o
 	}
 }
 
-func fastPoll() *BatchOptions { return &BatchOptions{Poll: time.Millisecond, MaxPoll: 5 * time.Millisecond} }
+func fastPoll() *BatchOptions {
+	return &BatchOptions{Poll: time.Millisecond, MaxPoll: 5 * time.Millisecond}
+}
 
 // outcomes grades every attempt of rec.
 func outcomes(s *suite.Suite, rec *record.Run) map[record.AttemptKey]grade.Outcome {

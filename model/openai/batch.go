@@ -293,4 +293,3 @@ func toolMap(req *model.Request) *toolname.Mapping {
 	}
 	return toolname.Map(names)
 }
-
