@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -183,4 +184,58 @@ func TriesRunOut(t *testing.T, f *Recorder, m model.Model, s *Sleeps, tries, sta
 		t.Errorf("error %q does not say what the provider answered", err)
 	}
 	NoSecret(t, nil, err)
+}
+
+// RetriedAfter checks a provider told to wait: m, whose stand-in f answers
+// Hello first with a refusal worth trying again and then with an answer,
+// and whose retry policy sleeps with s, answers after two requests, with
+// the refusal recorded as the one try want and wait slept once, as the
+// refusal asked. The planted secret appears nowhere.
+func RetriedAfter(t *testing.T, f *Recorder, m model.Model, s *Sleeps, want model.Try, wait time.Duration) {
+	t.Helper()
+	resp, err := m.Generate(context.Background(), Hello())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Tries) != 1 || resp.Tries[0] != want {
+		t.Errorf("tries %+v, want [%+v]", resp.Tries, want)
+	}
+	if len(s.D) != 1 || s.D[0] != wait {
+		t.Errorf("waits %v, want [%v]", s.D, wait)
+	}
+	if f.Count() != 2 {
+		t.Errorf("%d requests, want 2", f.Count())
+	}
+	NoSecret(t, resp, nil)
+}
+
+// Stall is a reply that never answers: the request ends when the client
+// gives up on it, which it then says on the channel returned ("client gave
+// up"), or when the test ends. Ten seconds is a guard against hanging, not
+// a measurement.
+func Stall(t *testing.T) (func(http.ResponseWriter, *http.Request), <-chan string) {
+	done := t.Context().Done() // before the Recorder's server is closed
+	ended := make(chan string, 8)
+	return func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+			ended <- "client gave up"
+		case <-done:
+			ended <- "released"
+		case <-time.After(10 * time.Second):
+			ended <- "not cut off: the server stopped waiting"
+		}
+	}, ended
+}
+
+// Reset is a reply that closes the connection without an answer.
+func Reset(t *testing.T) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		conn.Close()
+	}
 }

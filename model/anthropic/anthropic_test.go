@@ -269,21 +269,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 		reply(200, secondAnswer))
 	s := &providertest.Sleeps{}
 	m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{Retry: retry.Policy{MaxTries: 3, Sleep: s.Sleep}})
-	resp, err := m.Generate(context.Background(), hello())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []model.Try{{Status: 429, Error: "rate_limit_error: Number of request tokens has exceeded your per-minute rate limit", WaitMS: 2000}}
-	if d := cmp.Diff(want, resp.Tries); d != "" {
-		t.Errorf("tries (-want +got):\n%s", d)
-	}
-	if len(s.D) != 1 || s.D[0] != 2*time.Second {
-		t.Errorf("waits %v, want [2s] from retry-after", s.D)
-	}
-	if f.Count() != 2 {
-		t.Errorf("%d requests, want 2", f.Count())
-	}
-	noKey(t, resp, nil)
+	providertest.RetriedAfter(t, f, m, s, model.Try{Status: 429, Error: "rate_limit_error: Number of request tokens has exceeded your per-minute rate limit", WaitMS: 2000}, 2*time.Second)
 }
 
 func TestOverloadedUntilTriesRunOut(t *testing.T) {
@@ -331,21 +317,10 @@ func TestNotRetried(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
 	// Each request ends either because the client gave up on it (the
-	// timeout) or because the test released it; the server says which.
-	ended := make(chan string, 4)
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-			ended <- "client gave up"
-		case <-release:
-			ended <- "released"
-		case <-time.After(10 * time.Second): // a guard against hanging, not a measurement
-			ended <- "not cut off: the server stopped waiting"
-		}
-	})
+	// timeout) or because the test ended; the server says which.
+	stall, ended := providertest.Stall(t)
+	f := newFake(t, stall)
 	m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{Timeout: 50 * time.Millisecond, Retry: retry.Policy{MaxTries: 2}})
 	_, err := m.Generate(context.Background(), hello())
 	var pe *model.ProviderError
@@ -368,14 +343,7 @@ func TestTimeout(t *testing.T) {
 }
 
 func TestConnectionReset(t *testing.T) {
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
-		conn, _, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		conn.Close()
-	}, reply(200, secondAnswer))
+	f := newFake(t, providertest.Reset(t), reply(200, secondAnswer))
 	m := newModel(t, f, "anthropic:claude-sonnet-5-5", Config{})
 	resp, err := m.Generate(context.Background(), hello())
 	if err != nil {
@@ -407,19 +375,6 @@ func TestNewRefuses(t *testing.T) {
 	}
 	if _, err := New(info, Config{BaseURL: "http://127.0.0.1:9/"}); err != nil {
 		t.Errorf("New without a key for a local base URL: %v", err)
-	}
-}
-
-func TestFromEnv(t *testing.T) {
-	t.Setenv("ANTHROPIC_API_KEY", "k1")
-	t.Setenv("ANTHROPIC_BASE_URL", "http://env.example/")
-	info, _ := model.ParseSpec("anthropic:m")
-	if c := FromEnv(info); c.APIKey != "k1" || c.BaseURL != "http://env.example/" {
-		t.Errorf("FromEnv = %+v", c)
-	}
-	info, _ = model.ParseSpec("anthropic:m;base_url=http://spec.example/")
-	if c := FromEnv(info); c.BaseURL != "http://spec.example/" {
-		t.Errorf("FromEnv with base_url = %+v", c)
 	}
 }
 

@@ -176,17 +176,8 @@ func TestRateLimitThenSuccess(t *testing.T) {
 		reply(200, secondAnswer))
 	s := &providertest.Sleeps{}
 	m := newModel(t, f, "openai:gpt-6-sol", Config{Retry: retry.Policy{MaxTries: 3, Sleep: s.Sleep}})
-	resp, err := m.Generate(context.Background(), hello())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []model.Try{{Status: 429, Error: "requests: Rate limit reached for requests", WaitMS: 1500}}
-	if d := cmp.Diff(want, resp.Tries); d != "" {
-		t.Errorf("tries (-want +got):\n%s", d)
-	}
-	if len(s.D) != 1 || s.D[0] != 1500*time.Millisecond {
-		t.Errorf("waits %v, want [1.5s] from retry-after-ms", s.D)
-	}
+	// retry-after-ms, the finer of the two, is the wait taken.
+	providertest.RetriedAfter(t, f, m, s, model.Try{Status: 429, Error: "requests: Rate limit reached for requests", WaitMS: 1500}, 1500*time.Millisecond)
 }
 
 func TestServerErrorsUntilTriesRunOut(t *testing.T) {
@@ -221,22 +212,8 @@ func TestNotRetried(t *testing.T) {
 }
 
 func TestTimeoutAndReset(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
-	f := newFake(t,
-		func(w http.ResponseWriter, r *http.Request) {
-			select {
-			case <-r.Context().Done():
-			case <-release:
-			}
-		},
-		func(w http.ResponseWriter, r *http.Request) {
-			conn, _, err := w.(http.Hijacker).Hijack()
-			if err == nil {
-				conn.Close()
-			}
-		},
-		reply(200, secondAnswer))
+	stall, ended := providertest.Stall(t)
+	f := newFake(t, stall, providertest.Reset(t), reply(200, secondAnswer))
 	m := newModel(t, f, "openai:gpt-6-sol", Config{Timeout: 50 * time.Millisecond})
 	resp, err := m.Generate(context.Background(), hello())
 	if err != nil {
@@ -244,6 +221,9 @@ func TestTimeoutAndReset(t *testing.T) {
 	}
 	if len(resp.Tries) != 2 || resp.Tries[0].Error != "no answer within 50ms" || !strings.Contains(resp.Tries[1].Error, "connection reset") {
 		t.Errorf("tries = %+v", resp.Tries)
+	}
+	if why := <-ended; why != "client gave up" {
+		t.Errorf("the first request ended: %s, want the client to give up at the timeout", why)
 	}
 }
 
@@ -287,19 +267,6 @@ func TestNewRefuses(t *testing.T) {
 	info, _ := model.ParseSpec("openai:gpt-6-sol")
 	if _, err := New(info, Config{}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		t.Errorf("New without a key = %v, want it to name OPENAI_API_KEY", err)
-	}
-}
-
-func TestFromEnv(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "k1")
-	t.Setenv("OPENAI_BASE_URL", "http://env.example/v1")
-	info, _ := model.ParseSpec("openai:m")
-	if c := FromEnv(info); c.APIKey != "k1" || c.BaseURL != "http://env.example/v1" {
-		t.Errorf("FromEnv = %+v", c)
-	}
-	info, _ = model.ParseSpec("openai:m;base_url=http://spec.example/v1")
-	if c := FromEnv(info); c.BaseURL != "http://spec.example/v1" {
-		t.Errorf("FromEnv with base_url = %+v", c)
 	}
 }
 
