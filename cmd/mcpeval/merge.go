@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/pipeline"
+	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/internal/report/junit"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
@@ -49,20 +52,12 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 0 {
 		return usagef("want the shards' run directories (see mcpeval help merge)")
 	}
-	var shards []*record.Run
-	for _, dir := range pos {
-		rec, err := readRun(e, dir)
-		if err != nil {
-			return err
-		}
-		shards = append(shards, rec)
+	// The first shard's header names the suite. Load it before writing
+	// anything, so that a failed merge can simply be run again.
+	h, err := record.ReadHeader(pos[0])
+	if err != nil {
+		return badInput(err)
 	}
-	if _, _, err := shard.Check(shards); err != nil {
-		return usagef("cannot merge: %v", err)
-	}
-	h := shards[0].Header
-	// Load the suite before writing anything, so that a failed merge can
-	// simply be run again.
 	sp := *suitePath
 	if sp == "" {
 		sp = h.Suite.Path
@@ -71,26 +66,32 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("loading the shards' suite to grade the merged run (give it with --suite PATH; nothing was written): %w", err)
 	}
+	// Shards of any size: each is read line by line and the merged record
+	// written one attempt at a time, then graded as a stream.
 	id := runner.NewRunID(time.Now(), h.Model.Spec)
-	rec, err := shard.Merge(*out, shards, shard.Options{RunID: id})
+	if _, err := shard.MergeDirs(*out, pos, shard.Options{RunID: id}); err != nil {
+		return usagef("cannot merge: %v", err)
+	}
+	g, err := pipeline.ScoreDir(ctx, s, *out, pipeline.Options{})
 	if err != nil {
 		return err
 	}
-	g := pipeline.Score(ctx, s, rec, pipeline.Options{})
+	rec := g.Record
 	for _, err := range g.Problems {
 		fmt.Fprintf(e.stderr, "mcpeval merge: %v\n", err)
 	}
 	res := g.Result
-	if err := printAs(e, *asJSON, *asMD, res, rec); err != nil {
+	if err := printCost(e, *asJSON, *asMD, res, rec, g.Cost); err != nil {
 		return err
 	}
 	if *junitFile != "" {
-		if err := writeJUnit(e, *junitFile, rec, res); err != nil {
+		jr := junit.Run{Record: rec, Result: res, Durations: g.WallTime}
+		if err := rundir.WriteOutput(*junitFile, e.stdout, func(w io.Writer) error { return junit.Write(w, jr) }); err != nil {
 			return err
 		}
 	}
 	if *summary != "" {
-		if err := appendFile(e, *summary, func(w io.Writer) error { return reportMarkdown(w, res, rec) }); err != nil {
+		if err := appendFile(e, *summary, func(w io.Writer) error { return report.Markdown(w, res, &rec.Header, g.Cost) }); err != nil {
 			return err
 		}
 	}

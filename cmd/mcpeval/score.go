@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/internal/report/junit"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/usage"
@@ -73,10 +77,12 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	rec, err := readRun(e, pos[0])
+	rd, err := openRun(pos[0])
 	if err != nil {
 		return err
 	}
+	defer rd.Close()
+	rec := rd.Run()
 	p := *suitePath
 	if p == "" {
 		p = rec.Header.Suite.Path
@@ -85,12 +91,15 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	g := pipeline.Score(ctx, s, rec, pipeline.Options{Judge: jdg, JudgeAsks: *judgeAsks, Prices: prices})
+	g, err := pipeline.ScoreStream(ctx, s, rd, pipeline.Options{Judge: jdg, JudgeAsks: *judgeAsks, Prices: prices})
+	if err != nil {
+		return err
+	}
 	tellDisagreements(e, g)
 	if err := errors.Join(g.Problems...); err != nil {
 		return err
 	}
-	return printPriced(e, *asJSON, *asMD, g.Result, rec, prices)
+	return printCost(e, *asJSON, *asMD, g.Result, rec, g.Cost)
 }
 
 func reportCmd(ctx context.Context, e *env, args []string) error {
@@ -112,10 +121,12 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	rec, err := readRun(e, pos[0])
+	rd, err := openRun(pos[0])
 	if err != nil {
 		return err
 	}
+	defer rd.Close()
+	rec := rd.Run()
 	graded, err := rundir.ReadGrades(rec.Dir)
 	if errors.Is(err, rundir.ErrNoGrades) {
 		return usagef("%s has no grades yet: run mcpeval score %s", rec.Dir, rec.Dir)
@@ -124,11 +135,29 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		return badInput(fmt.Errorf("%v (re-create it with mcpeval score)", err))
 	}
 	res := *graded
+	// One pass over the attempts for what the grades do not hold: the
+	// cost, each case's time, and the answers reviews are checked
+	// against. The transcripts an HTML page shows are read per case.
+	reviewed := hasReviews(rec.Dir)
+	tally := usage.NewTally(&rec.Header, prices)
+	durations := map[string]time.Duration{}
+	err = rd.Each(func(a *record.Attempt) error {
+		tally.Add(a)
+		durations[a.Case] += time.Duration(a.DurationMS) * time.Millisecond
+		if reviewed {
+			rec.Attempts = append(rec.Attempts, record.Attempt{Case: a.Case, N: a.N, Answer: a.Answer})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	log, err := review.Load(rec)
 	if err != nil {
 		return badInput(err)
 	}
 	rv := review.Apply(&res, log)
+	cost := tally.Cost(res.Totals.Passed)
 	switch {
 	case *asJSON && rv.Reviews():
 		// The two rates side by side, in the same document.
@@ -138,9 +167,9 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		err = enc.Encode(struct {
 			*report.Summary
 			Reviewed *review.Reviewed `json:"reviewed"`
-		}{report.NewSummary(&res, &rec.Header, filepath.Join(rec.Dir, record.FileName), usage.NewCost(rec, res.Totals.Passed, prices)), rv})
+		}{report.NewSummary(&res, &rec.Header, filepath.Join(rec.Dir, record.FileName), cost), rv})
 	default:
-		err = printPriced(e, *asJSON, *asMD, &res, rec, prices)
+		err = printCost(e, *asJSON, *asMD, &res, rec, cost)
 		if err == nil && *asMD && rv.Reviews() {
 			fmt.Fprintln(e.stdout)
 			err = review.Markdown(e.stdout, rv)
@@ -150,11 +179,34 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitPath != "" {
-		if err := writeJUnit(e, *junitPath, rec, &res); err != nil {
+		jr := junit.Run{Record: rec, Result: &res, Durations: durations}
+		if err := rundir.WriteOutput(*junitPath, e.stdout, func(w io.Writer) error { return junit.Write(w, jr) }); err != nil {
+			return err
+		}
+	}
+	if *htmlPath != "" {
+		// The page shows transcripts: read the run whole for it.
+		if rec, err = readRun(e, rec.Dir); err != nil {
 			return err
 		}
 	}
 	return reportReviews(e, rec, &res, *htmlPath, !*asJSON && !*asMD)
+}
+
+// openRun opens a record to read attempt by attempt (record.Open): its
+// header, end and warnings at once, its attempts one at a time.
+func openRun(dir string) (*record.Reader, error) {
+	rd, err := record.Open(dir)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return rd, nil
+}
+
+// hasReviews reports whether the run in dir has a reviews file.
+func hasReviews(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, review.FileName))
+	return err == nil
 }
 
 // readRun reads a record. Its warnings (a torn last line, say) reach the
@@ -174,8 +226,13 @@ func printAs(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run) erro
 // printPriced is printAs with the run priced by prices (nil: the built-in
 // tables).
 func printPriced(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, prices *price.Set) error {
+	return printCost(e, asJSON, asMD, res, rec, usage.NewCost(rec, res.Totals.Passed, prices))
+}
+
+// printCost prints a graded run with its cost; rec's attempts are not
+// read, so rec may be a run read as a stream (record.Open).
+func printCost(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, cost *usage.Cost) error {
 	path := filepath.Join(rec.Dir, record.FileName)
-	cost := usage.NewCost(rec, res.Totals.Passed, prices)
 	switch {
 	case asJSON:
 		return report.JSON(e.stdout, res, &rec.Header, path, cost)
