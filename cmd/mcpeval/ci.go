@@ -22,8 +22,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/overlay"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
-	"github.com/mcpeval/mcpeval/internal/report/format"
-	"github.com/mcpeval/mcpeval/internal/report/junit"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
@@ -400,11 +398,11 @@ func writeRunsJUnit(e *env, path string, runs []*pipeline.Graded) error {
 	if path == "" {
 		return nil
 	}
-	var jr []junit.Run
+	var jr []report.JUnitRun
 	for _, r := range runs {
-		jr = append(jr, junit.Run{Record: r.Record, Result: r.Result})
+		jr = append(jr, report.JUnitRun{Record: r.Record, Result: r.Result})
 	}
-	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return junit.Write(w, jr...) })
+	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, jr...) })
 }
 
 // writeRunsSummary appends to --summary, if given, each run's report, the
@@ -481,7 +479,7 @@ func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict, checked boo
 		fmt.Fprint(w, "**Gate failed:**\n\n")
 	}
 	for _, s := range v.Reasons() {
-		fmt.Fprintf(w, "- %s\n", format.Markdown(strings.TrimSpace(s)))
+		fmt.Fprintf(w, "- %s\n", report.EscapeMarkdown(strings.TrimSpace(s)))
 	}
 	fmt.Fprintln(w)
 }
@@ -518,5 +516,5 @@ func reportMarkdown(w io.Writer, res *grade.Result, rec *record.Run) error {
 // writeJUnit writes one graded run as JUnit XML to the file path names
 // ("-": stdout).
 func writeJUnit(e *env, path string, rec *record.Run, res *grade.Result) error {
-	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return junit.Write(w, junit.Run{Record: rec, Result: res}) })
+	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, report.JUnitRun{Record: rec, Result: res}) })
 }

@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/internal/report/format"
+	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 )
 
@@ -294,8 +294,8 @@ preflight: []
 func inventory(l *toolListing) string {
 	var b strings.Builder
 	server := strings.TrimSpace(l.Server.Name + " " + l.Server.Version)
-	fmt.Fprintf(&b, "# Tool inventory: %s\n\n", format.Markdown(server))
-	fmt.Fprintf(&b, "Every tool and argument `%s` offers, as `mcpeval init` listed them. Run\n", format.MarkdownCode(l.Target))
+	fmt.Fprintf(&b, "# Tool inventory: %s\n\n", report.EscapeMarkdown(server))
+	fmt.Fprintf(&b, "Every tool and argument `%s` offers, as `mcpeval init` listed them. Run\n", report.MarkdownCode(l.Target))
 	b.WriteString("`mcpeval coverage` on the suite to fill in the Cases columns: each tool and\n")
 	b.WriteString("argument needs a case, or an entry under `actions.uncovered` in suite.yaml\n")
 	b.WriteString("with the reason it is left out. Hints marked * are not stated by the server\n")
@@ -305,21 +305,21 @@ func inventory(l *toolListing) string {
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, t := range l.Tools {
 		c, _ := t.Hints.cells("\\*")
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %d | %s | |\n", format.MarkdownCode(t.Name),
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %d | %s | |\n", report.MarkdownCode(t.Name),
 			c[0], c[1], c[2], c[3],
-			len(t.Arguments), format.Markdown(oneLineText(firstSentence(t.Description))))
+			len(t.Arguments), report.EscapeMarkdown(oneLineText(firstSentence(t.Description))))
 	}
 	b.WriteString("\n## Arguments\n\n")
 	b.WriteString("| Tool | Argument | Type | Required | Description | Cases |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- |\n")
 	for _, t := range l.Tools {
 		if len(t.Arguments) == 0 {
-			fmt.Fprintf(&b, "| `%s` | (none) | | | | |\n", format.MarkdownCode(t.Name))
+			fmt.Fprintf(&b, "| `%s` | (none) | | | | |\n", report.MarkdownCode(t.Name))
 			continue
 		}
 		for _, a := range t.Arguments {
 			typ, req := argumentText(a)
-			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | |\n", format.MarkdownCode(t.Name), format.MarkdownCode(a.Path), format.Markdown(typ), req, format.Markdown(oneLineText(a.Description)))
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | |\n", report.MarkdownCode(t.Name), report.MarkdownCode(a.Path), report.EscapeMarkdown(typ), req, report.EscapeMarkdown(oneLineText(a.Description)))
 		}
 	}
 	return b.String()

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/publish"
-	"github.com/mcpeval/mcpeval/internal/redact"
-	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
+	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -111,11 +108,10 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help publish)")
 	}
-	cfg, err := redactConfig(*redactFile, *ledger)
+	cfg, err := publish.Redaction(*redactFile, *ledger, values...)
 	if err != nil {
-		return err
+		return badInput(err)
 	}
-	cfg.Identifiers = append(cfg.Identifiers, values...)
 	rec, err := readRun(e, pos[0])
 	if err != nil {
 		return err
@@ -163,10 +159,9 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 		return exitf(exitGate, "nothing published: %d refusal%s (see mcpeval help publish)", len(out.Refusals), plural(len(out.Refusals)))
 	}
 	r := out.Row
-	fmt.Fprintf(e.stdout, "row %s\n  as graded     %s  %s  %s\n  after review  %s  %s  %s\n  reviews       %d grader false fail, %d model failure, %d expectation in question, %d not reviewed\n",
+	fmt.Fprintf(e.stdout, "row %s\n  as graded     %s\n  after review  %s\n  reviews       %d grader false fail, %d model failure, %d expectation in question, %d not reviewed\n",
 		termsafe.Line(r.Key()),
-		htmlreport.CountText(r.AsGraded), htmlreport.RateText(r.AsGraded), htmlreport.CIText(r.AsGraded),
-		htmlreport.CountText(r.AfterReview), htmlreport.RateText(r.AfterReview), htmlreport.CIText(r.AfterReview),
+		report.RateLine(r.AsGraded), report.RateLine(r.AfterReview),
 		r.Reviews.GraderFalseFail, r.Reviews.ModelFailure, r.Reviews.ExpectationInQuestion, r.Reviews.Unreviewed)
 	verb := "published"
 	switch {
@@ -177,23 +172,6 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "%s: wrote %s\n", verb, strings.Join(out.Files, ", "))
 	return nil
-}
-
-// redactConfig reads the operator's redaction list: the file named, or
-// redact.yaml beside the ledger when there is one.
-func redactConfig(file, ledger string) (*redact.Config, error) {
-	if file == "" {
-		def := filepath.Join(filepath.Dir(ledger), redact.FileName)
-		if _, err := os.Stat(def); errors.Is(err, fs.ErrNotExist) {
-			return &redact.Config{}, nil
-		}
-		file = def
-	}
-	cfg, err := redact.LoadConfig(file)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	return cfg, nil
 }
 
 func publishCheck(e *env, ledger, site string, asJSON bool) error {
