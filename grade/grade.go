@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -94,6 +95,7 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 	if h == nil {
 		h = &record.Header{}
 	}
+	c = actions.ServedCase(c, h) // SERVER/TOOL names, for a run of several servers
 	if c.Action != nil {
 		return actionAttempt(c, h, a)
 	}

@@ -12,6 +12,9 @@ import (
 // name: NAME}), that file's server, with the suite's inherit_env and
 // connect_timeout. The caller adds the builtin targets.
 func ResolveTarget(s *suite.Suite) (target.Config, error) {
+	if len(s.Targets) > 0 { // several servers
+		return SuiteTargets(s)
+	}
 	if s.Target.From == "" {
 		return SuiteTarget(s), nil
 	}

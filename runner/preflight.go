@@ -30,7 +30,7 @@ func (r *run) preflight(ctx context.Context, conn *target.Conn) (record.Prefligh
 		rawArgs, _ := json.Marshal(args)
 		chk := record.PreflightCheck{Tool: p.Tool, Args: rawArgs}
 		cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
-		out, err := conn.Session.CallTool(cctx, &mcp.CallToolParams{Name: p.Tool, Arguments: args})
+		out, err := conn.CallTool(cctx, &mcp.CallToolParams{Name: p.Tool, Arguments: args})
 		cancel()
 		switch {
 		case err != nil:

@@ -365,6 +365,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if init := conn.Session.InitializeResult(); init != nil && init.ServerInfo != nil {
 		r.header.Target.Server = record.Build{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
 	}
+	r.recordServers(conn)
 	newScrubber(cfg.Target).header(r.header)
 	if msg := CacheWarning(cfg.ModelInfo, cfg.Suite.SystemPrompt, r.shown); msg != "" && cfg.Warn != nil {
 		cfg.Warn(msg)
@@ -468,6 +469,9 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 	if err != nil {
 		return fmt.Errorf("starting target (before any model request): %w", err)
 	}
+	if err := r.resolveServers(conn, listed); err != nil { // several servers: SERVER/TOOL names
+		return err
+	}
 	readOnly := map[string]bool{}
 	for _, t := range r.cfg.Suite.ReadOnlyTools {
 		readOnly[t] = true
@@ -481,6 +485,7 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 			return fmt.Errorf("tool %s: encoding input schema: %w", t.Name, err)
 		}
 		rt := record.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: canonical(schema)}
+		serve(conn, &rt)
 		if t.Annotations != nil {
 			rt.ReadOnly = t.Annotations.ReadOnlyHint
 			rt.Destructive = t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
@@ -874,6 +879,9 @@ func (at *conversation) answered(rt record.Turn) {
 func (at *conversation) calledFirst(rt record.Turn, calls []model.Call) {
 	for _, call := range calls {
 		rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: at.r.known[call.Name], NotSent: true}
+		if rc.Shown {
+			rc.Server = callServer(at.conn, call.Name)
+		}
 		if !json.Valid(call.Args) {
 			rc.Args = jsonString(string(call.Args))
 		}
@@ -942,7 +950,8 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
 	defer cancel()
 	t0 := time.Now()
-	out, err := conn.Session.CallTool(cctx, &mcp.CallToolParams{Name: call.Name, Arguments: args})
+	rc.Server = callServer(conn, call.Name)
+	out, err := conn.CallTool(cctx, &mcp.CallToolParams{Name: call.Name, Arguments: args})
 	rc.DurationMS = time.Since(t0).Milliseconds()
 	if err != nil {
 		var we *jsonrpc.Error

@@ -32,6 +32,9 @@ type scrubber struct {
 func newScrubber(t target.Config) scrubber {
 	r, _ := redact.New(nil, nil)
 	r.AddTarget(t.Spec, t.Headers, t.Env, nil)
+	for _, sv := range t.Servers { // each of several servers
+		r.AddTarget(sv.Config.Spec, sv.Config.Headers, sv.Config.Env, nil)
+	}
 	known := redact.FromEnviron(os.Environ())
 	for _, v := range t.Secrets(nil).Values() {
 		known.Add(v)

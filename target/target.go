@@ -58,6 +58,9 @@ type Config struct {
 	// ClientVersion is the version mcpeval reports to servers when it
 	// connects (default "dev").
 	ClientVersion string `yaml:"-"`
+	// Servers are the servers of a target made of several (see Several),
+	// whose Spec is then "servers:NAME,NAME...".
+	Servers []Server `yaml:"-"`
 }
 
 // DefaultConnectTimeout is how long connecting to a target may take when
@@ -92,6 +95,8 @@ func (c Config) Kind() string {
 		return "stdio"
 	case strings.HasPrefix(c.Spec, "http://"), strings.HasPrefix(c.Spec, "https://"):
 		return "http"
+	case strings.HasPrefix(c.Spec, serversPrefix):
+		return "servers"
 	}
 	return ""
 }
@@ -116,6 +121,8 @@ func (c Config) Check() error {
 		if _, err := url.Parse(c.Spec); err != nil {
 			return fmt.Errorf("target %q: not a URL", c.Shown())
 		}
+	case "servers":
+		return c.checkServers()
 	default:
 		return fmt.Errorf("target %q: want builtin:NAME, stdio:COMMAND ARGS... or an http(s):// URL", c.Shown())
 	}
@@ -136,7 +143,12 @@ func (c Config) Check() error {
 // Shown returns the spec as a message to the operator may show it: every
 // credential removed (a URL's user info and credential parameters, a
 // --password or --token flag's value in either form), the endpoint kept.
-func (c Config) Shown() string { return redact.Secrets(c.Spec) }
+func (c Config) Shown() string {
+	if c.Kind() == "servers" {
+		return c.describeServers(Config.Shown)
+	}
+	return redact.Secrets(c.Spec)
+}
 
 // Describe returns the spec as a record may hold it: an HTTP target as
 // its scheme only ("https://[endpoint]": records never hold the endpoint,
@@ -144,6 +156,9 @@ func (c Config) Shown() string { return redact.Secrets(c.Spec) }
 // command with any credential in its arguments removed, and no header or
 // environment value.
 func (c Config) Describe() string {
+	if c.Kind() == "servers" {
+		return c.describeServers(Config.Describe)
+	}
 	if c.Kind() != "http" {
 		return redact.Secrets(c.Spec)
 	}
@@ -164,12 +179,21 @@ type Conn struct {
 	// timeout bounds listing the tools; secrets are scrubbed from errors.
 	timeout time.Duration
 	secrets *redact.Known
+	// parts, route and listed are set on a connection to several servers
+	// (multi.go): each server's connection, where each tool the model is
+	// shown is served, and those tools as the model is shown them.
+	parts  []*part
+	route  map[string]route
+	listed []*mcp.Tool
 }
 
 // Dial connects to the target and completes MCP initialization.
 func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
+	}
+	if cfg.Kind() == "servers" {
+		return dialServers(ctx, cfg)
 	}
 	version := cfg.ClientVersion
 	if version == "" {
@@ -300,6 +324,8 @@ func (c Config) Secrets(getenv func(string) string) *redact.Known {
 		k.AddArgs(args)
 	case "http":
 		k.AddArgs([]string{c.Spec})
+	case "servers":
+		c.serverSecrets(k, getenv)
 	}
 	if c.OAuth != nil && c.OAuth.ClientSecret != "" {
 		k.AddExpanded(c.OAuth.ClientSecret, getenv)
@@ -323,7 +349,7 @@ func getenvOr(getenv func(string) string) func(string) string {
 
 // wrap adds the server's last stderr lines to err, when there are any.
 func (c *Conn) wrap(err error) error {
-	if c.stderr == nil {
+	if c.stderr == nil && len(c.parts) == 0 {
 		return err
 	}
 	lines := c.Stderr()
@@ -360,6 +386,9 @@ func (e *StderrError) Unwrap() error { return e.Err }
 // every one recognised by its shape, replaced by a marker: a server that
 // echoes its arguments or environment does not get them shown.
 func (c *Conn) Stderr() []string {
+	if len(c.parts) > 0 {
+		return c.partsStderr()
+	}
 	if c.stderr == nil {
 		return nil
 	}
@@ -373,6 +402,9 @@ func (c *Conn) Stderr() []string {
 // Alive reports whether a stdio server's process is still running (always
 // true for other kinds).
 func (c *Conn) Alive() bool {
+	if len(c.parts) > 0 {
+		return c.partsAlive()
+	}
 	if c.cmd == nil || c.cmd.Process == nil {
 		return true
 	}
@@ -380,8 +412,13 @@ func (c *Conn) Alive() bool {
 }
 
 // Tools lists every tool the server offers, following pagination.
-// Listing all of them takes at most the connect timeout.
+// Listing all of them takes at most the connect timeout. The tools of a
+// target made of several servers were listed when it connected; they are
+// named as the model is shown them (see ServerOf).
 func (c *Conn) Tools(ctx context.Context) ([]*mcp.Tool, error) {
+	if len(c.parts) > 0 {
+		return append([]*mcp.Tool(nil), c.listed...), nil
+	}
 	timeout := c.timeout
 	if timeout <= 0 {
 		timeout = DefaultConnectTimeout
@@ -406,6 +443,9 @@ func (c *Conn) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 // finally kills whatever is left of its process group (children a
 // wrapper such as npx or uv started).
 func (c *Conn) Close() error {
+	if len(c.parts) > 0 {
+		return c.closeParts()
+	}
 	var errs []error
 	if c.Session != nil {
 		if err := c.Session.Close(); err != nil && !errors.Is(err, context.Canceled) {

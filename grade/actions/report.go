@@ -112,7 +112,7 @@ func (ag *Aggregator) Run(h *record.Header) {
 func (ag *Aggregator) Add(h *record.Header, a *record.Attempt) {
 	ag.Run(h)
 	m := h.Model.Spec
-	c := ag.s.Case(a.Case)
+	c := ServedCase(ag.s.Case(a.Case), h) // SERVER/TOOL names, for several servers
 	if c == nil {
 		ag.rep.Warnings = append(ag.rep.Warnings, fmt.Sprintf("%s: attempt %s is of a case the suite no longer has", h.RunID, a.Key()))
 		return

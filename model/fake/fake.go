@@ -64,6 +64,7 @@ func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Respon
 	}
 	msg := m.b(c, Turns(req), req)
 	msg.Role = model.Assistant
+	shownAs(msg, req.Tools)
 	stop := "end_turn"
 	if len(msg.Calls()) > 0 {
 		stop = "tool_use"
@@ -185,4 +186,28 @@ func Group(v float64, dec int) string {
 		out = "-" + out
 	}
 	return out
+}
+
+// shownAs renames each call of a tool the key names SERVER/TOOL (a suite
+// of several servers) to the name the request shows it under:
+// SERVER__TOOL where several servers list TOOL, else TOOL.
+func shownAs(msg model.Message, tools []model.Tool) {
+	shown := map[string]bool{}
+	for _, t := range tools {
+		shown[t.Name] = true
+	}
+	for _, b := range msg.Blocks {
+		if b.Call == nil {
+			continue
+		}
+		server, tool, ok := strings.Cut(b.Call.Name, "/")
+		if !ok || shown[b.Call.Name] {
+			continue
+		}
+		if p := server + "__" + tool; shown[p] {
+			b.Call.Name = p
+		} else {
+			b.Call.Name = tool
+		}
+	}
 }

@@ -1,0 +1,137 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServersKey is the key of record.Header.Extra under which a run of a
+// suite with several servers (targets:) records them: a JSON list of
+// objects with the server's name, its target as a record may describe it,
+// and the name and version it reported.
+const ServersKey = "servers"
+
+// SuiteTargets returns the target of a suite that names several servers
+// (targets:): each server as SuiteTarget would return it alone (a
+// relative directory, or an mcp.json file, taken from the suite's own
+// folder). The caller adds the builtin targets.
+func SuiteTargets(s *suite.Suite) (target.Config, error) {
+	var servers []target.Server
+	for _, name := range s.TargetNames() {
+		t := s.Targets[name]
+		var c target.Config
+		if t.From != "" {
+			var err error
+			c, err = target.FromMCPJSON(s.FromFile(t.From), t.Name)
+			if err != nil {
+				return target.Config{}, fmt.Errorf("suite %s: targets: %s: %w", s.Path, name, err)
+			}
+		} else {
+			c = target.Config{Spec: t.Spec, Env: t.Env, Dir: suiteDir(s, t.Dir), Headers: t.Headers}
+		}
+		c.InheritEnv, c.ConnectTimeout = t.InheritEnv, t.ConnectTimeout
+		servers = append(servers, target.Server{Name: name, Config: c})
+	}
+	return target.Several(servers), nil
+}
+
+// suiteDir returns a stdio working directory relative to suite s's own
+// folder.
+func suiteDir(s *suite.Suite, dir string) string {
+	if dir == "" || filepath.IsAbs(dir) || strings.HasPrefix(s.Path, "embedded:") {
+		return dir
+	}
+	base := s.Path
+	if st, err := os.Stat(base); err == nil && !st.IsDir() {
+		base = filepath.Dir(base)
+	}
+	return filepath.Join(base, dir)
+}
+
+// resolveServers, on a connection to several servers, makes the run's
+// suite name every tool as the model is shown it (SERVER/TOOL becomes
+// TOOL, or SERVER__TOOL where several servers list TOOL), so that what
+// follows compares names alone. A bare name several servers list stops
+// the run, at the place the suite writes it.
+func (r *run) resolveServers(conn *target.Conn, listed []*mcp.Tool) error {
+	if len(conn.Servers()) == 0 {
+		return nil
+	}
+	s, err := r.cfg.Suite.ResolveTools(servedTools(conn, listed))
+	if err != nil {
+		return fmt.Errorf("the suite names tools its servers do not tell apart:\n%w", err)
+	}
+	r.cfg.Suite = s
+	return nil
+}
+
+// servedTools returns the tools listed, by the name the model is shown,
+// with the server of each.
+func servedTools(conn *target.Conn, listed []*mcp.Tool) []suite.ServedTool {
+	out := make([]suite.ServedTool, 0, len(listed))
+	for _, t := range listed {
+		server, tool := conn.ServerOf(t.Name)
+		out = append(out, suite.ServedTool{Name: t.Name, Server: server, Tool: tool})
+	}
+	return out
+}
+
+// serve sets on a listed tool the server that lists it, and its name
+// there when the model is shown another.
+func serve(conn *target.Conn, t *record.Tool) {
+	server, tool := conn.ServerOf(t.Name)
+	t.Server = server
+	if tool != t.Name {
+		t.ServerTool = tool
+	}
+}
+
+// callServer returns the server a call of tool name is routed to ("" on
+// a single server, or for a tool no server lists).
+func callServer(conn *target.Conn, name string) string {
+	if conn == nil {
+		return ""
+	}
+	server, _ := conn.ServerOf(name)
+	return server
+}
+
+// recordServers writes into the header, under ServersKey, each server of
+// a connection to several: its name, its target as a record may describe
+// it, and what it reported of itself.
+func (r *run) recordServers(conn *target.Conn) {
+	names := conn.Servers()
+	if len(names) == 0 {
+		return
+	}
+	info := conn.ServerInfo()
+	type server struct {
+		Name   string        `json:"name"`
+		Target string        `json:"target"`
+		Server *record.Build `json:"server,omitempty"`
+	}
+	var out []server
+	for _, s := range r.cfg.Target.Servers {
+		sv := server{Name: s.Name, Target: s.Config.Describe()}
+		if im := info[s.Name]; im != nil {
+			sv.Server = &record.Build{Name: im.Name, Version: im.Version}
+		}
+		out = append(out, sv)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return
+	}
+	if r.header.Extra == nil {
+		r.header.Extra = map[string]json.RawMessage{}
+	}
+	r.header.Extra[ServersKey] = b
+}

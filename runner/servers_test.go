@@ -1,0 +1,174 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// recordingModel remembers the tool names of every request it is sent.
+type recordingModel struct {
+	model.Model
+	mu    sync.Mutex
+	names [][]string
+}
+
+func (m *recordingModel) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
+	var names []string
+	for _, t := range req.Tools {
+		names = append(names, t.Name)
+	}
+	m.mu.Lock()
+	m.names = append(m.names, names)
+	m.mu.Unlock()
+	return m.Model.Generate(ctx, req)
+}
+
+func contains(names []string, n string) bool {
+	for _, x := range names {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+// target0 is the target of a test run that takes the suite's own: the
+// embedded servers and the test servers.
+func target0() (c target.Config) {
+	c.Builtins = builtin.All()
+	for k, v := range testBuiltins {
+		c.Builtins[k] = v
+	}
+	for k, v := range twinBuiltins {
+		c.Builtins[k] = v
+	}
+	return c
+}
+
+// twinBuiltins are two servers that both list get_total, each answering
+// its own figure, and one tool only the second lists.
+var twinBuiltins = map[string]func(bool) (*mcp.Server, error){
+	"twin-a": twin("a", 1, false),
+	"twin-b": twin("b", 2, true),
+}
+
+func twin(name string, total float64, extra bool) func(bool) (*mcp.Server, error) {
+	return func(bool) (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "twin-" + name, Version: "1"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "get_total", Description: "the total of " + name, Annotations: readOnly},
+			func(ctx context.Context, req *mcp.CallToolRequest, in totalIn) (*mcp.CallToolResult, totalOut, error) {
+				return nil, totalOut{Total: total}, nil
+			})
+		if extra {
+			mcp.AddTool(s, &mcp.Tool{Name: "get_other", Description: "another figure", Annotations: readOnly},
+				func(ctx context.Context, req *mcp.CallToolRequest, in totalIn) (*mcp.CallToolResult, totalOut, error) {
+					return nil, totalOut{Total: 7}, nil
+				})
+		}
+		return s, nil
+	}
+}
+
+const twinSuite = `name: twins
+targets:
+  first: builtin:twin-a
+  second: builtin:twin-b
+attempts: 1
+cases:
+  - id: t/second
+    prompt: What is the second total?
+    tools: {required: [second/get_total], forbidden: [first/get_total]}
+    figures: [{value: 2, kind: count}]
+    key:
+      calls: [{tool: second/get_total}]
+      answer: The total is 2.
+  - id: t/other
+    prompt: What is the other figure?
+    tools: {required: [get_other]}
+    figures: [{value: 7, kind: count}]
+    key:
+      calls: [{tool: get_other}]
+      answer: It is 7.
+`
+
+// TestSeveralServersCollide runs two servers that list one tool name: the
+// model is shown it prefixed by each server, a call of one is routed to
+// that server (whose figure comes back), and the suite's SERVER/TOOL names
+// grade it; a tool only one server lists keeps its bare name.
+func TestSeveralServersCollide(t *testing.T) {
+	s := loadSuite(t, twinSuite)
+	pm, _ := fake.New("perfect", s)
+	m := &recordingModel{Model: pm}
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, Target: target0(), OutDir: t.TempDir(), Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"first__get_total", "get_other", "second__get_total"} // by server, then as each lists them
+	for _, names := range m.names {
+		if strings.Join(names, ",") != strings.Join(want, ",") {
+			t.Errorf("model shown %v, want %v in the servers' order", names, want)
+		}
+	}
+	for _, tl := range rec.Header.Tools {
+		if tl.Name == "second__get_total" && (tl.Server != "second" || tl.ServerTool != "get_total") {
+			t.Errorf("header tool %+v", tl)
+		}
+	}
+	byCase := map[string]record.Call{}
+	for _, a := range rec.Attempts {
+		byCase[a.Case] = a.Calls()[0]
+	}
+	if c := byCase["t/second"]; c.Name != "second__get_total" || c.Server != "second" || !strings.Contains(c.Result, `"total":2`) {
+		t.Errorf("t/second call: %+v", c)
+	}
+	if c := byCase["t/other"]; c.Name != "get_other" || c.Server != "second" {
+		t.Errorf("t/other call: %+v", c)
+	}
+	res := grade.Run(s, rec)
+	if res.Totals.Passed != 2 {
+		for _, a := range res.Attempts {
+			t.Logf("%s: %s %v", a.Case, a.Outcome, a.Reasons)
+		}
+		t.Fatalf("passed %d of 2", res.Totals.Passed)
+	}
+
+	// A model that calls the other server's twin fails the case: the
+	// forbidden first/get_total is that server's tool, not the name.
+	wrong := *rec
+	wrong.Attempts = append([]record.Attempt(nil), rec.Attempts...)
+	for i, a := range wrong.Attempts {
+		if a.Case == "t/second" {
+			a.Turns = append([]record.Turn(nil), a.Turns...)
+			a.Turns[0].Calls = []record.Call{{ID: "x", Name: "first__get_total", Server: "first", Shown: true, Args: []byte(`{}`), Result: `{"total":1}`}}
+			wrong.Attempts[i] = a
+		}
+	}
+	if g := grade.Run(s, &wrong); g.Totals.Passed != 1 {
+		t.Errorf("calling the first server's get_total passed: %d of 2 passed", g.Totals.Passed)
+	}
+}
+
+// TestSeveralServersAmbiguousName stops a run before any model request
+// when the suite names by its bare name a tool two servers list, saying
+// where and how to write it.
+func TestSeveralServersAmbiguousName(t *testing.T) {
+	s := loadSuite(t, strings.Replace(twinSuite, "required: [second/get_total]", "required: [get_total]", 1))
+	counting := &countingModel{}
+	_, err := Run(context.Background(), Config{Suite: s, Model: counting, Target: target0(), OutDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "test:7: tool get_total is served by first and second: write which, as first/get_total or second/get_total") {
+		t.Fatalf("err = %v", err)
+	}
+	if counting.n != 0 {
+		t.Errorf("%d model requests before the refusal", counting.n)
+	}
+}
