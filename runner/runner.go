@@ -365,7 +365,6 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if init := conn.Session.InitializeResult(); init != nil && init.ServerInfo != nil {
 		r.header.Target.Server = record.Build{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
 	}
-	r.recordServers(conn)
 	newScrubber(cfg.Target).header(r.header)
 	if msg := CacheWarning(cfg.ModelInfo, cfg.Suite.SystemPrompt, r.shown); msg != "" && cfg.Warn != nil {
 		cfg.Warn(msg)
@@ -469,7 +468,7 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 	if err != nil {
 		return fmt.Errorf("starting target (before any model request): %w", err)
 	}
-	if err := r.resolveServers(conn, listed); err != nil { // several servers: SERVER/TOOL names
+	if listed, err = r.withResourceTools(listed); err != nil { // resources: true
 		return err
 	}
 	readOnly := map[string]bool{}
@@ -485,7 +484,6 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 			return fmt.Errorf("tool %s: encoding input schema: %w", t.Name, err)
 		}
 		rt := record.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: canonical(schema)}
-		serve(conn, &rt)
 		if t.Annotations != nil {
 			rt.ReadOnly = t.Annotations.ReadOnlyHint
 			rt.Destructive = t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
@@ -879,9 +877,6 @@ func (at *conversation) answered(rt record.Turn) {
 func (at *conversation) calledFirst(rt record.Turn, calls []model.Call) {
 	for _, call := range calls {
 		rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: at.r.known[call.Name], NotSent: true}
-		if rc.Shown {
-			rc.Server = callServer(at.conn, call.Name)
-		}
 		if !json.Valid(call.Args) {
 			rc.Args = jsonString(string(call.Args))
 		}
@@ -950,8 +945,7 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
 	defer cancel()
 	t0 := time.Now()
-	rc.Server = callServer(conn, call.Name)
-	out, err := conn.CallTool(cctx, &mcp.CallToolParams{Name: call.Name, Arguments: args})
+	out, err := r.resourceOr(cctx, conn, &rc, call.Name, args, conn.Session.CallTool) // a resource tool reads resources
 	rc.DurationMS = time.Since(t0).Milliseconds()
 	if err != nil {
 		var we *jsonrpc.Error
@@ -1091,6 +1085,9 @@ func (noModel) Generate(context.Context, *model.Request) (*model.Response, error
 func SuiteTarget(s *suite.Suite) target.Config {
 	t := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers,
 		InheritEnv: s.Target.InheritEnv, ConnectTimeout: s.Target.ConnectTimeout}
+	if o := s.Target.OAuth; o != nil {
+		t.OAuth = &target.OAuth{Flow: o.Flow, ClientID: o.ClientID, ClientSecret: o.ClientSecret, Scopes: o.Scopes}
+	}
 	if t.Dir != "" && !filepath.IsAbs(t.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
 		base := s.Path
 		if st, err := os.Stat(base); err == nil && !st.IsDir() {

@@ -18,9 +18,6 @@ type Suite struct {
 	// "stdio:CMD ARGS", an http(s) URL) or a mapping with spec, env, dir,
 	// headers, inherit_env and connect_timeout (see Target).
 	Target Target `yaml:"target,omitempty"`
-	// Targets names several servers the model is shown together, each
-	// written as Target is; it goes instead of Target (see targets.go).
-	Targets map[string]Target `yaml:"targets,omitempty"`
 	// SystemPrompt is the fixed system prompt every attempt is sent.
 	SystemPrompt string `yaml:"system_prompt,omitempty"`
 	// Attempts is how many times each case is asked by default (3 when zero).
@@ -45,6 +42,11 @@ type Suite struct {
 	// the text does not already carry it — for servers whose text says
 	// only "done" and whose data is in the structured content).
 	ToolResults string `yaml:"tool_results,omitempty"`
+	// Resources offers the model two client tools beside the server's,
+	// list_resources and read_resource, served from the server's
+	// resources/list and resources/read; the record marks their calls as
+	// resource reads, and keys and tools rules name them as tools.
+	Resources bool `yaml:"resources,omitempty"`
 	// FreshTarget connects to the target anew for every attempt, so that an
 	// embedded stateful target starts each attempt with fresh state.
 	FreshTarget bool `yaml:"fresh_target,omitempty"`
@@ -460,6 +462,27 @@ type Target struct {
 	// Name picks the server of the From file; it may be left out when the
 	// file holds one server.
 	Name string `yaml:"name,omitempty"`
+	// OAuth authorizes mcpeval to an HTTP target protected by OAuth 2.1
+	// (see OAuth and docs/targets.md).
+	OAuth *OAuth `yaml:"oauth,omitempty"`
+}
+
+// OAuth says how mcpeval authorizes itself to an HTTP target that answers
+// 401 with OAuth metadata.
+type OAuth struct {
+	// Flow is "client_credentials" (CI: a client ID and secret, no person)
+	// or "authorization_code" (a person consents in a browser, through
+	// mcpeval login); the default is client_credentials when ClientSecret
+	// is set, else authorization_code.
+	Flow string `yaml:"flow,omitempty"`
+	// ClientID is the client registered with the authorization server;
+	// authorization_code may leave it out to register dynamically.
+	ClientID string `yaml:"client_id,omitempty"`
+	// ClientSecret is the client's secret, written as ${VAR} and read from
+	// the environment when connecting; it is never recorded.
+	ClientSecret string `yaml:"client_secret,omitempty"`
+	// Scopes replace the scopes the server's metadata asks for.
+	Scopes []string `yaml:"scopes,omitempty"`
 }
 
 // UnmarshalYAML reads a Target from a string or a mapping.
