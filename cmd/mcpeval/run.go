@@ -50,6 +50,9 @@ was given; --retry-errors also runs again those that ended in error (the
 record keeps them, superseded by the new ones). One process at a time
 writes a run: a second is refused, naming the first's PID.
 With --json the summary is printed as JSON on stdout.
+--batch sends a dataset of tool-call cases through the provider's batch
+API (anthropic, openai) at its batch price, about half: one batch, polled
+until it ends (minutes to 24 hours); --resume RUN reads the same batch again.
 `
 
 func init() {
@@ -76,6 +79,7 @@ type runFlags struct {
 	otlp                         string
 	otlpContent                  bool
 	targetPool                   int
+	batch                        bool
 	// models, ci and graded are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
@@ -109,6 +113,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&f.targetPool, "target-pool", 0, "server connections a read-only suite's attempts share (default 2; -1: one per concurrency slot)")
 	fs.BoolVar(&f.otlpContent, "otlp-content", false, "with --otlp: send prompts, answers, tool arguments and results too (redacted as for publishing)")
 	fs.IntVar(&f.judgeAsks, "judge-asks", 0, "ask the judge `N` times about each answer of a case with a rubric, keeping the majority (default: the suite's judge_asks, else 3)")
+	fs.BoolVar(&f.batch, "batch", false, "send the attempts through the provider's batch API at its batch price (tool-call cases only; anthropic and openai)")
 	fs.BoolVar(&f.retryErrors, "retry-errors", false, "with --resume: also run again the attempts that ended in error (the record keeps them, superseded)")
 	f.prices.register(fs.FlagSet)
 	pos, err := parse(fs, args)
@@ -146,6 +151,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		return err
 	}
 	cfg := f.config(s, tcfg, o, resume)
+	if err := f.batchOptions(e, &cfg); err != nil {
+		return err
+	}
 	cfg.Warn = func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) }
 	if _, ok := fixture.For(s); ok {
 		for _, w := range fixture.CleanupWarnings(s) {
@@ -531,4 +539,21 @@ func closeExporter(ctx context.Context, e *env, exp *export.Live) {
 	if st := exp.Close(ctx); st.NotSent() > 0 {
 		fmt.Fprintf(e.stderr, "mcpeval run: warning: OpenTelemetry: %s (send them again with mcpeval export RUN --otlp)\n", st.String())
 	}
+}
+
+// batchOptions sets the batch path up with --batch, or for a resumed run
+// whose record names batches, and refuses a run no batch API can take.
+func (f *runFlags) batchOptions(e *env, cfg *runner.Config) error {
+	if !f.batch && (cfg.Resume == nil || len(cfg.Resume.Header.Batches) == 0) {
+		return nil
+	}
+	cfg.Batch = &runner.BatchOptions{Status: func(line string) {
+		if !f.quiet {
+			fmt.Fprintf(e.stderr, "mcpeval run: %s\n", termsafe.Line(line))
+		}
+	}}
+	if err := runner.CheckBatch(*cfg); err != nil {
+		return usagef("--batch: %v", err)
+	}
+	return nil
 }
