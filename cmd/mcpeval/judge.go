@@ -6,6 +6,9 @@ import (
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/provider"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/usage/price"
+	"github.com/mcpeval/mcpeval/model"
 )
 
 // openJudge opens the advisory judge spec names: "fake:phrases" (a phrase
@@ -25,13 +28,37 @@ func openJudge(e *env, spec string, spend bool) (judge.Judge, error) {
 	return judge.New(m, info), nil
 }
 
+// judgePriced refuses a dollar budget for a paid judge no price table
+// lists: its asks count against the budget, and their dollars could not
+// be counted.
+func judgePriced(spec string, budgetUSD float64, prices *price.Set) error {
+	if spec == "" || budgetUSD <= 0 || !provider.Real(spec) {
+		return nil
+	}
+	info, err := model.ParseSpec(spec)
+	if err != nil {
+		return badInput(fmt.Errorf("--judge: %w", err))
+	}
+	if _, ok := prices.Lookup(info.Provider, info.Name); !ok {
+		return usagef("--budget-usd: judge %s is not in the price table, so its asks cannot be counted in dollars; use --budget-tokens, or price it with --prices FILE", spec)
+	}
+	return nil
+}
+
 // tellDisagreements says on stderr which attempts the advisory judge reads
-// otherwise than the grade (its opinions never change a grade).
+// otherwise than the grade (its opinions never change a grade), and how
+// many of the judge's asks the run's budget stopped.
 func tellDisagreements(e *env, g *pipeline.Graded) {
 	if d := g.Disagreements; len(d) > 0 {
 		fmt.Fprintf(e.stderr, "advisory judge disagrees with the grade on %d decline attempts (grades unchanged; review them first):\n", len(d))
 		for _, line := range d {
 			fmt.Fprintf(e.stderr, "  %s\n", line)
+		}
+	}
+	for _, l := range g.Judges {
+		if l.NotAsked > 0 {
+			fmt.Fprintf(e.stderr, "judge %s stopped: the run's budget is spent, so %d of its asks were not made; the answers they concern have no judge opinion (the attempts stay recorded; to ask it again, mcpeval score RUN --judge SPEC)\n",
+				termsafe.Line(l.Model), l.NotAsked)
 		}
 	}
 }

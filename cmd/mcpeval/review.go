@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
+	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/rundir"
@@ -128,7 +130,8 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 }
 
 // gradeNow grades rec against the suite at path, or the one its header
-// names.
+// names, with the judge's stored rulings applied: a case graded by its
+// judge is reviewed as the judge graded it.
 func gradeNow(rec *record.Run, path string) (*grade.Result, error) {
 	if path == "" {
 		path = rec.Header.Suite.Path
@@ -137,7 +140,13 @@ func gradeNow(rec *record.Run, path string) (*grade.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return grade.Run(s, rec), nil
+	res := grade.Run(s, rec)
+	ops, err := judge.Read(rec.Dir)
+	if err != nil {
+		return nil, err
+	}
+	judge.Apply(s, res, ops)
+	return res, nil
 }
 
 func findGrade(res *grade.Result, caseID string, n int) *grade.AttemptGrade {
@@ -311,7 +320,11 @@ func reportReviews(e *env, rec *record.Run, res *grade.Result, htmlPath string, 
 	if htmlPath == "" {
 		return nil
 	}
-	page := &htmlreport.RunPage{Run: rec, Result: res, Reviewed: rv, Version: buildinfo.Get().Version}
+	ag, err := agreement.Read(rec.Dir)
+	if err != nil {
+		return badInput(err)
+	}
+	page := &htmlreport.RunPage{Run: rec, Result: res, Reviewed: rv, Version: buildinfo.Get().Version, Agreement: ag}
 	if err := rundir.WriteOutput(htmlPath, e.stdout, func(w io.Writer) error { return htmlreport.Run(w, page) }); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
@@ -233,13 +234,17 @@ func printPriced(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, 
 // read, so rec may be a run read as a stream (record.Open).
 func printCost(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, cost *usage.Cost) error {
 	path := filepath.Join(rec.Dir, record.FileName)
+	ag, err := agreement.Read(rec.Dir) // the judge's measured agreement, beside its judged cases
+	if err != nil {
+		return badInput(err)
+	}
 	switch {
 	case asJSON:
 		return report.JSON(e.stdout, res, &rec.Header, path, cost)
 	case asMD:
-		return report.Markdown(e.stdout, res, &rec.Header, cost)
+		return report.Markdown(e.stdout, res, &rec.Header, cost, report.WithAgreement(ag))
 	default:
-		if err := report.Text(e.stdout, res, &rec.Header, cost); err != nil {
+		if err := report.Text(e.stdout, res, &rec.Header, cost, report.WithAgreement(ag)); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "\nrecord: %s\n", path)

@@ -17,12 +17,15 @@ type Pair struct {
 	// grader false fail), false when failing (a model failure).
 	Person bool `json:"person_pass"`
 	// Judge is true when the judge reads it as passing: the answer
-	// declines, as a decline case asks.
+	// declines, as a decline case asks, or its rubric's majority passes.
 	Judge bool `json:"judge_pass"`
 	// Verdict, Reviewer and Note are the person's review.
 	Verdict  review.Verdict `json:"verdict"`
 	Reviewer string         `json:"reviewer"`
 	Note     string         `json:"note"`
+	// Kind is what the judge read: KindDecline (whether the answer
+	// declines) or KindRubric (the answer against its case's rubric).
+	Kind string `json:"kind"`
 	// JudgeModel and Reason are the judge's opinion.
 	JudgeModel string `json:"judge_model"`
 	Reason     string `json:"reason,omitempty"`
@@ -85,15 +88,16 @@ type Agreement struct {
 // verdict that is neither pass nor fail. run names the run in the pairs.
 func Pairs(run string, res *grade.Result, rv *review.Reviewed) (pairs []Pair, setAside int) {
 	for _, g := range res.Attempts {
-		if g.Judge == nil {
+		p, ok := judgeReading(g)
+		if !ok {
 			continue
 		}
 		a := rv.Attempt(g.Case, g.N)
 		if a == nil || a.Review == nil {
 			continue
 		}
-		p := Pair{Run: run, Case: g.Case, N: g.N, Judge: g.Judge.Declines, JudgeModel: g.Judge.Model, Reason: g.Judge.Reason,
-			Verdict: a.Review.Verdict, Reviewer: a.Review.Reviewer, Note: a.Review.Note}
+		p.Run, p.Case, p.N = run, g.Case, g.N
+		p.Verdict, p.Reviewer, p.Note = a.Review.Verdict, a.Review.Reviewer, a.Review.Note
 		switch a.Review.Verdict {
 		case review.GraderFalseFail:
 			p.Person = true
@@ -107,6 +111,27 @@ func Pairs(run string, res *grade.Result, rv *review.Reviewed) (pairs []Pair, se
 	}
 	return pairs, setAside
 }
+
+// judgeReading is the judge's reading of an attempt: its decline opinion,
+// else the majority of its readings against the case's rubric (a case
+// graded by its judge); false when it has neither.
+func judgeReading(g grade.AttemptGrade) (Pair, bool) {
+	switch {
+	case g.Judge != nil:
+		return Pair{Kind: KindDecline, Judge: g.Judge.Declines, JudgeModel: g.Judge.Model, Reason: g.Judge.Reason}, true
+	case g.Judged != nil && g.Judged.Verdict != "":
+		return Pair{Kind: KindRubric, Judge: g.Judged.Verdict == grade.Pass, JudgeModel: g.Judged.Model, Reason: g.Judged.Reason}, true
+	}
+	return Pair{}, false
+}
+
+// The kinds of a judge's reading.
+const (
+	// KindDecline is an opinion on whether an answer declines.
+	KindDecline = "decline"
+	// KindRubric is the majority of readings against a case's rubric.
+	KindRubric = "rubric"
+)
 
 // Measure counts the pairs and works out the agreement.
 func Measure(pairs []Pair, setAside int) *Agreement {

@@ -14,8 +14,10 @@ import (
 
 // Markdown writes res for a pull request: a headline rate with its
 // interval, a table per group and case, and the failures folded away
-// under a details element, and the run's cost. h and cost may be nil.
-func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost) error {
+// under a details element, and the run's cost. h and cost may be nil;
+// opts add to it (WithAgreement).
+func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost, opts ...Option) error {
+	o := collect(opts)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### mcpeval run %s\n\n", format.CodeSpan(res.RunID))
 	var prov strings.Builder
@@ -53,6 +55,7 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost
 		f := format.Counts(r.c)
 		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", name, f.Count(), f.Percent(), f.Range(), mdText(strings.Join(r.notes, ", ")))
 	}
+	judgedMarkdown(bw, res, o.agreement)
 	actionsMarkdown(bw, res.Actions)
 	var fails []grade.AttemptGrade
 	for _, a := range res.Attempts {

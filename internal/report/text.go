@@ -18,7 +18,9 @@ import (
 // line per group and per case (passed of graded, rate, 95% interval,
 // errors, inconsistency), the total, then every failing attempt's reasons
 // and every error. h may be nil; so may cost, which then goes unsaid.
-func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost) error {
+// opts add to it: WithAgreement, the judge's measured agreement.
+func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost, opts ...Option) error {
+	o := collect(opts)
 	bw := bufio.NewWriter(w)
 	provenance(bw, res, h, "")
 	if !res.Valid {
@@ -41,7 +43,7 @@ func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost) er
 		f := format.Counts(r.c)
 		line(width, r.name, f.Count(), f.Percent(), f.CI(), strings.Join(r.notes, ", "))
 	}
-	judgedText(bw, res)
+	judgedText(bw, res, o.agreement)
 	costText(bw, cost)
 	if err := actionsText(bw, res.Actions); err != nil {
 		return err

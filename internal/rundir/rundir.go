@@ -25,6 +25,9 @@ const (
 	Actions = "actions.json"
 	// Judge is the advisory judge's opinions, by attempt.
 	Judge = "judge.json"
+	// Agreement is the judge's measured agreement with people
+	// (agreement.Saved), from "mcpeval judge-agreement RUN --save".
+	Agreement = "agreement.json"
 	// Usage is what the run cost (usage.Summary), for a real model.
 	Usage = "usage.json"
 	// Reviews is the append-only file of people's verdicts on failed

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/usage"
@@ -69,6 +70,9 @@ type RunPage struct {
 	Banner string
 	// Prices price the run; nil means the built-in tables.
 	Prices *price.Set
+	// Agreement is the judge's measured agreement with people (the run's
+	// agreement.json), shown beside the judged cases; nil when none is.
+	Agreement *agreement.Saved
 	// Version is the version of the mcpeval writing the page, for its
 	// footer; empty writes "dev".
 	Version string
@@ -381,6 +385,9 @@ type RunView struct {
 	Attempts               []AttemptView
 	// Cost is what the run cost, as the "cost" template draws it.
 	Cost CostView
+	// Judged are the cases graded by a judge model, apart; nil when the
+	// run has none.
+	Judged *JudgedView
 }
 
 // CostView is a run's cost: per run, per attempt and per success, or
@@ -440,6 +447,7 @@ func runView(p *RunPage) *RunView {
 	}
 	v.Provenance = provenance(p.Run, res)
 	v.Cost = costView(usage.NewCost(p.Run, res.Totals.Passed, p.Prices))
+	v.Judged = judgedView(res, p.Agreement)
 	if res.Valid {
 		v.Actions = actionTable(res.Actions)
 		v.ActionHead = actions.ColumnNames
@@ -467,6 +475,9 @@ func runView(p *RunPage) *RunView {
 				continue
 			}
 			cs := caseStats[c.Name]
+			if cs.Judged {
+				continue // shown apart, under "judged"
+			}
 			notes := ""
 			if cs.Inconsistent {
 				notes = "inconsistent"
