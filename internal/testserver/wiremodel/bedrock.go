@@ -365,43 +365,7 @@ func bedrockError(msg string) string {
 }
 
 // bedrockErrorType is the exception Bedrock names for status.
-func bedrockErrorType(status int) string {
-	switch status {
-	case 400:
-		return "ValidationException"
-	case 403:
-		return "AccessDeniedException"
-	case 404:
-		return "ResourceNotFoundException"
-	case 408:
-		return "ModelTimeoutException"
-	case 424:
-		return "ModelErrorException"
-	case 429:
-		return "ThrottlingException"
-	case 503:
-		return "ServiceUnavailableException"
-	}
-	return "InternalServerException"
-}
-
-// bedrockErrorBody is Bedrock's own error body for status.
-func bedrockErrorBody(status int) string {
-	msg := "The server encountered an internal error while processing the request."
-	switch status {
-	case 400:
-		msg = "Malformed input request, please reformat your input and try again."
-	case 403:
-		msg = "You don't have access to the model with the specified model ID."
-	case 404:
-		msg = "The provided model identifier is invalid."
-	case 429:
-		msg = "Too many requests, please wait before trying again."
-	case 503:
-		msg = "Bedrock is unable to process your request."
-	}
-	return bedrockError(msg)
-}
+func bedrockErrorType(status int) string { return problemFor(bedrockErrors, status).kind }
 
 // bedrock reports whether the handler speaks for Bedrock, whose errors
 // name their kind in a header.

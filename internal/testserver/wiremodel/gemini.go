@@ -297,28 +297,6 @@ func geminiError(status int, kind, msg string) string {
 	return string(b)
 }
 
-// geminiErrorBody is Google's own error body for status.
-func geminiErrorBody(status int) string {
-	kind, msg := "INTERNAL", "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"
-	switch status {
-	case 400:
-		kind, msg = "INVALID_ARGUMENT", "Request contains an invalid argument."
-	case 401:
-		kind, msg = "UNAUTHENTICATED", "Request had invalid authentication credentials."
-	case 403:
-		kind, msg = "PERMISSION_DENIED", "The caller does not have permission"
-	case 404:
-		kind, msg = "NOT_FOUND", "Requested entity was not found."
-	case 429:
-		kind, msg = "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota)."
-	case 503:
-		kind, msg = "UNAVAILABLE", "The model is overloaded. Please try again later."
-	case 504:
-		kind, msg = "DEADLINE_EXCEEDED", "Deadline expired before operation could complete."
-	}
-	return geminiError(status, kind, msg)
-}
-
 // NewGemini returns a generateContent handler (Gemini API and Vertex AI
 // paths) answering s's cases and the probe.
 func NewGemini(s *suite.Suite) *Handler { return newHandler(Gemini, s) }

@@ -472,52 +472,6 @@ func (h *Handler) errorJSON(status int, kind, msg string) string {
 	return string(b)
 }
 
-// errorBody is the provider's own error body for status.
-func (h *Handler) errorBody(status int) string {
-	switch h.API {
-	case Gemini:
-		return geminiErrorBody(status)
-	case Bedrock, AnthropicBedrock:
-		return bedrockErrorBody(status)
-	}
-	if h.API == Anthropic {
-		kind, msg := "api_error", "Internal server error"
-		switch status {
-		case 400:
-			kind, msg = "invalid_request_error", "Invalid request"
-		case 401:
-			kind, msg = "authentication_error", "invalid x-api-key"
-		case 403:
-			kind, msg = "permission_error", "Your API key does not have permission to use the specified resource."
-		case 404:
-			kind, msg = "not_found_error", "The requested resource could not be found."
-		case 413:
-			kind, msg = "request_too_large", "Request exceeds the maximum allowed number of bytes."
-		case 429:
-			kind, msg = "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"
-		case 504:
-			kind, msg = "timeout_error", "Request timeout"
-		case 529:
-			kind, msg = "overloaded_error", "Overloaded"
-		}
-		return h.errorJSON(status, kind, msg)
-	}
-	kind, msg := "server_error", "The server had an error while processing your request. Sorry about that!"
-	switch status {
-	case 400:
-		kind, msg = "invalid_request_error", "Invalid request"
-	case 401:
-		kind, msg = "invalid_request_error", "Incorrect API key provided."
-	case 404:
-		kind, msg = "invalid_request_error", "The model does not exist or you do not have access to it."
-	case 429:
-		kind, msg = "requests", "Rate limit reached for requests. Please try again in 20ms."
-	case 503:
-		msg = "The engine is currently overloaded, please try again later."
-	}
-	return h.errorJSON(status, kind, msg)
-}
-
 func (h *Handler) malformed() string {
 	switch h.API {
 	case Gemini:
