@@ -177,26 +177,22 @@ func TestFromEnv(t *testing.T) {
 // TestOptionsRefused: an unknown option or a bad value is refused before
 // anything is sent, with what is allowed.
 func TestOptionsRefused(t *testing.T) {
-	for spec, want := range map[string]string{
+	providertest.Refuses(t, map[string]string{
 		"gemini:g;effort=high":                 "allowed: location, max_tokens, project, seed, temperature, thinking, top_p, vertex",
 		"gemini:g;temperature=3":               "from 0 to 2",
 		"gemini:g;top_p=-1":                    "from 0 to 1",
 		"gemini:g;max_tokens=0":                "positive whole number",
+		"gemini:g;seed=1.5":                    "whole number",
 		"gemini:g;thinking=lots":               "off, dynamic, or a budget",
 		"gemini:g;vertex=yes":                  "true or false",
 		"gemini:g;project=p":                   "add vertex=true",
 		"gemini:g;vertex=true;project=a/b":     "project name",
 		"gemini:g;vertex=true;location=europe": "needs a project and a location",
-	} {
-		info, err := model.ParseSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = gemini.New(info, gemini.Config{APIKey: apiKey, Credentials: staticToken(token)})
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", spec, err, want)
-		}
-	}
+		"bedrock:g":                            "not gemini",
+	}, func(info model.Info) error {
+		_, err := gemini.New(info, gemini.Config{APIKey: apiKey, Credentials: staticToken(token)})
+		return err
+	})
 	info, _ := model.ParseSpec("gemini:g")
 	if _, err := gemini.New(info, gemini.Config{}); err == nil || !strings.Contains(err.Error(), "GEMINI_API_KEY") {
 		t.Errorf("no key: %v", err)
