@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// The memory tests measure the peak resident memory (the kernel's maxrss,
+// VmHWM) of the CLI run as a process of its own: the test binary
+// re-executed as "mcpeval", as testscript does. Resident memory, not heap
+// statistics, because it is what a machine has to have, and it counts
+// everything: the runtime, garbage not yet collected, the binary.
+
+// householdRecord runs the household suite once with fake:perfect, 10
+// attempts a case (190 attempts), in dir/small, and writes dir/big from
+// it: the same attempts replayed times-fold (attempts numbered on), as
+// a run of times×190 attempts records them. It returns both directories.
+func householdRecords(t testing.TB, dir string, times int) (small, big string) {
+	t.Helper()
+	small = filepath.Join(dir, "small")
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"run", "--model", "fake:perfect", "--attempts", "10", "--quiet", "--out", small}, nil, &out, &errb); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errb.String())
+	}
+	base, err := record.Read(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big = filepath.Join(dir, "big")
+	if err := replay(base, big, times); err != nil {
+		t.Fatal(err)
+	}
+	return small, big
+}
+
+// replay writes in dir a record of base's attempts replayed times-fold:
+// each case's attempts numbered on (attempt n of copy k is number
+// k×perCase+n), planned as a run of that many attempts plans them. The
+// header goes through record.Create; the attempts are appended without a
+// sync each, which a generator does not need.
+func replay(base *record.Run, dir string, times int) error {
+	perCase := map[string]int{}
+	for _, a := range base.Attempts {
+		perCase[a.Case] = max(perCase[a.Case], a.N)
+	}
+	h := base.Header
+	h.Planned = nil
+	h.Attempts = 0
+	for k := 0; k < times; k++ {
+		for _, p := range base.Header.Planned {
+			h.Planned = append(h.Planned, record.Planned{Case: p.Case, N: k*perCase[p.Case] + p.N})
+		}
+	}
+	h.Attempts = len(h.Planned) / max(1, len(perCase))
+	w, err := record.Create(dir, &h)
+	if err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, record.FileName), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	enc := json.NewEncoder(bw)
+	for k := 0; k < times; k++ {
+		for _, a := range base.Attempts {
+			a.N += k * perCase[a.Case]
+			if err := enc.Encode(struct {
+				Attempt *record.Attempt `json:"attempt"`
+			}{&a}); err != nil {
+				return err
+			}
+		}
+	}
+	if err := enc.Encode(struct {
+		End *record.End `json:"end"`
+	}{&record.End{Finish: base.End.Finish, Complete: true}}); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// peakRSS runs the CLI with args as a process of its own and returns its
+// peak resident memory in MiB.
+func peakRSS(t testing.TB, args ...string) float64 {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := &exec.Cmd{Path: exe, Args: append([]string{"mcpeval"}, args...), Stdout: io.Discard}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcpeval %v: %v: %s", args, err, errb.String())
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage on this system")
+	}
+	return float64(ru.Maxrss) / 1024 // kilobytes on Linux
+}
+
+// TestMemoryFlatInAttempts: scoring and reporting a run of 19,000
+// attempts takes under 100 MiB at its peak, and within half again what a
+// run of 190 takes.
+func TestMemoryFlatInAttempts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 19,000-attempt record")
+	}
+	dir := t.TempDir()
+	if keep := os.Getenv("MCPEVAL_MEMORY_RECORDS"); keep != "" {
+		dir = keep // keep the records, to measure other builds against them
+	}
+	small, big := householdRecords(t, dir, 100)
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	for _, cmd := range [][]string{
+		{"score"},
+		{"report"},
+		{"report", "--json"},
+		{"report", "--markdown", "--junit", junit},
+	} {
+		s := peakRSS(t, append(cmd, small)...)
+		b := peakRSS(t, append(cmd, big)...)
+		t.Logf("mcpeval %v: peak RSS %.1f MiB at 190 attempts, %.1f MiB at 19,000", cmd, s, b)
+		if b >= 100 || s >= 100 {
+			t.Errorf("mcpeval %v: peak RSS %.1f MiB at 190 attempts, %.1f MiB at 19,000: want both under 100 MiB", cmd, s, b)
+		}
+		if b > 1.5*s {
+			t.Errorf("mcpeval %v: peak RSS %.1f MiB at 19,000 attempts, more than half again the %.1f MiB at 190", cmd, b, s)
+		}
+	}
+}
+
+// BenchmarkScoreMemory reports the peak resident memory of mcpeval score
+// over the household suite's records of 190 and 19,000 attempts (peak-MiB),
+// and the time it takes.
+func BenchmarkScoreMemory(b *testing.B) {
+	small, big := householdRecords(b, b.TempDir(), 100)
+	for _, c := range []struct {
+		name, dir string
+	}{{"attempts=190", small}, {"attempts=19000", big}} {
+		for _, cmd := range []string{"score", "report"} {
+			b.Run(fmt.Sprintf("%s/%s", cmd, c.name), func(b *testing.B) {
+				peak := 0.0
+				for i := 0; i < b.N; i++ {
+					peak = max(peak, peakRSS(b, cmd, c.dir))
+				}
+				b.ReportMetric(peak, "peak-MiB")
+			})
+		}
+	}
+}
