@@ -30,6 +30,24 @@ type BatchOptions struct {
 	Status func(string)
 }
 
+// withDefaults fills in the documented defaults: a first wait of 10s,
+// growing to at most 2 minutes.
+func (o BatchOptions) withDefaults() BatchOptions {
+	if o.Poll <= 0 {
+		o.Poll = 10 * time.Second
+	}
+	if o.MaxPoll <= 0 {
+		o.MaxPoll = 2 * time.Minute
+	}
+	o.MaxPoll = max(o.MaxPoll, o.Poll)
+	return o
+}
+
+// next is the wait after one of d: half as long again, up to MaxPoll.
+func (o BatchOptions) next(d time.Duration) time.Duration {
+	return min(d+d/2, o.MaxPoll)
+}
+
 // ErrBatch is returned (wrapped) when a run cannot be batched: the model
 // has no batch API, or a case selected needs a turn after the first.
 var ErrBatch = errors.New("cannot batch this run")
@@ -145,12 +163,7 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 	if cfg.Batch != nil {
 		opts = *cfg.Batch
 	}
-	if opts.Poll <= 0 {
-		opts.Poll = 10 * time.Second
-	}
-	if opts.MaxPoll < opts.Poll {
-		opts.MaxPoll = max(opts.Poll, 2*time.Minute)
-	}
+	opts = opts.withDefaults()
 	want := map[record.Planned]bool{}
 	for _, p := range planned {
 		want[p] = true
@@ -214,7 +227,7 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 			if err := sleep(ctx, wait); err != nil {
 				break
 			}
-			wait = min(wait+wait/2, opts.MaxPoll)
+			wait = opts.next(wait)
 		}
 		for i := range r.header.Batches {
 			if !open[i] {

@@ -474,3 +474,75 @@ func TestBatchID(t *testing.T) {
 		seen[id] = p
 	}
 }
+
+// A resumed run records what its batch answered and asks again, the
+// ordinary way and at the ordinary price, for what it did not: here the
+// requests left when the batch expired while the run was stopped.
+func TestBatchResumeAsksAgainForExpired(t *testing.T) {
+	s := ciSuite(t)
+	for _, api := range batchAPIs {
+		t.Run(string(api.api), func(t *testing.T) {
+			b, bs, _, _ := standIns(t, api.api, s)
+			b.PerPoll, b.ExpireAt = 6, 2
+			var sl sleeps
+			m, err := api.open(bs.URL, sl.policy())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opts := fastPoll()
+			opts.Status = func(string) { cancel() }
+			cfg := batchConfig(t, s, m, api.info(), opts)
+			if _, err := Run(ctx, cfg); err == nil {
+				t.Fatal("the interrupted run did not say so")
+			}
+			old, err := record.Read(cfg.OutDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Resume, cfg.Batch = old, fastPoll()
+			rec, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var batched, ordinary int
+			for _, a := range rec.Attempts {
+				if a.End != record.EndToolCall {
+					t.Errorf("%s: end %s error %+v, want answered", a.Key(), a.End, a.Error)
+				}
+				if a.Batch {
+					batched++
+				} else {
+					ordinary++
+				}
+			}
+			if !rec.Complete() || batched != 6 || ordinary != 4 {
+				t.Errorf("complete %v, %d from the batch, %d asked again; want 6 and 4", rec.Complete(), batched, ordinary)
+			}
+			if got := b.Count(http.MethodPost, api.create); got != 1 {
+				t.Errorf("%d batches created, want 1", got)
+			}
+		})
+	}
+}
+
+// Polls start 10s apart and grow by half each time, to 2 minutes at most.
+func TestBatchPollWaits(t *testing.T) {
+	o := BatchOptions{}.withDefaults()
+	if o.Poll != 10*time.Second || o.MaxPoll != 2*time.Minute {
+		t.Fatalf("defaults %v, %v; want 10s, 2m", o.Poll, o.MaxPoll)
+	}
+	var waits []time.Duration
+	for d := o.Poll; len(waits) < 9; d = o.next(d) {
+		waits = append(waits, d)
+	}
+	want := []time.Duration{10 * time.Second, 15 * time.Second, 22500 * time.Millisecond, 33750 * time.Millisecond,
+		50625 * time.Millisecond, 75937500 * time.Microsecond, 113906250 * time.Microsecond, 2 * time.Minute, 2 * time.Minute}
+	if fmt.Sprint(waits) != fmt.Sprint(want) {
+		t.Errorf("waits %v\nwant  %v", waits, want)
+	}
+	if o := (BatchOptions{Poll: 5 * time.Minute}).withDefaults(); o.MaxPoll != 5*time.Minute {
+		t.Errorf("a first wait over the cap: max %v, want the first wait", o.MaxPoll)
+	}
+}

@@ -32,7 +32,8 @@ import (
 // many polls a batch takes. ExpireAt makes a batch expire at its nth poll,
 // its requests not yet ended expired. Faults apply to the batch API's own
 // requests in the order they arrive (Model's Faults to the requests it
-// answers). Mount it on an httptest.Server as the provider's base URL.
+// answers). Mount it on an httptest.Server as the provider's base URL: it
+// passes requests to the ordinary API on to Model.
 type Batches struct {
 	// Model answers each request of a batch. Its API is the batch API's.
 	Model *Handler
@@ -103,8 +104,14 @@ func (b *Batches) Count(method, path string) int {
 	return n
 }
 
-// ServeHTTP answers one request of the batch API.
+// ServeHTTP answers one request of the batch API; a request to the
+// ordinary API (POST /v1/messages, POST /v1/chat/completions) goes to
+// Model, as a provider serves both at one address.
 func (b *Batches) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; p == "/v1/messages" || p == "/v1/chat/completions" {
+		b.Model.ServeHTTP(w, r)
+		return
+	}
 	body, err := readBody(r)
 	b.mu.Lock()
 	n := len(b.requests) + 1
