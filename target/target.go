@@ -210,7 +210,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("starting builtin target %s: %w", name, err)
 		}
-		ct, st := mcp.NewInMemoryTransports()
+		ct, st := newMemoryTransports() // transport.go: no 32 KiB buffer per message
 		ss, err := server.Connect(ctx, st, nil)
 		if err != nil {
 			return nil, fmt.Errorf("starting builtin target %s: %w", name, err)
@@ -233,7 +233,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		c.stderr = NewTail(n, 4096)
 		cmd.Stderr = c.stderr
 		c.cmd = cmd
-		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		transport = &commandTransport{cmd: cmd, terminate: 2 * time.Second} // transport_stdio.go
 	case "http":
 		headers := http.Header{}
 		for k, v := range cfg.Headers {
