@@ -166,6 +166,7 @@ type run struct {
 	w       *record.Writer
 	planned []record.Planned
 	key     *keyOnce // the prompt cache key (cache.go), shared by forCase's copies
+	scrub   scrubber // made once a run: it compiles the secrets it knows
 	unsent  error    // why some attempts were left out of the batches (batch.go)
 }
 
@@ -222,7 +223,7 @@ func newRun(cfg Config) (*run, error) {
 	if !cfg.FixedConcurrency {
 		cfg.Model = newAdaptive(cfg.Model, cfg.Concurrency)
 	}
-	return &run{cfg: cfg, key: &keyOnce{}}, nil
+	return &run{cfg: cfg, key: &keyOnce{}, scrub: newScrubber(cfg.Target)}, nil
 }
 
 // NewRunID returns a run id: the UTC time, the model spec made safe for a
@@ -365,7 +366,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if init := conn.Session.InitializeResult(); init != nil && init.ServerInfo != nil {
 		r.header.Target.Server = record.Build{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
 	}
-	newScrubber(cfg.Target).header(r.header)
+	r.scrub.header(r.header)
 	if msg := CacheWarning(cfg.ModelInfo, cfg.Suite.SystemPrompt, r.shown); msg != "" && cfg.Warn != nil {
 		cfg.Warn(msg)
 	}
@@ -711,7 +712,7 @@ func (w *worker) keep(a *record.Attempt) {
 	if cfg.AfterAttempt != nil {
 		cfg.AfterAttempt(a)
 	}
-	newScrubber(cfg.Target).attempt(a)
+	w.r.scrub.attempt(a)
 	w.t.recorded(a, w.r.w.Attempt(a), cfg.Progress, w.r.header)
 }
 
