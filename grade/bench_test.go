@@ -1,0 +1,79 @@
+package grade
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/record"
+)
+
+// benchHouseholdRun is a household run of 3 attempts a case: the key's
+// answer over the key's calls (answered with the results captured in
+// testdata/household), a refusal, and an invented answer, so that grading
+// walks every kind of check and both verdicts.
+func benchHouseholdRun(b *testing.B) (*record.Run, int) {
+	b.Helper()
+	s, err := corpus.Load("household")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hh := &household{}
+	for name, v := range map[string]any{"tools.json": &hh.tools, "results.json": &hh.results} {
+		data, err := os.ReadFile(filepath.Join("testdata", "household", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+	}
+	run := &record.Run{Header: *hh.header(false)}
+	for _, c := range s.Cases {
+		var calls []record.Call
+		for _, k := range c.Key.Calls {
+			call := record.Call{ID: "c-" + k.Tool, Name: k.Tool, Args: json.RawMessage("{}"), Shown: true}
+			key := k.Tool
+			if len(k.Args) > 0 {
+				call.Args, _ = json.Marshal(k.Args)
+				if m, ok := k.Args["months"]; ok {
+					mb, _ := json.Marshal(m)
+					key += "?months=" + string(mb)
+				}
+			}
+			r, ok := hh.results[key]
+			if !ok {
+				r = hh.results[k.Tool]
+			}
+			call.Result, call.Structured = r.Text, r.Structured
+			calls = append(calls, call)
+		}
+		for n, answer := range []string{c.Key.Answer, "I'm sorry, I can't help with that.", "It is SGD 1,234,567 (up 12.5%), about 4,321 units."} {
+			a := answered(c, answer, calls...)
+			a.N = n + 1
+			run.Attempts = append(run.Attempts, *a)
+		}
+	}
+	return run, len(run.Attempts)
+}
+
+// BenchmarkGradeHousehold grades a household run (grade.Run: every check
+// of every attempt, then the case and group rates); the figures are per
+// run, and ns/attempt per attempt graded.
+func BenchmarkGradeHousehold(b *testing.B) {
+	s, err := corpus.Load("household")
+	if err != nil {
+		b.Fatal(err)
+	}
+	run, n := benchHouseholdRun(b)
+	if res := Run(s, run); res.Totals.Passed == 0 || res.Totals.Passed == res.Totals.Graded {
+		b.Fatalf("want passes and fails, got %d of %d passed", res.Totals.Passed, res.Totals.Graded)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Run(s, run)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/attempt")
+}
