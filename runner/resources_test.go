@@ -22,7 +22,12 @@ import (
 // own named list_resources.
 func docsServer(t *testing.T, withListResources bool) string {
 	t.Helper()
-	s := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "1"}, nil)
+	// One resource a page, so that list_resources must follow pagination.
+	s := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "1"}, &mcp.ServerOptions{PageSize: 1})
+	s.AddResource(&mcp.Resource{URI: "file:///docs/logo.png", Name: "logo.png", MIMEType: "image/png"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///docs/logo.png", MIMEType: "image/png", Blob: []byte("\x89PNG")}}}, nil
+		})
 	for uri, text := range map[string]string{
 		"file:///docs/checklist.md": "Release checklist: tag the commit, build, sign the archive.",
 		"file:///docs/oncall.md":    "On call this week: Priya.",
@@ -60,6 +65,12 @@ cases:
     prompt: Which documents are there?
     tools: {required: [list_resources]}
     key: {calls: [{tool: list_resources}], answer: "checklist.md and oncall.md."}
+  - id: docs/logo
+    prompt: What is in the logo?
+    tools: {required: [read_resource]}
+    key:
+      calls: [{tool: read_resource, args: {uri: "file:///docs/logo.png"}}]
+      answer: An image.
   - id: docs/missing
     prompt: What does the missing page say?
     tools: {required: [read_resource]}
@@ -110,8 +121,11 @@ func TestResourceTools(t *testing.T) {
 	if c := got["docs/checklist"]; c.Kind != record.CallResource || c.IsError || !strings.Contains(c.Result, "sign the archive") {
 		t.Errorf("the checklist read was recorded as %+v", c)
 	}
-	if c := got["docs/list"]; c.Kind != record.CallResource || !strings.Contains(c.Result, "file:///docs/oncall.md") || !strings.Contains(c.Result, "text/markdown") {
-		t.Errorf("the listing was recorded as %+v", c)
+	if c := got["docs/list"]; c.Kind != record.CallResource || strings.Count(c.Result, `"uri"`) != 3 || !strings.Contains(c.Result, "file:///docs/oncall.md") || !strings.Contains(c.Result, "text/markdown") {
+		t.Errorf("the listing (three resources, one a page) was recorded as %+v", c)
+	}
+	if c := got["docs/logo"]; c.Result != "[file:///docs/logo.png: 4 bytes of image/png, not shown]" {
+		t.Errorf("the binary resource was shown as %q", c.Result)
 	}
 	if c := got["docs/missing"]; c.Kind != record.CallResource || !c.IsError || c.Result == "" {
 		t.Errorf("the read of a missing resource was recorded as %+v; want the server's refusal, shown to the model", c)

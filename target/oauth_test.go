@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpeval/mcpeval/internal/testserver/authserver"
 	"github.com/mcpeval/mcpeval/target"
@@ -272,4 +273,25 @@ func TestOAuthCheck(t *testing.T) {
 	if err := ok.Check(); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestOpenBrowserHonoursBROWSER: the command $BROWSER names is given the
+// authorization URL.
+func TestOpenBrowserHonoursBROWSER(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	out := filepath.Join(t.TempDir(), "opened")
+	t.Setenv("BROWSER", `/bin/sh -c 'echo "$0" > `+out+`'`)
+	const u = "http://127.0.0.1:1/authorize?state=x"
+	if err := target.OpenBrowser(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		if b, err := os.ReadFile(out); err == nil && strings.TrimSpace(string(b)) == u {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("$BROWSER was not given %s", u)
 }

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/internal/testserver/authserver"
+	"github.com/mcpeval/mcpeval/target"
+)
+
+// householdBehindOAuth serves the household server behind an in-process
+// authorization server, and returns that server and the MCP endpoint.
+func householdBehindOAuth(t *testing.T, clients map[string]string) (*authserver.Server, string) {
+	t.Helper()
+	as := authserver.New(authserver.Options{Clients: clients})
+	t.Cleanup(as.Close)
+	server, err := builtin.Server("household", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := as.Protect(server)
+	t.Cleanup(rs.Close)
+	return as, rs.URL + "/mcp"
+}
+
+// oauthSuite writes a one-case suite whose target is endpoint, with the
+// oauth mapping given.
+func oauthSuite(t *testing.T, endpoint, oauth string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "suite.yaml")
+	yaml := "name: vault\ntarget:\n  spec: " + endpoint + "\n  oauth: " + oauth + `
+cases:
+  - id: worth/now
+    prompt: What's our net worth?
+    tools: {required: [get_net_worth]}
+    key: {calls: [{tool: get_net_worth}], answer: "It is SGD 2,394,755."}
+`
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRunOverOAuth runs a suite against a server that wants an OAuth
+// client-credentials token, and checks that no token and no secret
+// reaches the run directory.
+func TestRunOverOAuth(t *testing.T) {
+	const secret = "cs-PLANTED-0xC0FFEE"
+	as, endpoint := householdBehindOAuth(t, map[string]string{"ci-runner": secret})
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	t.Setenv("MCPEVAL_TEST_OAUTH_SECRET", secret)
+	p := oauthSuite(t, endpoint, `{client_id: ci-runner, client_secret: "${MCPEVAL_TEST_OAUTH_SECRET}"}`)
+	out := filepath.Join(t.TempDir(), "run")
+	s, code, stderr := runJSON(t, "run", "--json", "--quiet", "--suite", p, "--attempts", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if s.Totals.Graded != 2 || s.Totals.Passed != 2 {
+		t.Errorf("totals %+v, want 2 of 2 passed", s.Totals)
+	}
+	if n := as.TokenCalls(""); n != 1 {
+		t.Errorf("%d token requests, want 1", n)
+	}
+	planted := append(as.Issued(), secret)
+	if len(planted) < 2 {
+		t.Fatal("no token was issued")
+	}
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		for _, s := range planted {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("%s holds %q", p, s)
+			}
+		}
+		return nil
+	})
+	// The token is cached in the user's config directory.
+	file := target.TokenFile(filepath.Join(config, "mcpeval", "tokens"), endpoint)
+	if st, err := os.Stat(file); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("token cache %s: %v %v", file, st, err)
+	}
+
+	// A wrong secret is refused, naming the server and the step (on a
+	// machine with no token cached).
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("MCPEVAL_TEST_OAUTH_SECRET", "wrong-PLANTED")
+	wrong := oauthSuite(t, endpoint, `{client_id: ci-runner, client_secret: "${MCPEVAL_TEST_OAUTH_SECRET}", scopes: [mcp:tools]}`)
+	_, code, stderr = runJSON(t, "run", "--json", "--quiet", "--suite", wrong, "--attempts", "1", "--out", out+"-wrong")
+	if code == 0 {
+		t.Fatal("a run with a wrong client secret succeeded")
+	}
+	for _, want := range []string{endpoint, "client_credentials", "token endpoint refused", "invalid_client"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "PLANTED") {
+		t.Errorf("stderr shows the secret:\n%s", stderr)
+	}
+}
+
+// TestLogin logs in as a person would, with a scripted browser, then runs
+// a suite whose target needs the authorization code flow: the run uses
+// the cached token.
+func TestLogin(t *testing.T) {
+	as, endpoint := householdBehindOAuth(t, nil)
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	opened := 0
+	loginBrowser = func(ctx context.Context, url string) error {
+		opened++
+		resp, err := http.Get(url) // consent, and follow the redirect back
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	}
+	t.Cleanup(func() { loginBrowser = target.OpenBrowser })
+
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"login", endpoint}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("login: exit %d: %s", code, stderr.String())
+	}
+	file := target.TokenFile(filepath.Join(config, "mcpeval", "tokens"), endpoint)
+	if !strings.Contains(stdout.String(), file) || !strings.Contains(stderr.String(), "127.0.0.1") {
+		t.Errorf("login printed:\n%s\n%s", stdout.String(), stderr.String())
+	}
+	if opened != 1 || as.TokenCalls("authorization_code") != 1 {
+		t.Fatalf("browser opened %d times, %d codes exchanged", opened, as.TokenCalls("authorization_code"))
+	}
+	for _, tok := range as.Issued() {
+		if strings.Contains(stdout.String()+stderr.String(), tok) {
+			t.Errorf("login printed a token")
+		}
+	}
+
+	p := oauthSuite(t, endpoint, `{flow: authorization_code}`)
+	s, code, errs := runJSON(t, "run", "--json", "--quiet", "--suite", p, "--attempts", "1", "--out", filepath.Join(t.TempDir(), "run"))
+	if code != 0 || s.Totals.Passed != 1 {
+		t.Fatalf("run after login: exit %d, totals %+v: %s", code, s.Totals, errs)
+	}
+	if opened != 1 || as.TokenCalls("") != 1 {
+		t.Errorf("the run opened the browser %d times and made %d token requests; want the login's alone", opened, as.TokenCalls(""))
+	}
+}
+
+func TestLoginUsage(t *testing.T) {
+	for _, args := range [][]string{{"login"}, {"login", "builtin:household"}, {"login", "--suite", "x", "https://example.com/mcp"}} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(context.Background(), args, nil, &stdout, &stderr); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d: %s", args, code, exitUsage, stderr.String())
+		}
+	}
+}
