@@ -57,6 +57,9 @@ type Row struct {
 	// graded), or that its model is unpriced or a fake; absent in rows
 	// published before rows carried it.
 	Cost *usage.Cost `json:"cost,omitempty"`
+	// Judged are the cases graded by a judge model, apart from AsGraded,
+	// with each judge's measured kappa; absent when the run has none.
+	Judged *Judged `json:"judged,omitempty"`
 	// Page is the run's page, relative to the ledger page.
 	Page string `json:"page,omitempty"`
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/review"
@@ -169,12 +170,19 @@ func load(rec *record.Run, opts Options) (*publication, error) {
 	p.red.AddTarget(rec.Header.Target.Spec, nil, nil, opts.Getenv)
 	if in.suite != nil {
 		in.res = grade.Run(in.suite, rec)
+		if err := p.applyJudge(); err != nil {
+			return nil, err
+		}
+		if in.agreement, err = agreement.Read(rec.Dir); err != nil {
+			return nil, err
+		}
 		log, err := review.Load(rec)
 		if err != nil {
 			return nil, err
 		}
 		p.rv = review.Apply(in.res, log)
 		row := makeRow(rec, in.res, p.rv)
+		row.Judged = rowJudged(in.res, in.agreement)
 		if err := p.red.Value(&row); err != nil {
 			return nil, err
 		}
@@ -329,6 +337,7 @@ func RenderLedger(l *Ledger, version string) ([]byte, error) {
 			GraderFalseFails: r.Reviews.GraderFalseFail, ModelFailures: r.Reviews.ModelFailure,
 			ExpectationsInQuestion: r.Reviews.ExpectationInQuestion, Unreviewed: r.Reviews.Unreviewed,
 			Actions: ledgerActions(r.Actions),
+			Judged:  judgedText(r.Judged),
 			Page:    r.Page,
 		})
 	}

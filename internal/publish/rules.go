@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
@@ -41,6 +42,9 @@ type input struct {
 	suiteErr error
 	res      *grade.Result
 	row      *Row
+	// agreement is the judge's measured agreement (RUN/agreement.json);
+	// nil when none was saved.
+	agreement *agreement.Saved
 	ledger   *Ledger
 	replace  bool
 	repo     Repo
@@ -60,6 +64,7 @@ var Rules = []Rule{
 	{Name: "incomplete-run", Why: "a run that stopped early would publish the cases it happened to reach", check: incompleteRun},
 	{Name: "dirty-tree", DryRun: true, Why: "a published figure must point at a commit of the suite that exists", check: dirtyTree},
 	{Name: "invalid-run", Why: "the target's data drifted: nothing was graded", check: invalidRun},
+	{Name: "unmeasured-judge", Why: "a rate a judge model gave is published only beside the judge's measured agreement with people", check: unmeasuredJudge},
 	{Name: "duplicate-row", Why: "a row already published is replaced only when asked to (--replace)", check: duplicateRow},
 	{Name: "known-secret", Why: "a secret mcpeval holds (a provider key, a CI token) is never published, whatever its shape", check: knownSecret},
 	{Name: RuleRedaction, Why: "a published copy never holds a token, a password, an endpoint or a listed identifier"},

@@ -236,14 +236,20 @@ func (ap *applying) attempts() {
 	}
 }
 
-// verdicts counts the failures by their current review's verdict.
+// verdicts counts the failures by their current review's verdict. The
+// failures of cases graded by their judge are reviewed (to measure the
+// judge) but counted apart, as their rate is: in no tally here.
 func (ap *applying) verdicts() {
 	rv := ap.rv
+	judged := map[string]bool{}
+	for _, c := range ap.res.Cases {
+		judged[c.ID] = c.Judged
+	}
 	for _, a := range rv.Attempts {
 		if a.Review == nil && len(a.Stale) > 0 {
 			rv.StaleReviews++
 		}
-		if a.Outcome != grade.Fail {
+		if a.Outcome != grade.Fail || judged[a.Case] {
 			continue
 		}
 		rv.Failures++
@@ -273,13 +279,21 @@ func (ap *applying) rates() {
 	total := &rateCounts{}
 	groups := map[string]*rateCounts{}
 	cases := map[string]*rateCounts{}
+	judged := map[string]bool{} // graded by their judge: rates apart, in no total
+	for _, c := range ap.res.Cases {
+		judged[c.ID] = c.Judged
+	}
 	for i := range ap.res.Attempts {
 		g := &ap.res.Attempts[i]
 		after := g.Outcome
 		if ap.forgiven(g) {
 			after = grade.Pass
 		}
-		for _, t := range []*rateCounts{total, at(groups, ap.groupOf[g.Case]), at(cases, g.Case)} {
+		ts := []*rateCounts{at(cases, g.Case)}
+		if !judged[g.Case] {
+			ts = append(ts, total, at(groups, ap.groupOf[g.Case]))
+		}
+		for _, t := range ts {
 			count(&t.as, g.Outcome)
 			count(&t.after, after)
 		}

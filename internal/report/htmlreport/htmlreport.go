@@ -118,6 +118,9 @@ type LedgerRow struct {
 	// Actions are the action columns of the run's action cases, in the
 	// order of actions.ColumnNames; nil when it had none.
 	Actions []LedgerAction
+	// Judged says the cases graded by a judge model, apart, with the
+	// judge's measured kappa; empty when the run has none.
+	Judged string
 	// Page is the run page's address relative to the ledger page; empty
 	// for none.
 	Page string
