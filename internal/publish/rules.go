@@ -45,9 +45,9 @@ type input struct {
 	// agreement is the judge's measured agreement (RUN/agreement.json);
 	// nil when none was saved.
 	agreement *agreement.Saved
-	ledger   *Ledger
-	replace  bool
-	repo     Repo
+	ledger    *Ledger
+	replace   bool
+	repo      Repo
 	// outputs are the files publishing writes (the ledger, the site):
 	// their own uncommitted changes do not make the tree dirty.
 	outputs []string
