@@ -142,6 +142,7 @@ func (s *Suite) ResolveTools(tools []ServedTool) (*Suite, error) {
 		}
 		out.Slice = &sl
 	}
+	out.Actions = rv.settings(s.Actions, settings)
 	out.Cases = make([]*Case, len(s.Cases))
 	for i, c := range s.Cases {
 		out.Cases[i] = rv.resolveCase(c)
@@ -218,6 +219,7 @@ func (rv *resolver) resolveCase(c *Case) *Case {
 		for i := range a.Verify {
 			a.Verify[i].Tool = rv.one(a.Verify[i].Tool, c.File, a.Verify[i].Line)
 		}
+		a.settings = rv.settings(c.Action.settings, c.File)
 		cc.Action = &a
 	}
 	return &cc
@@ -230,6 +232,50 @@ type resolver struct {
 	servers map[string]bool     // the servers' names
 	bare    map[string][]string // a tool's own name -> the servers listing it
 	errs    Errors
+	done    map[*ActionSettings]*ActionSettings // settings resolved, so cases keep sharing one copy
+}
+
+// settings returns a copy of action settings as with their tool names
+// resolved, the same copy for the same settings.
+func (rv *resolver) settings(as *ActionSettings, file string) *ActionSettings {
+	if as == nil {
+		return nil
+	}
+	if done, ok := rv.done[as]; ok {
+		return done
+	}
+	out := *as
+	one := func(name string) string { return rv.one(name, file, 0) }
+	calls := func(cs []Call) []Call {
+		if cs == nil {
+			return nil
+		}
+		out := append([]Call(nil), cs...)
+		for i := range out {
+			out[i].Tool = one(out[i].Tool)
+		}
+		return out
+	}
+	out.Teardown, out.Leftovers = calls(as.Teardown), calls(as.Leftovers)
+	out.Inventory = append([]Inventory(nil), as.Inventory...)
+	for i := range out.Inventory {
+		out.Inventory[i].List.Tool = one(out.Inventory[i].List.Tool)
+		out.Inventory[i].Remove.Tool = one(out.Inventory[i].Remove.Tool)
+	}
+	if as.Stray != nil {
+		st := *as.Stray
+		st.Tool = one(st.Tool)
+		out.Stray = &st
+	}
+	out.Uncovered = append([]Uncovered(nil), as.Uncovered...)
+	for i := range out.Uncovered {
+		out.Uncovered[i].Tool = one(out.Uncovered[i].Tool)
+	}
+	if rv.done == nil {
+		rv.done = map[*ActionSettings]*ActionSettings{}
+	}
+	rv.done[as] = &out
+	return &out
 }
 
 // one resolves a tool name: SERVER/TOOL to the name the model is shown; a

@@ -21,6 +21,7 @@ import (
 // These are warnings, not errors: the suite loads and runs, and the
 // Confirmation column shows what the warning says.
 func ConfirmWarnings(s *suite.Suite, tools []record.Tool) []string {
+	s = served(s, tools) // SERVER/TOOL names, for several servers
 	byName := map[string]record.Tool{}
 	for _, t := range tools {
 		byName[t.Name] = t

@@ -46,6 +46,7 @@ type ArgCoverage struct {
 // or the whole of it); the approval argument of a destructive tool by any
 // step on the tool.
 func CoverageOf(s *suite.Suite, tools []record.Tool) *Coverage {
+	s = served(s, tools) // SERVER/TOOL names, for several servers
 	cov := &Coverage{}
 	uncovered := map[[2]string]string{}
 	confirm := "confirm"

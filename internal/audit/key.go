@@ -33,6 +33,7 @@ import (
 //   - a case's kind fits its tools: a read case only reads, a write case
 //     makes no destructive step, a destructive case makes at least one.
 func Key(s *suite.Suite, tools []record.Tool) error {
+	s = served(s, tools) // SERVER/TOOL names, for several servers
 	k := &keyChecker{byName: map[string]record.Tool{}}
 	for _, t := range tools {
 		k.byName[t.Name] = t

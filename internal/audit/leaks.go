@@ -44,6 +44,7 @@ type term struct {
 // Placeholders are not searched: a fixture's name is the request, not a
 // leak.
 func Leaks(s *suite.Suite, tools []record.Tool) []Leak {
+	s = served(s, tools) // SERVER/TOOL names, for several servers
 	var leaks []Leak
 	byName := map[string]record.Tool{}
 	for _, t := range tools {
