@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/model"
 )
 
@@ -237,5 +238,43 @@ func Reset(t *testing.T) func(http.ResponseWriter, *http.Request) {
 			return
 		}
 		conn.Close()
+	}
+}
+
+// TwoTurns checks a conversation of two turns through m, whose stand-in
+// answers with a turn of tool calls and then with "Stopped web.". It sends
+// tools and the user's "Stop web." under the system prompt "You operate
+// containers."; the answer must be first, latency aside, with the planted
+// secret nowhere. It then sends that answer back followed by results, as
+// the user's tool results; the second answer must say "Stopped web." with
+// the stop reason stop and usage. The requests, as the stand-in kept them,
+// are the caller's to check.
+func TwoTurns(t *testing.T, m model.Model, tools []model.Tool, first *model.Response, results []model.Result, stop string, usage model.Usage) {
+	t.Helper()
+	req := &model.Request{
+		System:   "You operate containers.",
+		Tools:    tools,
+		Messages: []model.Message{user("Stop web.")},
+	}
+	resp, err := m.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	NoSecret(t, resp, err)
+	resp.Latency = 0
+	if d := cmp.Diff(first, resp); d != "" {
+		t.Fatalf("response (-want +got):\n%s", d)
+	}
+	back := model.Message{Role: model.User}
+	for _, r := range results {
+		back.Blocks = append(back.Blocks, model.Block{Kind: model.ToolResult, Result: &r})
+	}
+	req.Messages = append(req.Messages, resp.Message, back)
+	resp2, err := m.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp2.Usage != usage || resp2.StopReason != stop || resp2.Message.TextOf() != "Stopped web." {
+		t.Errorf("second answer: %+v, want %q with usage %+v and stop reason %q", resp2, "Stopped web.", usage, stop)
 	}
 }

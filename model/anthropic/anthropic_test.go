@@ -100,48 +100,25 @@ var secondAnswer = `{
 func TestConversation(t *testing.T) {
 	f := newFake(t, reply(200, firstAnswer), reply(200, secondAnswer))
 	m := newModel(t, f, "anthropic:claude-sonnet-5-5;max_tokens=2000;effort=medium", Config{})
-	req := &model.Request{
-		System:   "You operate containers.",
-		Tools:    tools,
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "Stop web."}}}},
-	}
-	resp, err := m.Generate(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noKey(t, resp, err)
-
+	providertest.TwoTurns(t, m, tools,
+		&model.Response{
+			Message: model.Message{Role: model.Assistant, Blocks: []model.Block{
+				{Kind: model.Thinking, Text: "Two reads at once.", Opaque: json.RawMessage(thinkingBlock)},
+				{Kind: model.Thinking, Opaque: json.RawMessage(redactedBlock)},
+				{Kind: model.Text, Text: "Let me look."},
+				{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_01", Name: "list containers", WireName: "list_containers", Args: json.RawMessage(`{"all":true, "b":1}`)}},
+				{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_02", Name: "container_stop", Args: json.RawMessage(`{"id":"web"}`)}},
+			}},
+			StopReason: "tool_use",
+			Usage:      model.Usage{Input: 120, Output: 80, CacheWrite: 1500},
+		},
+		// The next turn sends the assistant's content back as it came.
+		[]model.Result{
+			{CallID: "toolu_01", Name: "list containers", Content: `[{"id":"web"}]`},
+			{CallID: "toolu_02", Name: "container_stop", Content: "container web is locked", IsError: true},
+		},
+		"end_turn", model.Usage{Input: 40, Output: 9, CacheRead: 1500})
 	checkFirstRequest(t, f.Reqs[0], f.Headers[0])
-
-	// What it made of the answer.
-	want := &model.Response{
-		Message: model.Message{Role: model.Assistant, Blocks: []model.Block{
-			{Kind: model.Thinking, Text: "Two reads at once.", Opaque: json.RawMessage(thinkingBlock)},
-			{Kind: model.Thinking, Opaque: json.RawMessage(redactedBlock)},
-			{Kind: model.Text, Text: "Let me look."},
-			{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_01", Name: "list containers", WireName: "list_containers", Args: json.RawMessage(`{"all":true, "b":1}`)}},
-			{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_02", Name: "container_stop", Args: json.RawMessage(`{"id":"web"}`)}},
-		}},
-		StopReason: "tool_use",
-		Usage:      model.Usage{Input: 120, Output: 80, CacheWrite: 1500},
-	}
-	resp.Latency = 0
-	if d := cmp.Diff(want, resp); d != "" {
-		t.Fatalf("response (-want +got):\n%s", d)
-	}
-
-	// The next turn sends the assistant's content back as it came.
-	req.Messages = append(req.Messages, resp.Message, model.Message{Role: model.User, Blocks: []model.Block{
-		{Kind: model.ToolResult, Result: &model.Result{CallID: "toolu_01", Name: "list containers", Content: `[{"id":"web"}]`}},
-		{Kind: model.ToolResult, Result: &model.Result{CallID: "toolu_02", Name: "container_stop", Content: "container web is locked", IsError: true}},
-	}})
-	resp2, err := m.Generate(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp2.Usage != (model.Usage{Input: 40, Output: 9, CacheRead: 1500}) || resp2.StopReason != "end_turn" || resp2.Message.TextOf() != "Stopped web." {
-		t.Errorf("second answer: %+v", resp2)
-	}
 	checkSentBack(t, f.Raw[1])
 }
 

@@ -82,16 +82,21 @@ const secondAnswer = `{
 func TestConversation(t *testing.T) {
 	f := newFake(t, reply(200, firstAnswer), reply(200, secondAnswer))
 	m := newModel(t, f, "openai:gpt-6-sol;max_tokens=500;temperature=0.2;top_p=0.9;reasoning_effort=low;seed=7", Config{})
-	req := &model.Request{
-		System:   "You operate containers.",
-		Tools:    tools,
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "Stop web."}}}},
-	}
-	resp, err := m.Generate(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noKey(t, resp, err)
+	providertest.TwoTurns(t, m, tools,
+		&model.Response{
+			Message: model.Message{Role: model.Assistant, Blocks: []model.Block{
+				{Kind: model.Thinking, Text: "Two calls at once."},
+				{Kind: model.ToolUse, Call: &model.Call{ID: "call_1", Name: "list containers", WireName: "list_containers", Args: json.RawMessage(`{"all": true}`)}},
+				{Kind: model.ToolUse, Call: &model.Call{ID: "call_2", Name: "container_stop", Args: json.RawMessage(`{"id": "web"`)}},
+			}},
+			StopReason: "tool_calls",
+			Usage:      model.Usage{Input: 500, Output: 50, CacheRead: 1500},
+		},
+		[]model.Result{
+			{CallID: "call_1", Name: "list containers", Content: `[{"id":"web"}]`},
+			{CallID: "call_2", Name: "container_stop", Content: "arguments are not valid JSON", IsError: true},
+		},
+		"stop", model.Usage{Input: 40, Output: 5, CacheWrite: 60})
 
 	if f.Paths[0] != "POST /v1/chat/completions" {
 		t.Errorf("request went to %s", f.Paths[0])
@@ -132,31 +137,6 @@ func TestConversation(t *testing.T) {
 		t.Errorf("tools (-want +got):\n%s", d)
 	}
 
-	want := &model.Response{
-		Message: model.Message{Role: model.Assistant, Blocks: []model.Block{
-			{Kind: model.Thinking, Text: "Two calls at once."},
-			{Kind: model.ToolUse, Call: &model.Call{ID: "call_1", Name: "list containers", WireName: "list_containers", Args: json.RawMessage(`{"all": true}`)}},
-			{Kind: model.ToolUse, Call: &model.Call{ID: "call_2", Name: "container_stop", Args: json.RawMessage(`{"id": "web"`)}},
-		}},
-		StopReason: "tool_calls",
-		Usage:      model.Usage{Input: 500, Output: 50, CacheRead: 1500},
-	}
-	resp.Latency = 0
-	if d := cmp.Diff(want, resp); d != "" {
-		t.Fatalf("response (-want +got):\n%s", d)
-	}
-
-	req.Messages = append(req.Messages, resp.Message, model.Message{Role: model.User, Blocks: []model.Block{
-		{Kind: model.ToolResult, Result: &model.Result{CallID: "call_1", Name: "list containers", Content: `[{"id":"web"}]`}},
-		{Kind: model.ToolResult, Result: &model.Result{CallID: "call_2", Name: "container_stop", Content: "arguments are not valid JSON", IsError: true}},
-	}})
-	resp2, err := m.Generate(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp2.Usage != (model.Usage{Input: 40, Output: 5, CacheWrite: 60}) || resp2.StopReason != "stop" || resp2.Message.TextOf() != "Stopped web." {
-		t.Errorf("second answer: %+v", resp2)
-	}
 	wantMsgs = append(wantMsgs,
 		map[string]any{"role": "assistant", "tool_calls": []any{
 			map[string]any{"id": "call_1", "type": "function", "function": map[string]any{"name": "list_containers", "arguments": `{"all": true}`}},
