@@ -11,4 +11,10 @@
 // directory's judge.json (Write, Read), so re-scoring a record keeps them
 // without asking again, and Attach sets them beside the grades as
 // grade.Opinion, the one type of an opinion.
+//
+// Every ask costs: a judge made by New records each ask's tokens and its
+// dollars at its own price (WithPrices takes a --prices set), counts them
+// against a run's budget (WithBudget) and asks no more once it is spent.
+// Opinions.Lines totals them per judge model, the asks the budget stopped
+// counted apart, for the run's usage.json.
 package judge
