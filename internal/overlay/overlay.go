@@ -311,7 +311,9 @@ func invalidAt(data []byte) int {
 // Apply returns tools with the overlay's descriptions in place; tools
 // itself is not changed. Every tool and parameter the overlay names must
 // be among tools (and in the tool's input schema properties): each one
-// that is not is reported as a located Error, and nothing is applied.
+// that is not is reported as a located Error, and nothing is applied. A
+// tool of one of several servers may be named SERVER/TOOL as well as by
+// the name the model is shown.
 func (o *Overlay) Apply(tools []record.Tool) ([]record.Tool, error) {
 	var es Errors
 	errorf := func(line int, format string, args ...any) {
@@ -322,6 +324,13 @@ func (o *Overlay) Apply(tools []record.Tool) ([]record.Tool, error) {
 	for i, t := range tools {
 		index[t.Name] = i
 		names = append(names, t.Name)
+		if t.Server != "" { // one of several servers: SERVER/TOOL names it too
+			own := t.ServerTool
+			if own == "" {
+				own = t.Name
+			}
+			index[t.Server+"/"+own] = i
+		}
 	}
 	out := make([]record.Tool, len(tools))
 	copy(out, tools)
