@@ -251,6 +251,8 @@ func (m *Model) result(l outputLine, reqs map[string]*model.Request) model.Batch
 	out := model.BatchResult{ID: l.CustomID}
 	say := func(s string) { out.Error = retry.Short(retry.Redact(s, m.key), 300) }
 	switch {
+	case l.Error != nil && l.Error.Code == "batch_expired":
+		say("expired: " + l.Error.Message)
 	case l.Error != nil:
 		say("errored: " + l.Error.Code + ": " + l.Error.Message)
 	case l.Response == nil:
