@@ -324,7 +324,7 @@ func reportReviews(e *env, rec *record.Run, res *grade.Result, htmlPath string, 
 	if err != nil {
 		return badInput(err)
 	}
-	page := &htmlreport.RunPage{Run: rec, Result: res, Reviewed: rv, Version: buildinfo.Get().Version, Agreement: ag}
+	page := &htmlreport.RunPage{Run: streamed(rec), Result: res, Reviewed: rv, Version: buildinfo.Get().Version, Agreement: ag}
 	if err := rundir.WriteOutput(htmlPath, e.stdout, func(w io.Writer) error { return htmlreport.Run(w, page) }); err != nil {
 		return err
 	}

@@ -138,7 +138,7 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	res := *graded
 	// One pass over the attempts for what the grades do not hold: the
 	// cost, each case's time, and the answers reviews are checked
-	// against. The transcripts an HTML page shows are read per case.
+	// against.
 	reviewed := hasReviews(rec.Dir)
 	tally := usage.NewTally(&rec.Header, prices)
 	durations := map[string]time.Duration{}
@@ -185,12 +185,7 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	if *htmlPath != "" {
-		// The page shows transcripts: read the run whole for it.
-		if rec, err = readRun(e, rec.Dir); err != nil {
-			return err
-		}
-	}
+	// The HTML page reads the transcripts it shows from the record itself.
 	return reportReviews(e, rec, &res, *htmlPath, !*asJSON && !*asMD)
 }
 
@@ -202,6 +197,14 @@ func openRun(dir string) (*record.Reader, error) {
 		return nil, badInput(err)
 	}
 	return rd, nil
+}
+
+// streamed is rec without its attempts: a run page made of it reads the
+// transcripts it shows from the record in rec.Dir (htmlreport.Run).
+func streamed(rec *record.Run) *record.Run {
+	r := *rec
+	r.Attempts, r.Superseded = nil, nil
+	return &r
 }
 
 // hasReviews reports whether the run in dir has a reviews file.

@@ -78,14 +78,22 @@ type RunPage struct {
 	Version string
 }
 
-// Run writes the run page.
+// Run writes the run page. When p.Run holds no attempts (a run read as a
+// stream, record.Open), the transcripts are read from the record in
+// p.Run.Dir, only those the page shows kept. A run of SmallRun attempts
+// or more is paged: its failures and errors are shown by case, its passes
+// counted.
 func Run(w io.Writer, p *RunPage) error {
-	v := runView(p)
+	src, err := sourceOf(p)
+	if err != nil {
+		return err
+	}
+	v := runViewFrom(p, src, true)
 	var buf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering run page: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err = w.Write(buf.Bytes())
 	return err
 }
 
@@ -386,6 +394,14 @@ type RunView struct {
 	Actions                []actionRowView
 	Warnings               []string
 	Attempts               []AttemptView
+	// Paged is set for the page of a large run (SmallRun attempts or
+	// more): Attempts are its failing and errored attempts, PerCase of
+	// each case at most, and PagedCases count its passes per case. Recorded
+	// is how many attempts the run recorded.
+	Paged      bool
+	Recorded   int
+	PerCase    int
+	PagedCases []PagedCase
 	// Cost is what the run cost, as the "cost" template draws it.
 	Cost CostView
 	// Judged are the cases graded by a judge model, apart; nil when the
@@ -432,7 +448,11 @@ func Transcript(a *record.Attempt) AttemptView {
 	return av
 }
 
-func runView(p *RunPage) *RunView {
+func runView(p *RunPage) *RunView { return runViewFrom(p, wholeSource(p), false) }
+
+// runViewFrom lays out the run page p with its attempts from src, paging
+// a large run when paged is set.
+func runViewFrom(p *RunPage, src *source, paged bool) *RunView {
 	h := &p.Run.Header
 	res := p.Result
 	rv := p.Reviewed
@@ -448,8 +468,8 @@ func runView(p *RunPage) *RunView {
 		GraderFalseFails: rv.GraderFalseFails, ModelFailures: rv.ModelFailures,
 		ExpectationsInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed, Stale: rv.StaleReviews,
 	}
-	v.Provenance = provenance(p.Run, res)
-	v.Cost = costView(usage.NewCost(p.Run, res.Totals.Passed, p.Prices))
+	v.Provenance = provenance(p.Run, res, src.recorded)
+	v.Cost = costView(src.cost)
 	v.Judged = judgedView(res, p.Agreement)
 	if res.Valid {
 		v.Actions = actionTable(res.Actions)
@@ -499,12 +519,16 @@ func runView(p *RunPage) *RunView {
 	for _, c := range res.Cases {
 		groupOf[c.ID] = c.Group
 	}
-	attempts := map[record.AttemptKey]*record.Attempt{}
-	for i := range p.Run.Attempts {
-		a := &p.Run.Attempts[i]
-		attempts[a.Key()] = a
+	attempts := src.attempts
+	var pg *paging
+	if paged && src.recorded >= SmallRun {
+		pg = page(res)
+		v.Paged, v.Recorded, v.PerCase, v.PagedCases = true, src.recorded, ShownPerCase, pg.cases
 	}
 	for _, g := range res.Attempts {
+		if pg != nil && !pg.shown[record.AttemptKey{Case: g.Case, N: g.N}] {
+			continue
+		}
 		av := AttemptView{Case: g.Case, N: g.N, Group: groupOf[g.Case], Outcome: string(g.Outcome), Open: g.Outcome == grade.Fail}
 		if g.Outcome != grade.Pass {
 			av.Reasons = g.Reasons
@@ -635,7 +659,7 @@ func pretty(s string) string {
 	return b.String()
 }
 
-func provenance(run *record.Run, res *grade.Result) []KV {
+func provenance(run *record.Run, res *grade.Result, recorded int) []KV {
 	h := &run.Header
 	short := func(s string) string {
 		if len(s) > 12 {
@@ -692,7 +716,7 @@ func provenance(run *record.Run, res *grade.Result) []KV {
 		tool += " (uncommitted changes)"
 	}
 	add("harness", tool)
-	add("attempts", fmt.Sprintf("%d planned, %d recorded", len(h.Planned), len(run.Attempts)))
+	add("attempts", fmt.Sprintf("%d planned, %d recorded", len(h.Planned), recorded))
 	if run.End == nil {
 		add("end", "did not finish")
 	} else if !run.End.Complete {
