@@ -235,12 +235,7 @@ func TestProviderRetryIsNotAGrade(t *testing.T) {
 				wiremodel.Fault{Status: 429, RetryAfter: "0.01"},
 				wiremodel.Fault{Status: second, RetryAfterMS: "1"})
 			g, rec := household(t, providerSpecs[api], "--spend")
-			samePerfect(t, g)
-			_, _, tries := turns(rec)
-			slices.Sort(tries)
-			if want := []int{429, second}; !slices.Equal(tries, want) {
-				t.Fatalf("recorded tries %v, want %v", tries, want)
-			}
+			retriedNotGraded(t, h, g, rec, second)
 			for _, a := range rec.Attempts {
 				for _, tu := range a.Turns {
 					for _, tr := range tu.Tries {
@@ -250,16 +245,29 @@ func TestProviderRetryIsNotAGrade(t *testing.T) {
 					}
 				}
 			}
-			n, _, _ := turns(rec)
-			if h.Count() != n+2 {
-				t.Errorf("%d requests for %d turns and 2 refusals", h.Count(), n)
-			}
 			var u usage.Summary
 			readJSON(t, filepath.Join(rec.Dir, "usage.json"), &u)
 			if u.Total.Retries != 2 {
 				t.Errorf("usage.json counts %d retries, want 2", u.Total.Retries)
 			}
 		})
+	}
+}
+
+// retriedNotGraded checks a household run whose provider, the stand-in h,
+// refused twice (429, then second) before answering: the grades are
+// fake:perfect's, the record keeps the two refusals as tries, and h saw one
+// request a turn and the two refused.
+func retriedNotGraded(t *testing.T, h *wiremodel.Handler, g graded, rec *record.Run, second int) {
+	t.Helper()
+	samePerfect(t, g)
+	n, _, tries := turns(rec)
+	slices.Sort(tries)
+	if want := []int{429, second}; !slices.Equal(tries, want) {
+		t.Fatalf("recorded tries %v, want %v", tries, want)
+	}
+	if h.Count() != n+2 {
+		t.Errorf("%d requests for %d turns and 2 refusals", h.Count(), n)
 	}
 }
 
