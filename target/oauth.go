@@ -107,7 +107,16 @@ var handlers = struct {
 // oauthFor returns the OAuth handler of an HTTP target (nil: none).
 func oauthFor(c Config) (auth.OAuthHandler, error) {
 	if c.OAuth == nil {
-		return nil, nil
+		// A server a person logged in to (mcpeval login URL) needs no
+		// oauth: mapping: its cached token is used, and refreshed.
+		dir, err := TokenDir()
+		if err != nil {
+			return nil, nil
+		}
+		if ct, err := loadToken(dir, c.Spec); err != nil || ct.Flow != FlowAuthorizationCode {
+			return nil, nil
+		}
+		c.OAuth = &OAuth{Flow: FlowAuthorizationCode}
 	}
 	o := *c.OAuth
 	o.ClientSecret = os.Expand(o.ClientSecret, os.Getenv)

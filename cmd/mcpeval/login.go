@@ -19,7 +19,9 @@ listens for the redirect on 127.0.0.1 at a random port, exchanges the
 code with PKCE, and caches the token for this user alone (0600) under
 the user's config directory (mcpeval/tokens). Later runs against the
 server use the cached token, and refresh it when it expires, without
-asking again. No token is ever printed or recorded.
+asking again; a server logged in to by URL needs no oauth: mapping in a
+suite (mcpeval tools URL and mcpeval run --target URL find its token). No
+token is ever printed or recorded.
 
 With --suite, the suite's target and its oauth: settings are used; with a
 URL, the server is reached directly, and mcpeval registers itself with the

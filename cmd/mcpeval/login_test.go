@@ -148,6 +148,16 @@ func TestLogin(t *testing.T) {
 		}
 	}
 
+	// A server logged in to needs no oauth: mapping: tools and run use
+	// its cached token.
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"tools", endpoint}, nil, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "get_net_worth") {
+		t.Fatalf("tools after login: exit %d: %s", code, stderr.String())
+	}
+	if _, code, errs := runJSON(t, "run", "--json", "--quiet", "--target", endpoint, "--attempts", "1", "--out", filepath.Join(t.TempDir(), "run")); code != 0 {
+		t.Fatalf("run --target after login: exit %d: %s", code, errs)
+	}
+
 	p := oauthSuite(t, endpoint, `{flow: authorization_code}`)
 	s, code, errs := runJSON(t, "run", "--json", "--quiet", "--suite", p, "--attempts", "1", "--out", filepath.Join(t.TempDir(), "run"))
 	if code != 0 || s.Totals.Passed != 1 {
