@@ -295,3 +295,25 @@ func TestOpenBrowserHonoursBROWSER(t *testing.T) {
 	}
 	t.Errorf("$BROWSER was not given %s", u)
 }
+
+// TestOAuthConnectionsShareOneToken: the connections a run makes at once
+// (one a worker) get one token between them.
+func TestOAuthConnectionsShareOneToken(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"ci": "s3cret"}})
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "s3cret", TokenDir: t.TempDir()}}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := dialTools(t, cfg)
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := as.TokenCalls(""); n != 1 {
+		t.Errorf("8 connections at once made %d token requests, want 1", n)
+	}
+}
