@@ -49,7 +49,12 @@ func householdRecords(t testing.TB, dir string, times int) (small, big string) {
 // k×perCase+n), planned as a run of that many attempts plans them. The
 // header goes through record.Create; the attempts are appended without a
 // sync each, which a generator does not need.
-func replay(base *record.Run, dir string, times int) error {
+func replay(base *record.Run, dir string, times int) error { return replayBroken(base, dir, times, 0) }
+
+// replayBroken is replay with every breakEvery-th attempt's answer
+// replaced by one that answers nothing, so that the run has failures
+// (none when breakEvery is 0).
+func replayBroken(base *record.Run, dir string, times, breakEvery int) error {
 	perCase := map[string]int{}
 	for _, a := range base.Attempts {
 		perCase[a.Case] = max(perCase[a.Case], a.N)
@@ -76,9 +81,14 @@ func replay(base *record.Run, dir string, times int) error {
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	enc := json.NewEncoder(bw)
+	i := 0
 	for k := 0; k < times; k++ {
 		for _, a := range base.Attempts {
 			a.N += k * perCase[a.Case]
+			if i++; breakEvery > 0 && i%breakEvery == 0 {
+				a.Answer = "I could not work that out."
+				a.Turns = append(a.Turns[:len(a.Turns):len(a.Turns)], record.Turn{Text: a.Answer})
+			}
 			if err := enc.Encode(struct {
 				Attempt *record.Attempt `json:"attempt"`
 			}{&a}); err != nil {
@@ -165,6 +175,43 @@ func BenchmarkScoreMemory(b *testing.B) {
 				}
 				b.ReportMetric(peak, "peak-MiB")
 			})
+		}
+	}
+}
+
+// TestLargeRunPage: the HTML page of a run of 57,000 attempts, one in
+// seven failing, is under 10 MB and says that its passes are summarised.
+// Its peak memory is logged: the grades (grades.json, a verdict per
+// attempt) are still read whole.
+func TestLargeRunPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 57,000-attempt record")
+	}
+	dir := t.TempDir()
+	small, _ := householdRecords(t, dir, 1)
+	base, err := record.Read(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "57k")
+	if err := replayBroken(base, big, 300, 7); err != nil {
+		t.Fatal(err)
+	}
+	peakRSS(t, "score", big)
+	page := filepath.Join(dir, "page.html")
+	peak := peakRSS(t, "report", big, "--html", page)
+	st, err := os.Stat(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report --html of 57,000 attempts: a page of %.1f MB, peak RSS %.1f MiB", float64(st.Size())/1e6, peak)
+	if st.Size() >= 10e6 {
+		t.Errorf("the page of 57,000 attempts is %.1f MB, want under 10 MB", float64(st.Size())/1e6)
+	}
+	b, _ := os.ReadFile(page)
+	for _, want := range []string{"Passes are summarised", "shown of 57000 recorded", `data-outcome="fail"`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("the page lacks %q", want)
 		}
 	}
 }

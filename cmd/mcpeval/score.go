@@ -41,6 +41,9 @@ Shows a run's grades again, as the last run or score wrote them. When the
 run has reviews (mcpeval review), the text report ends with both rates: as
 graded and after review. --html also writes the run as one self-contained
 HTML page: provenance, both rates, every attempt's transcript and review.
+A run of 500 attempts or more is paged: its failing and errored attempts
+are shown by case with their transcripts (the first 20 of each case), its
+passes counted per case.
 `
 
 func init() {
@@ -56,6 +59,8 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	judgeSpec := fs.String("judge", "", "ask an advisory judge `SPEC` about decline answers (stored opinions are kept otherwise)")
 	spend := fs.Bool("spend", false, "allow a paid judge (or MCPEVAL_SPEND=yes)")
 	judgeAsks := fs.Int("judge-asks", 0, "ask the judge `N` times about each answer of a case with a rubric, keeping the majority (default: the suite's judge_asks, else 3)")
+	budgetTokens := fs.Int64("budget-tokens", 2_000_000, "with a paid --judge: stop asking it once this many tokens are billed (0: no limit)")
+	budgetUSD := fs.Float64("budget-usd", 0, "with a paid --judge: stop asking it once this many dollars are spent, at its own price (0: no limit)")
 	var pf pricesFlag
 	pf.register(fs.FlagSet)
 	pos, err := parse(fs, args)
@@ -73,8 +78,9 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	var jdg judge.Judge
+	var budget *usage.Budget
 	if *judgeSpec != "" {
-		if jdg, err = openJudge(e, *judgeSpec, *spend); err != nil {
+		if jdg, budget, err = openJudgeBudget(e, *judgeSpec, *spend, *budgetTokens, *budgetUSD, prices); err != nil {
 			return err
 		}
 	}
@@ -92,7 +98,7 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	g, err := pipeline.ScoreStream(ctx, s, rd, pipeline.Options{Judge: jdg, JudgeAsks: *judgeAsks, Prices: prices})
+	g, err := pipeline.ScoreStream(ctx, s, rd, pipeline.Options{Judge: jdg, JudgeAsks: *judgeAsks, JudgeBudget: budget, Prices: prices})
 	if err != nil {
 		return err
 	}
