@@ -284,7 +284,7 @@ func (b *Batches) antCreate(w *statusWriter, r *http.Request, body []byte) {
 		h.fail(w, http.StatusBadRequest, "invalid_request_error", "requests: List should have at least 1 item after validation, not 0")
 		return
 	}
-	bt := &standInBatch{id: fmt.Sprintf("msgbatch_wm%06d", b.nextID()), created: time.Now().UTC()}
+	bt := &standInBatch{created: time.Now().UTC()}
 	seen := map[string]bool{}
 	for i, rq := range in.Requests {
 		switch {
@@ -301,6 +301,7 @@ func (b *Batches) antCreate(w *statusWriter, r *http.Request, body []byte) {
 		seen[rq.CustomID] = true
 		bt.reqs = append(bt.reqs, batchItem{id: rq.CustomID, body: rq.Params})
 	}
+	bt.id = fmt.Sprintf("msgbatch_wm%06d", b.nextID())
 	b.add(bt)
 	h.writeJSON(w, b.antBatch(bt, r))
 }
@@ -486,7 +487,7 @@ func (b *Batches) oaCreate(w *statusWriter, body []byte) {
 		h.fail(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("No such File object: %s", in.InputFileID))
 		return
 	}
-	bt := &standInBatch{id: fmt.Sprintf("batch_wm%06d", b.nextID()), created: time.Now().UTC(), input: in.InputFileID}
+	bt := &standInBatch{created: time.Now().UTC(), input: in.InputFileID}
 	seen := map[string]bool{}
 	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		var l batchLine
@@ -502,6 +503,7 @@ func (b *Batches) oaCreate(w *statusWriter, body []byte) {
 		seen[l.CustomID] = true
 		bt.reqs = append(bt.reqs, batchItem{id: l.CustomID, body: l.Body})
 	}
+	bt.id = fmt.Sprintf("batch_wm%06d", b.nextID())
 	b.add(bt)
 	h.writeJSON(w, b.oaBatch(bt))
 }
