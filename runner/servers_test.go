@@ -2,12 +2,15 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"
@@ -170,5 +173,53 @@ func TestSeveralServersAmbiguousName(t *testing.T) {
 	}
 	if counting.n != 0 {
 		t.Errorf("%d model requests before the refusal", counting.n)
+	}
+}
+
+// TestSeveralServersCrash runs beside an in-process server a stdio server
+// that crashes on its second tool call: that attempt is a target error
+// naming the server, with its last stderr lines marked by its name, and
+// the next attempt connects to both servers anew and answers. It runs
+// with attempts sharing connections and with a fresh target for each.
+func TestSeveralServersCrash(t *testing.T) {
+	ft := faultserver.Target("-crash-on", "2")
+	spec, _ := json.Marshal(ft.Spec)
+	body := `name: crash
+targets:
+  steady: builtin:twin-a
+  shaky:
+    spec: ` + string(spec) + `
+    env: {` + faultserver.EnvVar + `: "1"}
+attempts: 3
+cases:
+  - id: g/total
+    prompt: What is the total?
+    tools: {required: [shaky/get_total]}
+    figures: [{value: 42, kind: count}]
+    key:
+      calls: [{tool: shaky/get_total}]
+      answer: The total is 42.
+`
+	for _, fresh := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fresh=%v", fresh), func(t *testing.T) {
+			s := loadSuite(t, body)
+			m, _ := fake.New("perfect", s)
+			rec, err := Run(context.Background(), Config{Suite: s, Model: m, Target: target0(), OutDir: t.TempDir(), Concurrency: 1, FreshTarget: fresh})
+			if err != nil {
+				t.Fatal(err)
+			}
+			as := byN(t, rec)
+			wantAnswered(t, as, 1)
+			if fresh {
+				wantAnswered(t, as, 2, 3) // every attempt a new process: none makes a second call
+				return
+			}
+			wantAnswered(t, as, 3)
+			a := as[2]
+			wantError(t, a, record.KindTarget, "calling tool shaky__get_total: server shaky: ")
+			if a.Error == nil || !stderrHas(a.Error.Stderr, "shaky: faultserver: crashing on tool call 2") {
+				t.Errorf("attempt 2's stderr %q, want the shaky server's last lines marked with its name", a.Error.Stderr)
+			}
+		})
 	}
 }
