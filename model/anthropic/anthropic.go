@@ -15,6 +15,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
@@ -157,23 +158,7 @@ func (m *Model) options(opts map[string]string, provider string, allowed []strin
 
 // Generate sends req and returns the model's turn.
 func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
-	names := make([]string, len(req.Tools))
-	for i, t := range req.Tools {
-		names[i] = t.Name
-	}
-	mp := toolname.Map(names)
-	params, err := m.params(req, mp)
-	if err != nil {
-		return nil, fmt.Errorf("building the request for anthropic:%s: %w", m.info.Name, err)
-	}
-	resp, tries, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*model.Response, error) {
-		return m.try(ctx, params, mp)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("anthropic:%s: %w", m.info.Name, err)
-	}
-	resp.Tries = tries
-	return resp, nil
+	return send.Turn(ctx, m.policy, "anthropic:"+m.info.Name, req, toolname.Map, m.params, m.try)
 }
 
 // try sends one request.

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/mcpeval/mcpeval/internal/provider/awscfg"
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
@@ -132,23 +133,7 @@ func (m *Model) options(opts map[string]string) (region string, err error) {
 
 // Generate sends req and returns the model's turn.
 func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
-	names := make([]string, len(req.Tools))
-	for i, t := range req.Tools {
-		names[i] = t.Name
-	}
-	mp := toolname.Map(names)
-	in, err := m.params(req, mp)
-	if err != nil {
-		return nil, fmt.Errorf("building the request for bedrock:%s: %w", m.info.Name, err)
-	}
-	resp, tries, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*model.Response, error) {
-		return m.try(ctx, in, mp)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("bedrock:%s: %w", m.info.Name, err)
-	}
-	resp.Tries = tries
-	return resp, nil
+	return send.Turn(ctx, m.policy, "bedrock:"+m.info.Name, req, toolname.Map, m.params, m.try)
 }
 
 // try sends one request.

@@ -19,6 +19,7 @@ import (
 	"cloud.google.com/go/auth/httptransport"
 	"google.golang.org/genai"
 
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
@@ -210,23 +211,18 @@ func (m *Model) options(opts map[string]string, cfg *Config) error {
 
 // Generate sends req and returns the model's turn.
 func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
-	names := make([]string, len(req.Tools))
-	for i, t := range req.Tools {
-		names[i] = t.Name
+	type call struct {
+		contents []*genai.Content
+		config   *genai.GenerateContentConfig
 	}
-	mp := mapNames(names)
-	contents, config, err := m.params(req, mp)
-	if err != nil {
-		return nil, fmt.Errorf("building the request for gemini:%s: %w", m.info.Name, err)
+	build := func(req *model.Request, mp *names) (call, error) {
+		contents, config, err := m.params(req, mp)
+		return call{contents, config}, err
 	}
-	resp, tries, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*model.Response, error) {
-		return m.try(ctx, contents, config, mp, len(req.Messages))
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gemini:%s: %w", m.info.Name, err)
+	try := func(ctx context.Context, c call, mp *names) (*model.Response, error) {
+		return m.try(ctx, c.contents, c.config, mp, len(req.Messages))
 	}
-	resp.Tries = tries
-	return resp, nil
+	return send.Turn(ctx, m.policy, "gemini:"+m.info.Name, req, mapNames, build, try)
 }
 
 // try sends one request.

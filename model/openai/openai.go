@@ -14,6 +14,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
@@ -152,23 +153,7 @@ func options(opts map[string]string, provider string, allowed []string) (func(*s
 
 // Generate sends req and returns the model's turn.
 func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
-	names := make([]string, len(req.Tools))
-	for i, t := range req.Tools {
-		names[i] = t.Name
-	}
-	mp := toolname.Map(names)
-	params, err := m.params(req, mp)
-	if err != nil {
-		return nil, fmt.Errorf("building the request for openai:%s: %w", m.info.Name, err)
-	}
-	resp, tries, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*model.Response, error) {
-		return m.try(ctx, params, mp)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("openai:%s: %w", m.info.Name, err)
-	}
-	resp.Tries = tries
-	return resp, nil
+	return send.Turn(ctx, m.policy, "openai:"+m.info.Name, req, toolname.Map, m.params, m.try)
 }
 
 // try sends one request.

@@ -1,0 +1,41 @@
+// Package send is how every real provider sends a model turn: the tool
+// names mapped to ones its API accepts, the API's request built once, sent
+// under the retry policy, and the refused tries kept on the answer.
+package send
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpeval/mcpeval/internal/retry"
+	"github.com/mcpeval/mcpeval/model"
+)
+
+// Turn sends req for the model who names ("anthropic:claude-sonnet-4-5",
+// in errors): mapNames maps the MCP names of req's tools to wire names,
+// build makes the API's request from req under that mapping, and try sends
+// it once, as often as policy allows. The answer carries the tries that
+// were refused before it.
+func Turn[M, P any](ctx context.Context, policy retry.Policy, who string, req *model.Request,
+	mapNames func([]string) M,
+	build func(*model.Request, M) (P, error),
+	try func(context.Context, P, M) (*model.Response, error),
+) (*model.Response, error) {
+	names := make([]string, len(req.Tools))
+	for i, t := range req.Tools {
+		names[i] = t.Name
+	}
+	mp := mapNames(names)
+	params, err := build(req, mp)
+	if err != nil {
+		return nil, fmt.Errorf("building the request for %s: %w", who, err)
+	}
+	resp, tries, err := retry.Do(ctx, policy, func(ctx context.Context) (*model.Response, error) {
+		return try(ctx, params, mp)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", who, err)
+	}
+	resp.Tries = tries
+	return resp, nil
+}
