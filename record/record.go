@@ -70,6 +70,9 @@ type Header struct {
 	Shard *Shard `json:"shard,omitempty"`
 	// Dataset names the dataset the run was limited to, if any.
 	Dataset string `json:"dataset,omitempty"`
+	// Surface names the surface of the suite the run measured, when the
+	// suite declares surfaces (see Surface).
+	Surface *Surface `json:"surface,omitempty"`
 	// Extra holds provenance that later features add, keyed by feature.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 	// Prices names the price table the run was priced with, when the model

@@ -30,7 +30,8 @@ func (r *run) preflight(ctx context.Context, conn *target.Conn) (record.Prefligh
 		rawArgs, _ := json.Marshal(args)
 		chk := record.PreflightCheck{Tool: p.Tool, Args: rawArgs}
 		cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
-		out, err := conn.CallTool(cctx, &mcp.CallToolParams{Name: p.Tool, Arguments: args})
+		tool, targs := r.cfg.Surface.Forward(p.Tool, args) // a canonical tool, on the run's surface
+		out, err := conn.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: targs})
 		cancel()
 		switch {
 		case err != nil:

@@ -92,6 +92,11 @@ type Config struct {
 	Shard *record.Shard
 	// Dataset, when set, runs only the cases of that dataset.
 	Dataset string
+	// Surface, when set, is the surface of the suite to run on (see
+	// suite.Surface and surface.go): the target defaults to its, and the
+	// record names it. Nil runs the suite on its target, as a suite with
+	// no surfaces is run.
+	Surface *suite.Surface
 	// Fixtures, when set, builds each attempt's fixtures before it and
 	// tears them down after it.
 	Fixtures Fixtures
@@ -199,7 +204,7 @@ func newRun(cfg Config) (*run, error) {
 		cfg.NewID = func() string { return NewRunID(cfg.Now(), cfg.ModelInfo.Spec) }
 	}
 	if cfg.Target.Spec == "" {
-		t, err := ResolveTarget(cfg.Suite) // the suite's own, or its mcp.json's
+		t, err := ResolveSurfaceTarget(cfg.Suite, cfg.Surface) // the suite's own (or its surface's), or its mcp.json's
 		if err != nil {
 			return nil, err
 		}
@@ -302,6 +307,10 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if err := r.listTools(ctx, conn); err != nil {
 		return nil, err
 	}
+	surface, err := r.onSurface(ctx) // surface.go
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Resume != nil {
 		return r.resume(ctx, conn)
 	}
@@ -356,6 +365,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 		r.header.Extra[k] = v
 	}
 	r.header.Dataset = cfg.Dataset
+	r.header.Surface = surface
 	r.recordCaseTools()
 	buildinfo.Suite(cfg.Suite.Path).Record(&r.header.Suite) // the suite's own checkout, not the working directory's
 	if cfg.Overlay != nil {
@@ -505,7 +515,7 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 		r.tools = append(r.tools, model.Tool{Name: rt.Name, Description: rt.Description, InputSchema: rt.InputSchema})
 	}
 	writes = r.hideTools(writes) // the suite's and cases' tools filters
-	if err := r.cfg.Suite.CheckTools(names); err != nil {
+	if err := r.cfg.Suite.CheckTools(r.cfg.Surface.CanonicalNames(names)); err != nil {
 		return fmt.Errorf("the suite names tools the target does not list:\n%w", err)
 	}
 	if err := r.checkCases(names); err != nil { // slices and tool_choice

@@ -306,6 +306,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	l.checkTargetFrom(s, file, data)
 	l.checkTargets(s, file, data)
 	l.checkSlice(s, file, data)
+	l.checkSurfaces(s, file, data)
 	if s.TurnCap < 0 {
 		l.errorf(file, lineOf(data, "turn_cap:"), 0, "turn_cap is %d: want a positive number", s.TurnCap)
 	}

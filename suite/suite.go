@@ -66,6 +66,11 @@ type Suite struct {
 	// tools its case names, the tools of their domains, and seeded
 	// distractors up to a cap (see Slice).
 	Slice *Slice `yaml:"slice,omitempty"`
+	// Surfaces are named presentations of the same capabilities (see
+	// Surface): one canonical surface, whose tools the cases name, and
+	// others that map each canonical tool to their own. Empty: the suite
+	// runs on its target alone.
+	Surfaces []*Surface `yaml:"surfaces,omitempty"`
 	// JudgeAsks is how many times a judge is asked about each answer of a
 	// case with a rubric, the majority verdict kept (3 when zero).
 	JudgeAsks int `yaml:"judge_asks,omitempty"`

@@ -128,6 +128,7 @@ type ArgResult struct {
 // (for the tools' annotations and input schemas). It is a pure function of
 // its arguments.
 func Score(c *suite.Case, h *record.Header, a *record.Attempt) Result {
+	h, a = OnCanonical(h, a) // a mapped surface's calls, read as canonical actions
 	r := Result{Case: a.Case, N: a.N}
 	if c == nil || c.Action == nil {
 		r.Excluded = "not an action case"

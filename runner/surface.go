@@ -1,0 +1,150 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
+)
+
+// A run on a surface of its suite (Config.Surface; see suite.Surface)
+// connects to the surface's target and shows the model the surface's
+// tools. The cases, fixtures and preflight name canonical tools: the
+// harness's own calls go to the surface through its map, and a run on a
+// mapped surface starts the canonical surface's target once, before any
+// model request, to record the canonical tools' definitions that grading
+// reads the surface's calls back to. It makes no call on it.
+
+// SurfaceFixtures is implemented by Fixtures that can make their calls on
+// a surface: OnSurface returns fixtures whose calls of canonical tools go
+// to the surface's tools through its map.
+type SurfaceFixtures interface {
+	Fixtures
+	OnSurface(sf *suite.Surface) Fixtures
+}
+
+// SurfaceModel is implemented by models that play a suite's key (fakes):
+// OnSurface returns the model making its calls on the surface sf, whose
+// canonical tools are canonical.
+type SurfaceModel interface {
+	model.Model
+	OnSurface(sf *suite.Surface, canonical []model.Tool) model.Model
+}
+
+// ResolveSurfaceTarget returns the target of surface sf of suite s: the
+// surface's own, else the suite's (see ResolveTarget). A nil sf is the
+// suite's target.
+func ResolveSurfaceTarget(s *suite.Suite, sf *suite.Surface) (target.Config, error) {
+	if sf == nil || (sf.Target.Spec == "" && sf.Target.From == "") {
+		return ResolveTarget(s)
+	}
+	c := *s
+	c.Target = sf.Target
+	if sf.Target.From == "" {
+		return SuiteTarget(&c), nil
+	}
+	t, err := ResolveTarget(&c)
+	if err != nil {
+		return t, fmt.Errorf("surface %s: %w", sf.Name, err)
+	}
+	return t, nil
+}
+
+// onSurface prepares a run on cfg.Surface, once its target's tools are
+// listed: it checks the surface's map against the
+// canonical and the surface's catalogs, records the canonical tools, and
+// puts the fixtures and a key-playing model on the surface. Nothing is
+// done without a surface.
+func (r *run) onSurface(ctx context.Context) (*record.Surface, error) {
+	sf := r.cfg.Surface
+	if sf == nil {
+		return nil, nil
+	}
+	var listed []string
+	for n := range r.known { // every tool the target lists, shown or not
+		listed = append(listed, n)
+	}
+	sort.Strings(listed)
+	info := &record.Surface{Name: sf.Name}
+	if fx, ok := r.cfg.Fixtures.(SurfaceFixtures); ok {
+		r.cfg.Fixtures = fx.OnSurface(sf)
+	}
+	if sf.Canonical() {
+		return info, nil
+	}
+	canon, err := r.canonicalTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	var tools []model.Tool
+	for _, t := range canon {
+		names = append(names, t.Name)
+		tools = append(tools, model.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+	}
+	if err := r.cfg.Suite.CheckSurface(sf, names, listed); err != nil {
+		return nil, fmt.Errorf("surface %s does not fit its targets:\n%w", sf.Name, err)
+	}
+	info.Canonical = canon
+	info.Map = map[string]record.SurfaceCall{}
+	for c, to := range sf.Map {
+		info.Map[c] = record.SurfaceCall{Tool: to.Tool, Args: to.Args}
+	}
+	if a, ok := r.cfg.Model.(*adaptive); ok {
+		if m, ok := a.m.(SurfaceModel); ok {
+			a.m = m.OnSurface(sf, tools)
+		}
+	} else if m, ok := r.cfg.Model.(SurfaceModel); ok {
+		r.cfg.Model = m.OnSurface(sf, tools)
+	}
+	return info, nil
+}
+
+// canonicalTools starts the suite's canonical surface and lists its tools,
+// as the header records tools.
+func (r *run) canonicalTools(ctx context.Context) ([]record.Tool, error) {
+	s := r.cfg.Suite
+	can := s.CanonicalSurface()
+	t, err := ResolveSurfaceTarget(s, can)
+	if err != nil {
+		return nil, err
+	}
+	t.Builtins, t.ClientVersion, t.StderrLines = r.cfg.Target.Builtins, r.cfg.Target.ClientVersion, r.cfg.Target.StderrLines
+	name := "the canonical surface"
+	if can != nil {
+		name = "canonical surface " + can.Name
+	}
+	conn, err := target.Dial(ctx, t)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s, for its tools' definitions (before any model request): %w", name, err)
+	}
+	defer conn.Close()
+	listed, err := conn.Tools(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing the tools of %s (before any model request): %w", name, err)
+	}
+	readOnly := map[string]bool{}
+	for _, n := range s.ReadOnlyTools {
+		readOnly[n] = true
+	}
+	var out []record.Tool
+	for _, lt := range listed {
+		schema, err := json.Marshal(lt.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s of %s: encoding input schema: %w", lt.Name, name, err)
+		}
+		rt := record.Tool{Name: lt.Name, Title: lt.Title, Description: lt.Description, InputSchema: canonical(schema)}
+		if a := lt.Annotations; a != nil {
+			rt.ReadOnly = a.ReadOnlyHint
+			rt.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
+		}
+		rt.ReadOnly = rt.ReadOnly || readOnly[lt.Name]
+		out = append(out, rt)
+	}
+	return out, nil
+}

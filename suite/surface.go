@@ -1,0 +1,327 @@
+package suite
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// Surface is one presentation of the same capabilities: the server as
+// started with other flags, say, or behind a few meta-tools that take an
+// action argument. Cases name canonical actions, the tools and arguments
+// of the suite's canonical surface (the one with no Map); every other
+// surface maps each canonical tool to its own tool and the arguments that
+// select it, so that one corpus and one key grade every surface.
+//
+// A call on a mapped surface reads back as the canonical action it maps
+// to: with the Map entry create_container: {tool: containers, args:
+// {action: create}}, the call containers{action: create, name: web} is
+// the canonical create_container{name: web}.
+type Surface struct {
+	// Name names the surface in records and reports ("individual", "meta").
+	Name string `yaml:"name"`
+	// Description says what the surface is, for reports.
+	Description string `yaml:"description,omitempty"`
+	// Target is the server presenting this surface; the suite's target
+	// when empty (only the canonical surface may leave it out).
+	Target Target `yaml:"target,omitempty"`
+	// Map maps each canonical tool to the surface's tool and the fixed
+	// arguments that select it. The canonical surface has none.
+	Map map[string]SurfaceCall `yaml:"map,omitempty"`
+
+	// Line locates the surface in its file; lines the entries of Map.
+	Line  int            `yaml:"-"`
+	file  string         // the file it was read from
+	lines map[string]int // canonical tool -> line of its Map entry
+}
+
+// SurfaceCall is where a canonical tool lives on a surface: the surface's
+// tool, and the fixed arguments that select the action on it.
+type SurfaceCall struct {
+	// Tool is the surface's tool.
+	Tool string `yaml:"tool"`
+	// Args are added to the canonical arguments on the way to the surface,
+	// and must all be present (with these values) for a surface call to
+	// read back as this canonical tool.
+	Args map[string]any `yaml:"args,omitempty"`
+}
+
+// UnmarshalYAML reads a surface and remembers the lines of it and of its
+// map's entries.
+func (sf *Surface) UnmarshalYAML(n *yaml.Node) error {
+	type plain Surface
+	if err := n.Load((*plain)(sf), yaml.WithKnownFields()); err != nil {
+		return friendlyErr(err, "a surface (want name, description, target, map)")
+	}
+	sf.Line = n.Line
+	if m := mapValue(n, "map"); m != nil && m.Kind == yaml.MappingNode {
+		sf.lines = map[string]int{}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			sf.lines[m.Content[i].Value] = m.Content[i].Line
+		}
+	}
+	return nil
+}
+
+// Canonical reports whether sf is the canonical surface: the one whose
+// tools the cases name.
+func (sf *Surface) Canonical() bool { return len(sf.Map) == 0 }
+
+// Forward returns the call on surface sf of the canonical tool with args:
+// the surface's tool, with the map's fixed arguments added. A tool the map
+// does not name, and any tool of the canonical surface (or a nil sf), is
+// returned as it is. args is not changed.
+func (sf *Surface) Forward(tool string, args map[string]any) (string, map[string]any) {
+	if sf == nil {
+		return tool, args
+	}
+	to, ok := sf.Map[tool]
+	if !ok {
+		return tool, args
+	}
+	out := make(map[string]any, len(args)+len(to.Args))
+	for k, v := range args {
+		out[k] = v
+	}
+	for k, v := range to.Args {
+		out[k] = v
+	}
+	return to.Tool, out
+}
+
+// Back returns the canonical tool a call of tool with args on surface sf
+// is, and its canonical arguments (args without the map's fixed ones). ok
+// is false when no entry of the map matches: the call is no canonical
+// action (a meta-tool called with an action it does not have, say). Of two
+// entries that match, the one with more fixed arguments wins. On the
+// canonical surface every call is itself.
+func (sf *Surface) Back(tool string, args map[string]any) (canonical string, cargs map[string]any, ok bool) {
+	if sf == nil || sf.Canonical() {
+		return tool, args, true
+	}
+	best, bestN := "", -1
+	for _, c := range sf.sortedCanonical() {
+		to := sf.Map[c]
+		if to.Tool != tool || len(to.Args) <= bestN {
+			continue
+		}
+		match := true
+		for k, v := range to.Args {
+			got, has := args[k]
+			if !has || !SameValue(got, v) {
+				match = false
+				break
+			}
+		}
+		if match {
+			best, bestN = c, len(to.Args)
+		}
+	}
+	if bestN < 0 {
+		return tool, args, false
+	}
+	cargs = make(map[string]any, len(args))
+	for k, v := range args {
+		if _, fixed := sf.Map[best].Args[k]; !fixed {
+			cargs[k] = v
+		}
+	}
+	return best, cargs, true
+}
+
+// sortedCanonical lists the canonical tools the map names, sorted.
+func (sf *Surface) sortedCanonical() []string {
+	names := make([]string, 0, len(sf.Map))
+	for c := range sf.Map {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// SurfaceTools returns the surface's own tools that stand for canonical
+// tools, sorted, each once.
+func (sf *Surface) SurfaceTools() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range sf.Map {
+		if !seen[c.Tool] {
+			seen[c.Tool] = true
+			out = append(out, c.Tool)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Surface returns the suite's surface of the given name, or nil.
+func (s *Suite) Surface(name string) *Surface {
+	for _, sf := range s.Surfaces {
+		if sf.Name == name {
+			return sf
+		}
+	}
+	return nil
+}
+
+// SurfaceNames lists the suite's surfaces in the order declared.
+func (s *Suite) SurfaceNames() []string {
+	var names []string
+	for _, sf := range s.Surfaces {
+		names = append(names, sf.Name)
+	}
+	return names
+}
+
+// CanonicalSurface returns the suite's canonical surface (the one with no
+// map), or nil when the suite declares no surfaces.
+func (s *Suite) CanonicalSurface() *Surface {
+	for _, sf := range s.Surfaces {
+		if sf.Canonical() {
+			return sf
+		}
+	}
+	return nil
+}
+
+// SurfaceTarget returns the target of surface sf: its own, else the
+// suite's.
+func (s *Suite) SurfaceTarget(sf *Surface) Target {
+	if sf == nil || (sf.Target.Spec == "" && sf.Target.From == "") {
+		return s.Target
+	}
+	return sf.Target
+}
+
+// checkSurfaces checks the suite's surfaces, in the suite settings file
+// (data): each named once; exactly one canonical surface when any is
+// declared; every other with a target of its own and a map whose entries
+// name a tool and a canonical tool.
+func (l *loader) checkSurfaces(s *Suite, file string, data []byte) {
+	if len(s.Surfaces) == 0 {
+		return
+	}
+	seen := map[string]bool{}
+	var canonical []string
+	for i, sf := range s.Surfaces {
+		line := sf.Line
+		if line == 0 {
+			line = max(lineOf(data, "surfaces:"), 1)
+		}
+		at := func(format string, args ...any) { l.errorf(file, line, 0, format, args...) }
+		switch {
+		case sf.Name == "":
+			at("surface %d has no name: want name: individual, meta, ...", i+1)
+		case seen[sf.Name]:
+			at("surface %s is declared twice", sf.Name)
+		case strings.ContainsAny(sf.Name, " /\\,\t\n"):
+			at("surface %q: a name is a word (letters, digits, - and _), as --surface takes it", sf.Name)
+		}
+		seen[sf.Name] = true
+		sf.file = file
+		if sf.Canonical() {
+			canonical = append(canonical, sf.Name)
+			continue
+		}
+		if sf.Target.Spec == "" && sf.Target.From == "" {
+			at("surface %s maps tools but has no target of its own: want target: the server presenting it", sf.Name)
+		}
+		for _, c := range sf.sortedCanonical() {
+			to := sf.Map[c]
+			eline := sf.lines[c]
+			if eline == 0 {
+				eline = line
+			}
+			if strings.TrimSpace(c) == "" {
+				l.errorf(file, eline, 0, "surface %s: a map entry names no canonical tool", sf.Name)
+			}
+			if strings.TrimSpace(to.Tool) == "" {
+				l.errorf(file, eline, 0, "surface %s: map entry %s names no tool: want %s: {tool: NAME, args: {...}}", sf.Name, c, c)
+			}
+		}
+		l.ambiguousEntries(file, sf)
+	}
+	if len(canonical) != 1 {
+		l.errorf(file, max(lineOf(data, "surfaces:"), 1), 0, "surfaces: want exactly one canonical surface (one with no map, whose tools the cases name); have %d (%s)", len(canonical), strings.Join(canonical, ", "))
+	}
+}
+
+// ambiguousEntries reports two canonical tools mapped to the same call: a
+// call on the surface could not say which it is.
+func (l *loader) ambiguousEntries(file string, sf *Surface) {
+	byCall := map[string]string{}
+	for _, c := range sf.sortedCanonical() {
+		to := sf.Map[c]
+		key := to.Tool + "\x00" + fmt.Sprint(sortedArgs(to.Args))
+		if prev, dup := byCall[key]; dup {
+			l.errorf(file, sf.lines[c], 0, "surface %s: %s and %s map to the same call of %s: give each its own fixed arguments", sf.Name, prev, c, to.Tool)
+			continue
+		}
+		byCall[key] = c
+	}
+}
+
+func sortedArgs(m map[string]any) []string {
+	var out []string
+	for k, v := range m {
+		out = append(out, fmt.Sprintf("%s=%v", k, v))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CheckSurface checks surface sf's map against the live catalogs: every
+// canonical tool it names must be one the canonical surface lists
+// (canonical), and every tool it maps to one the surface's target lists
+// (listed). Each problem is located at its map entry.
+func (s *Suite) CheckSurface(sf *Surface, canonical, listed []string) error {
+	if sf == nil || sf.Canonical() {
+		return nil
+	}
+	can, lis := set(canonical), set(listed)
+	file := sf.file
+	var errs Errors
+	for _, c := range sf.sortedCanonical() {
+		line := sf.lines[c]
+		if line == 0 {
+			line = sf.Line
+		}
+		if !can[c] {
+			errs = append(errs, &Error{File: file, Line: line, Msg: fmt.Sprintf("surface %s maps %s, which is no canonical tool: the canonical surface lists %s", sf.Name, c, strings.Join(canonical, ", "))})
+		}
+		if to := sf.Map[c].Tool; !lis[to] {
+			errs = append(errs, &Error{File: file, Line: line, Msg: fmt.Sprintf("surface %s maps %s to %s, which its target does not list: it lists %s", sf.Name, c, to, strings.Join(listed, ", "))})
+		}
+	}
+	if len(errs) > 0 {
+		return errs.sorted()
+	}
+	return nil
+}
+
+// CanonicalNames returns the tools a suite may name on surface sf, given
+// the tools its target lists: those, and the canonical tools whose mapped
+// tool is listed.
+func (sf *Surface) CanonicalNames(listed []string) []string {
+	if sf == nil || sf.Canonical() {
+		return listed
+	}
+	lis := set(listed)
+	out := append([]string(nil), listed...)
+	for _, c := range sf.sortedCanonical() {
+		if lis[sf.Map[c].Tool] && !lis[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func set(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
