@@ -130,7 +130,9 @@ func user(text string) model.Message {
 	return model.Message{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: text}}}
 }
 
-func request() *model.Request {
+// Request is the conversation's first request: the user's Prompt, with
+// Tools offered under the system prompt "You operate containers.".
+func Request() *model.Request {
 	return &model.Request{CaseID: "conv/1", System: "You operate containers.", Tools: Tools, Messages: []model.Message{user(Prompt)}}
 }
 
@@ -158,7 +160,7 @@ func argsOf(k suite.KeyCall) []byte {
 func Conversation(t *testing.T, p Provider) {
 	st := Serve(t, p)
 	m := open(t, p, st, Options{})
-	req := request()
+	req := Request()
 	for turn, k := range Key.Calls {
 		resp, err := m.Generate(context.Background(), req)
 		if err != nil {
@@ -217,7 +219,7 @@ func ParallelCalls(t *testing.T, p Provider) {
 	st := Serve(t, p)
 	st.H.Parallel = true
 	m := open(t, p, st, Options{})
-	req := request()
+	req := Request()
 	resp, err := m.Generate(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +272,7 @@ func Faults(t *testing.T, p Provider) {
 			s := &Sleeps{}
 			c.opts.Retry.Sleep = s.Sleep
 			m := open(t, p, st, c.opts)
-			resp, err := m.Generate(context.Background(), request())
+			resp, err := m.Generate(context.Background(), Request())
 			var tries []model.Try
 			if c.fails {
 				var pe *model.ProviderError
@@ -339,7 +341,7 @@ func Secrecy(t *testing.T, p Provider) {
 	m := open(t, p, st, Options{})
 	var out []any
 	for i := 0; i < 4; i++ {
-		resp, err := m.Generate(context.Background(), request())
+		resp, err := m.Generate(context.Background(), Request())
 		out = append(out, resp)
 		if err != nil {
 			out = append(out, err.Error())

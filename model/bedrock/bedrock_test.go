@@ -3,7 +3,6 @@ package bedrock_test
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -14,19 +13,11 @@ import (
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/bedrock"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 func stand(t *testing.T) (*wiremodel.Handler, string) {
-	h := &wiremodel.Handler{API: wiremodel.Bedrock, Keys: map[string]suite.Key{providertest.Prompt: providertest.Key}, APIKey: accessKeyID}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return h, srv.URL
-}
-
-func first() *model.Request {
-	return &model.Request{System: "You operate containers.", Tools: providertest.Tools,
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: providertest.Prompt}}}}}
+	st := providertest.Serve(t, providertest.Provider{API: wiremodel.Bedrock, HandlerKey: accessKeyID})
+	return st.H, st.URL
 }
 
 // TestSignedRequestOnTheWire: the request is signed with SigV4 by the
@@ -42,7 +33,7 @@ func TestSignedRequestOnTheWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := first()
+	req := providertest.Request()
 	resp, err := m.Generate(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +91,7 @@ func TestCacheOff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := m.Generate(context.Background(), first()); err != nil {
+		if _, err := m.Generate(context.Background(), providertest.Request()); err != nil {
 			t.Fatal(err)
 		}
 		if b := h.Requests()[0].Body; strings.Contains(string(b), "cachePoint") {

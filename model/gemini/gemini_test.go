@@ -19,10 +19,8 @@ import (
 )
 
 func stand(t *testing.T, key string) (*wiremodel.Handler, string) {
-	h := &wiremodel.Handler{API: wiremodel.Gemini, Keys: map[string]suite.Key{providertest.Prompt: providertest.Key}, APIKey: key}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return h, srv.URL
+	st := providertest.Serve(t, providertest.Provider{API: wiremodel.Gemini, HandlerKey: key})
+	return st.H, st.URL
 }
 
 func body(t *testing.T, r wiremodel.Request) map[string]any {
@@ -32,11 +30,6 @@ func body(t *testing.T, r wiremodel.Request) map[string]any {
 		t.Fatal(err)
 	}
 	return v
-}
-
-func first() *model.Request {
-	return &model.Request{System: "You operate containers.", Tools: providertest.Tools,
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: providertest.Prompt}}}}}
 }
 
 // TestRequestOnTheWire: the options, the system instruction and the tools
@@ -50,7 +43,7 @@ func TestRequestOnTheWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := first()
+	req := providertest.Request()
 	resp, err := m.Generate(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +115,7 @@ func TestUsageCountsCachedTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := m.Generate(context.Background(), first())
+	resp, err := m.Generate(context.Background(), providertest.Request())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +142,7 @@ func TestVertex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Generate(context.Background(), first()); err != nil {
+	if _, err := m.Generate(context.Background(), providertest.Request()); err != nil {
 		t.Fatal(err)
 	}
 	r := h.Requests()[0]
