@@ -7,6 +7,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -61,4 +62,21 @@ func tellDisagreements(e *env, g *pipeline.Graded) {
 				termsafe.Line(l.Model), l.NotAsked)
 		}
 	}
+}
+
+// openJudgeBudget opens the judge for score, with the budget its asks are
+// held to when it is paid (nil otherwise): a dollar budget needs a priced
+// judge, and is refused before anything is sent otherwise.
+func openJudgeBudget(e *env, spec string, spend bool, tokens int64, usd float64, prices *price.Set) (judge.Judge, *usage.Budget, error) {
+	if tokens < 0 || usd < 0 {
+		return nil, nil, usagef("--budget-tokens and --budget-usd must not be negative")
+	}
+	j, err := openJudge(e, spec, spend)
+	if err != nil || !provider.Real(spec) {
+		return j, nil, err
+	}
+	if err := judgePriced(spec, usd, prices); err != nil {
+		return nil, nil, err
+	}
+	return j, &usage.Budget{Tokens: tokens, USD: usd}, nil
 }
