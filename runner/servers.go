@@ -3,9 +3,6 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -20,40 +17,21 @@ import (
 const ServersKey = "servers"
 
 // SuiteTargets returns the target of a suite that names several servers
-// (targets:): each server as SuiteTarget would return it alone (a
-// relative directory, or an mcp.json file, taken from the suite's own
-// folder). The caller adds the builtin targets.
+// (targets:): each server as ResolveTarget would return it were it the
+// suite's only target (its directory or mcp.json file taken from the
+// suite's own folder, its oauth). The caller adds the builtin targets.
 func SuiteTargets(s *suite.Suite) (target.Config, error) {
 	var servers []target.Server
 	for _, name := range s.TargetNames() {
-		t := s.Targets[name]
-		var c target.Config
-		if t.From != "" {
-			var err error
-			c, err = target.FromMCPJSON(s.FromFile(t.From), t.Name)
-			if err != nil {
-				return target.Config{}, fmt.Errorf("suite %s: targets: %s: %w", s.Path, name, err)
-			}
-		} else {
-			c = target.Config{Spec: t.Spec, Env: t.Env, Dir: suiteDir(s, t.Dir), Headers: t.Headers}
+		one := *s
+		one.Target, one.Targets = s.Targets[name], nil
+		c, err := ResolveTarget(&one)
+		if err != nil {
+			return target.Config{}, fmt.Errorf("targets: %s: %w", name, err)
 		}
-		c.InheritEnv, c.ConnectTimeout = t.InheritEnv, t.ConnectTimeout
 		servers = append(servers, target.Server{Name: name, Config: c})
 	}
 	return target.Several(servers), nil
-}
-
-// suiteDir returns a stdio working directory relative to suite s's own
-// folder.
-func suiteDir(s *suite.Suite, dir string) string {
-	if dir == "" || filepath.IsAbs(dir) || strings.HasPrefix(s.Path, "embedded:") {
-		return dir
-	}
-	base := s.Path
-	if st, err := os.Stat(base); err == nil && !st.IsDir() {
-		base = filepath.Dir(base)
-	}
-	return filepath.Join(base, dir)
 }
 
 // resolveServers, on a connection to several servers, makes the run's

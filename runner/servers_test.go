@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +18,7 @@ import (
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -221,5 +226,89 @@ cases:
 				t.Errorf("attempt 2's stderr %q, want the shaky server's last lines marked with its name", a.Error.Stderr)
 			}
 		})
+	}
+}
+
+// TestSeveralServersForms names its servers in the forms target: takes:
+// the household server over streamable HTTP behind a bearer token given as
+// a ${VAR} header, and a stdio server read from an mcp.json beside the
+// suite. A case that needs both passes under fake:perfect, and the record
+// holds neither the token nor the endpoint.
+func TestSeveralServersForms(t *testing.T) {
+	const token = "tok-PLANTED-several"
+	t.Setenv("SEVERAL_TEST_TOKEN", token)
+	srv, err := target0().Builtins.Server("household", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cmdJSON, _ := json.Marshal(exe)
+	mcpJSON := `{"mcpServers": {"faults": {"command": ` + string(cmdJSON) + `, "env": {"` + faultserver.EnvVar + `": "1"}}}}`
+	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(mcpJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := `name: forms
+targets:
+  remote:
+    spec: ` + ts.URL + `/mcp
+    headers: {Authorization: "Bearer ${SEVERAL_TEST_TOKEN}"}
+  local: {from: mcp.json, name: faults}
+attempts: 1
+cases:
+  - id: g/both
+    prompt: What is our net worth, and what is the total?
+    tools: {required: [remote/get_net_worth, local/get_total]}
+    figures: [{value: 2394755, kind: money, currency: SGD}, {value: 42, kind: count}]
+    key:
+      calls: [{tool: remote/get_net_worth}, {tool: local/get_total}]
+      answer: Your net worth is SGD 2,394,755 and the total is 42.
+`
+	path := filepath.Join(dir, "suite.yaml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := fake.New("perfect", s)
+	out := t.TempDir()
+	rec, err := Run(context.Background(), Config{Suite: s, Model: m, Target: target0(), OutDir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := grade.Run(s, rec); res.Totals.Passed != 1 {
+		t.Fatalf("passed %d of 1: %+v", res.Totals.Passed, res.Attempts)
+	}
+	var servers []string
+	for _, c := range rec.Attempts[0].Calls() {
+		servers = append(servers, c.Server)
+	}
+	if strings.Join(servers, ",") != "remote,local" {
+		t.Errorf("calls served by %v", servers)
+	}
+	if want := "servers: local=stdio:"; !strings.HasPrefix(rec.Header.Target.Spec, want) || !strings.HasSuffix(rec.Header.Target.Spec, "; remote=http://[endpoint]") {
+		t.Errorf("header target %q", rec.Header.Target.Spec)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "record.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := strings.TrimPrefix(ts.URL, "http://")
+	if strings.Contains(string(b), "PLANTED") || strings.Contains(string(b), host) {
+		t.Errorf("the record holds the token or the endpoint %s", host)
 	}
 }

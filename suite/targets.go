@@ -2,8 +2,6 @@ package suite
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -32,19 +30,6 @@ func (s *Suite) TargetNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// FromFile returns an mcp.json file a target reads its server from (from:
-// FILE), relative to the suite's own directory.
-func (s *Suite) FromFile(from string) string {
-	if from == "" || filepath.IsAbs(from) || strings.HasPrefix(s.Path, "embedded:") {
-		return from
-	}
-	base := s.Path
-	if st, err := os.Stat(base); err == nil && !st.IsDir() {
-		base = filepath.Dir(base)
-	}
-	return filepath.Join(base, from)
 }
 
 // checkTargets checks the suite's targets: not beside a target, each
