@@ -45,10 +45,15 @@ func resourceTools() []*mcp.Tool {
 
 // withResourceTools returns the server's tools with the resource tools
 // added, when the suite asks for them. A server tool of the same name is
-// refused: the model could not tell the two apart.
-func (r *run) withResourceTools(listed []*mcp.Tool) ([]*mcp.Tool, error) {
+// refused: the model could not tell the two apart. So is a target of
+// several servers: which server's resources a read means would be a
+// guess.
+func (r *run) withResourceTools(conn *target.Conn, listed []*mcp.Tool) ([]*mcp.Tool, error) {
 	if !r.cfg.Suite.Resources {
 		return listed, nil
+	}
+	if n := len(conn.Servers()); n > 1 {
+		return nil, fmt.Errorf("the suite sets resources: true, which reads the resources of one server, but its target is %d servers (targets:); nothing was sent", n)
 	}
 	for _, t := range listed {
 		if t.Name == ListResourcesTool || t.Name == ReadResourceTool {

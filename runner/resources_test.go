@@ -228,3 +228,22 @@ cases:
 		t.Errorf("graded %+v, want 2 of 2 passed", res.Totals)
 	}
 }
+
+// TestResourcesOfSeveralServersRefused: with several servers, which one a
+// read means is not known, so the run is refused before any model request.
+func TestResourcesOfSeveralServersRefused(t *testing.T) {
+	s := loadSuite(t, resourcesSuite)
+	a, b := docsServer(t, false), docsServer(t, false)
+	perfect, err := fake.New("perfect", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Config{
+		Target: target.Several([]target.Server{{Name: "a", Config: target.Config{Spec: a + "/mcp"}}, {Name: "b", Config: target.Config{Spec: b + "/mcp"}}}),
+		Suite:  s, Model: perfect, ModelInfo: model.Info{Spec: "fake:perfect", Fake: true}, Attempts: 1,
+		OutDir: t.TempDir(), Now: clock(),
+	})
+	if err == nil || !strings.Contains(err.Error(), "its target is 2 servers") {
+		t.Fatalf("got %v", err)
+	}
+}

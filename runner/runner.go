@@ -479,7 +479,7 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 	if err != nil {
 		return fmt.Errorf("starting target (before any model request): %w", err)
 	}
-	if listed, err = r.withResourceTools(listed); err != nil { // resources: true
+	if listed, err = r.withResourceTools(conn, listed); err != nil { // resources: true
 		return err
 	}
 	readOnly := map[string]bool{}
