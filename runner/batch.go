@@ -237,7 +237,7 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 			st, err := b.Poll(ctx, bt.ID, reqs)
 			if err != nil {
 				if ctx.Err() == nil {
-					t.skip("batch poll failed", countOwned(mine, owner, i, got))
+					t.skip("batch poll failed", countOwned(mine, owner, i))
 					delete(open, i)
 					if cfg.Warn != nil {
 						cfg.Warn(fmt.Sprintf("%v (mcpeval run --resume reads the batch again)", err))
@@ -320,7 +320,7 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 }
 
 // countOwned counts the attempts of mine that batch i holds.
-func countOwned(mine []record.Planned, owner map[record.Planned]int, i int, _ map[record.Planned]model.BatchResult) int {
+func countOwned(mine []record.Planned, owner map[record.Planned]int, i int) int {
 	n := 0
 	for _, p := range mine {
 		if owner[p] == i {
