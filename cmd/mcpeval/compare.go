@@ -62,11 +62,13 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	if *alpha <= 0 || *alpha >= 1 {
 		return usagef("--alpha %g: want a significance level between 0 and 1, such as 0.05", *alpha)
 	}
-	base, gb, err := loadGraded(e, pos[0], *suitePath)
+	// Comparing reads headers and grades only: both runs are graded as
+	// streams, never held.
+	base, gb, err := loadStreamed(e, pos[0], *suitePath)
 	if err != nil {
 		return err
 	}
-	nw, gn, err := loadGraded(e, pos[1], *suitePath)
+	nw, gn, err := loadStreamed(e, pos[1], *suitePath)
 	if err != nil {
 		return err
 	}
@@ -103,7 +105,26 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 // suitePath, else the suite the run names; when that cannot be loaded, it
 // reads the run's grades.json.
 func loadGraded(e *env, dir, suitePath string) (*record.Run, *grade.Result, error) {
-	rec, err := readRun(e, dir)
+	return loadRun(e, dir, suitePath, true)
+}
+
+// loadStreamed is loadGraded for a caller that needs the run's header and
+// grades only: the run is graded as a stream (grade.Grader over
+// record.Open) and comes back without its attempts.
+func loadStreamed(e *env, dir, suitePath string) (*record.Run, *grade.Result, error) {
+	return loadRun(e, dir, suitePath, false)
+}
+
+func loadRun(e *env, dir, suitePath string, whole bool) (*record.Run, *grade.Result, error) {
+	var rec *record.Run
+	var rd *record.Reader
+	var err error
+	if whole {
+		rec, err = readRun(e, dir)
+	} else if rd, err = openRun(dir); err == nil {
+		defer rd.Close()
+		rec = rd.Run()
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,8 +133,16 @@ func loadGraded(e *env, dir, suitePath string) (*record.Run, *grade.Result, erro
 		p = rec.Header.Suite.Path
 	}
 	s, serr := loadSuite(p)
-	if serr == nil {
+	if serr == nil && whole {
 		return rec, grade.Run(s, rec), nil
+	}
+	if serr == nil {
+		g := grade.NewGrader(s, rec)
+		err := rd.Each(func(a *record.Attempt) error { g.Add(a); return nil })
+		if err != nil {
+			return nil, nil, err
+		}
+		return rec, g.Result(), nil
 	}
 	if suitePath != "" {
 		return nil, nil, serr

@@ -157,6 +157,12 @@ func TestMemoryFlatInAttempts(t *testing.T) {
 			t.Errorf("mcpeval %v: peak RSS %.1f MiB at 19,000 attempts, more than half again the %.1f MiB at 190", cmd, b, s)
 		}
 	}
+	// compare grades both runs as streams.
+	s, b := peakRSS(t, "compare", small, small), peakRSS(t, "compare", big, big)
+	t.Logf("mcpeval compare: peak RSS %.1f MiB at 2×190 attempts, %.1f MiB at 2×19,000", s, b)
+	if b >= 100 || b > 1.5*s {
+		t.Errorf("mcpeval compare: peak RSS %.1f MiB at 2×190 attempts, %.1f MiB at 2×19,000: want under 100 MiB and flat", s, b)
+	}
 }
 
 // BenchmarkScoreMemory reports the peak resident memory of mcpeval score
