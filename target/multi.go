@@ -208,13 +208,17 @@ func (c *Conn) ServerInfo() map[string]*mcp.Implementation {
 
 // CallTool calls a tool by the name the model is shown: on a single
 // server, that tool; on several, the tool of the server it is routed to,
-// under its own name. A name no server lists is refused as a method not
-// found, as a server would refuse it.
+// under its own name (a harness call may also name it SERVER/TOOL). A
+// name no server lists is refused as a method not found, as a server
+// would refuse it.
 func (c *Conn) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	if len(c.parts) == 0 {
 		return c.Session.CallTool(ctx, params)
 	}
 	r, ok := c.route[params.Name]
+	if !ok {
+		r, ok = c.routeOwn(params.Name)
+	}
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("unknown tool %q: no server lists it", params.Name)}
 	}
@@ -230,6 +234,26 @@ func (c *Conn) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.C
 		return nil, fmt.Errorf("server %s: %w", c.parts[r.part].name, err)
 	}
 	return out, nil
+}
+
+// routeOwn routes a name written SERVER/TOOL, as a suite names a tool
+// of one of several servers, to that server's tool of that name.
+func (c *Conn) routeOwn(name string) (route, bool) {
+	server, tool, ok := strings.Cut(name, "/")
+	if !ok {
+		return route{}, false
+	}
+	for i, p := range c.parts {
+		if p.name != server {
+			continue
+		}
+		for _, t := range p.tools {
+			if t.Name == tool {
+				return route{part: i, tool: tool}, true
+			}
+		}
+	}
+	return route{}, false
 }
 
 // partsStderr returns the last stderr lines of every stdio server of a

@@ -69,7 +69,7 @@ func TestSeveralRoutes(t *testing.T) {
 			t.Errorf("ServerOf(%s) = %s, %s; want %v", name, s, tl, want)
 		}
 	}
-	for name, want := range map[string]string{"alpha__echo": "a:hi", "beta__echo": "b:hi", "only_b": "b only"} {
+	for name, want := range map[string]string{"alpha__echo": "a:hi", "beta__echo": "b:hi", "only_b": "b only", "alpha/echo": "a:hi", "beta/only_b": "b only"} {
 		out, err := c.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{"text": "hi"}})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -78,10 +78,12 @@ func TestSeveralRoutes(t *testing.T) {
 			t.Errorf("%s answered %q, want %q", name, got, want)
 		}
 	}
-	_, err = c.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{}})
-	var we *jsonrpc.Error
-	if !errors.As(err, &we) || we.Code != jsonrpc.CodeMethodNotFound {
-		t.Errorf("a bare name two servers list: %v, want a method-not-found refusal", err)
+	for _, name := range []string{"echo", "alpha/only_b", "gamma/echo"} {
+		_, err = c.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+		var we *jsonrpc.Error
+		if !errors.As(err, &we) || we.Code != jsonrpc.CodeMethodNotFound {
+			t.Errorf("%s: %v, want a method-not-found refusal", name, err)
+		}
 	}
 	if got := c.Servers(); strings.Join(got, ",") != "alpha,beta" {
 		t.Errorf("servers %v", got)
