@@ -158,7 +158,7 @@ func (p *player) step(i int, v variant) suite.KeyCall {
 		paths = append(paths, path)
 	}
 	sort.Strings(paths)
-	schema := p.tools[st.Tool]
+	schema := p.tools[shownName(st.Tool, p.tools)] // SERVER/TOOL, of several servers
 	for _, path := range paths {
 		src := st.Args[path]
 		val := p.value(src, i)

@@ -197,17 +197,27 @@ func shownAs(msg model.Message, tools []model.Tool) {
 		shown[t.Name] = true
 	}
 	for _, b := range msg.Blocks {
-		if b.Call == nil {
-			continue
-		}
-		server, tool, ok := strings.Cut(b.Call.Name, "/")
-		if !ok || shown[b.Call.Name] {
-			continue
-		}
-		if p := server + "__" + tool; shown[p] {
-			b.Call.Name = p
-		} else {
-			b.Call.Name = tool
+		if b.Call != nil {
+			b.Call.Name = shownName(b.Call.Name, shown)
 		}
 	}
+}
+
+// shownName returns the name a tool the suite names SERVER/TOOL is shown
+// under, given the names shown: SERVER__TOOL, else TOOL. Any other name
+// is returned as it is.
+func shownName[V any](name string, shown map[string]V) string {
+	server, tool, ok := strings.Cut(name, "/")
+	if _, as := shown[name]; !ok || as {
+		return name
+	}
+	if p := server + "__" + tool; hasKey(shown, p) {
+		return p
+	}
+	return tool
+}
+
+func hasKey[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
 }
