@@ -278,3 +278,14 @@ func TwoTurns(t *testing.T, m model.Model, tools []model.Tool, first *model.Resp
 		t.Errorf("second answer: %+v, want %q with usage %+v and stop reason %q", resp2, "Stopped web.", usage, stop)
 	}
 }
+
+// Open parses spec, failing the test if it is not a model spec, and opens
+// it with open (a provider's New) and cfg.
+func Open[C, M any](t *testing.T, spec string, cfg C, open func(model.Info, C) (M, error)) (M, error) {
+	t.Helper()
+	info, err := model.ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return open(info, cfg)
+}

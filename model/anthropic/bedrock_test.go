@@ -31,11 +31,7 @@ func bedrockConfig(endpoint string) anthropic.BedrockConfig {
 
 func openBedrock(t *testing.T, spec string, cfg anthropic.BedrockConfig) (*anthropic.Model, error) {
 	t.Helper()
-	info, err := model.ParseSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return anthropic.NewBedrock(info, cfg)
+	return providertest.Open(t, spec, cfg, anthropic.NewBedrock)
 }
 
 // TestBedrockProviderSuite runs the shared provider suite against Claude
@@ -86,20 +82,17 @@ func TestBedrockOnTheWire(t *testing.T) {
 
 // TestBedrockRefuses: base_url, an unknown option, a bad region, no region.
 func TestBedrockRefuses(t *testing.T) {
-	for spec, want := range map[string]string{
+	providertest.Refuses(t, map[string]string{
 		"anthropic-bedrock:m;base_url=http://x.test": "allowed: effort, max_tokens, region, thinking",
 		"anthropic-bedrock:m;top_k=3":                "allowed: effort, max_tokens, region, thinking",
 		"anthropic-bedrock:m;region=us/east":         "AWS region",
-	} {
-		if _, err := openBedrock(t, spec, bedrockConfig("")); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", spec, err, want)
-		}
-	}
+		"anthropic:m":                                "is not anthropic-bedrock",
+	}, func(info model.Info) error {
+		_, err := anthropic.NewBedrock(info, bedrockConfig(""))
+		return err
+	})
 	if _, err := openBedrock(t, "anthropic-bedrock:m", bedrockConfig("ftp://x.test")); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
 		t.Errorf("ftp endpoint: %v", err)
-	}
-	if _, err := openBedrock(t, "anthropic:m", bedrockConfig("")); err == nil || !strings.Contains(err.Error(), "is not anthropic-bedrock") {
-		t.Errorf("anthropic spec: %v", err)
 	}
 	cfg := bedrockConfig("")
 	cfg.AWS.Region = ""

@@ -28,11 +28,7 @@ func vertexConfig(endpoint string) anthropic.VertexConfig {
 
 func openVertex(t *testing.T, spec string, cfg anthropic.VertexConfig) (*anthropic.Model, error) {
 	t.Helper()
-	info, err := model.ParseSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return anthropic.NewVertex(info, cfg)
+	return providertest.Open(t, spec, cfg, anthropic.NewVertex)
 }
 
 // TestVertexProviderSuite runs the shared provider suite against Claude on
@@ -75,20 +71,17 @@ func TestVertexOnTheWire(t *testing.T) {
 }
 
 func TestVertexRefuses(t *testing.T) {
-	for spec, want := range map[string]string{
+	providertest.Refuses(t, map[string]string{
 		"anthropic-vertex:m;base_url=http://x.test": "allowed: effort, location, max_tokens, project, thinking",
 		"anthropic-vertex:m;region=x":               "allowed: effort, location, max_tokens, project, thinking",
 		"anthropic-vertex:m;project=a/b":            "project name",
-	} {
-		if _, err := openVertex(t, spec, vertexConfig("")); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", spec, err, want)
-		}
-	}
+		"anthropic:m":                               "is not anthropic-vertex",
+	}, func(info model.Info) error {
+		_, err := anthropic.NewVertex(info, vertexConfig(""))
+		return err
+	})
 	if _, err := openVertex(t, "anthropic-vertex:m", vertexConfig("ftp://x.test")); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
 		t.Errorf("ftp endpoint: %v", err)
-	}
-	if _, err := openVertex(t, "anthropic:m", vertexConfig("")); err == nil || !strings.Contains(err.Error(), "is not anthropic-vertex") {
-		t.Errorf("anthropic spec: %v", err)
 	}
 	cfg := vertexConfig("")
 	cfg.Project = ""

@@ -40,11 +40,7 @@ func staticEnv(t *testing.T) {
 
 func open(t *testing.T, spec string, cfg bedrock.Config) (*bedrock.Model, error) {
 	t.Helper()
-	info, err := model.ParseSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bedrock.New(info, cfg)
+	return providertest.Open(t, spec, cfg, bedrock.New)
 }
 
 // TestProviderSuite runs the shared provider suite through the Converse

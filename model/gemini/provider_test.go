@@ -19,11 +19,7 @@ const (
 
 func open(t *testing.T, spec string, cfg gemini.Config) (model.Model, error) {
 	t.Helper()
-	info, err := model.ParseSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return gemini.New(info, cfg)
+	return providertest.Open(t, spec, cfg, gemini.New)
 }
 
 // TestProviderSuite runs the shared provider suite through the Gemini API

@@ -30,16 +30,12 @@ var (
 
 func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
 	t.Helper()
-	info, err := model.ParseSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg.APIKey = key
 	cfg.BaseURL = f.URL + "/v1"
 	if cfg.Retry.Sleep == nil {
 		cfg.Retry.Sleep = (&providertest.Sleeps{}).Sleep
 	}
-	m, err := New(info, cfg)
+	m, err := providertest.Open(t, spec, cfg, New)
 	if err != nil {
 		t.Fatal(err)
 	}
