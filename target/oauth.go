@@ -127,16 +127,15 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 		}
 		o.TokenDir = dir
 	}
-	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret)}, "\x00")
+	// A connection that may open a browser (a login) and one that may not
+	// (a run) do not share a handler: a run never asks a person.
+	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), fmt.Sprint(o.Browser != nil)}, "\x00")
 	handlers.Lock()
 	defer handlers.Unlock()
 	h := handlers.m[key]
 	if h == nil {
 		h = &oauthHandler{server: c.Spec, shown: c.Shown(), o: o, client: &http.Client{Timeout: 30 * time.Second}}
 		handlers.m[key] = h
-	}
-	if o.Browser != nil {
-		h.o.Browser = o.Browser
 	}
 	return h, nil
 }
@@ -224,7 +223,7 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	default:
 		if h.o.Browser == nil {
 			resp.Body.Close()
-			return fmt.Errorf("authorizing with %s: no cached token, and the authorization code flow needs a person at a browser: run mcpeval login first", h.shown)
+			return fmt.Errorf("authorizing with %s: no usable cached token, and the authorization code flow needs a person at a browser: run mcpeval login first", h.shown)
 		}
 		inner, err = h.authorizationCode(ctx, req, resp, &meta)
 	}
