@@ -142,16 +142,16 @@ func NotRetried(t *testing.T, f *Recorder, m model.Model, status int, text strin
 	NoSecret(t, nil, err)
 }
 
-// Refuses checks that opening each spec of refusals fails, with an error
-// containing the text it maps to, through open.
-func Refuses(t *testing.T, refusals map[string]string, open func(model.Info) error) {
+// Refuses checks that open (a provider's New) refuses each spec of
+// refusals, given cfg, with an error containing the text it maps to.
+func Refuses[C, M any](t *testing.T, open func(model.Info, C) (M, error), cfg C, refusals map[string]string) {
 	t.Helper()
 	for spec, want := range refusals {
 		info, err := model.ParseSpec(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := open(info); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := open(info, cfg); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("opening %s = %v, want an error containing %q", spec, err, want)
 		}
 	}

@@ -328,7 +328,7 @@ func TestConnectionReset(t *testing.T) {
 }
 
 func TestNewRefuses(t *testing.T) {
-	providertest.Refuses(t, map[string]string{
+	providertest.Refuses(t, New, Config{APIKey: key}, map[string]string{
 		"anthropic:m;seed=1":                        "allowed: base_url, effort, max_tokens, temperature, thinking, top_p",
 		"anthropic:m;temperature=0":                 "2026-10-21",
 		"anthropic:m;top_p=0.9":                     "2026-10-21",
@@ -338,9 +338,6 @@ func TestNewRefuses(t *testing.T) {
 		"anthropic:m;max_tokens=0":                  "max_tokens",
 		"anthropic:m;base_url=ftp://x":              "not an http(s) URL",
 		"openai:m":                                  "not anthropic",
-	}, func(info model.Info) error {
-		_, err := New(info, Config{APIKey: key})
-		return err
 	})
 	info, _ := model.ParseSpec("anthropic:claude-sonnet-5-5")
 	if _, err := New(info, Config{}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {

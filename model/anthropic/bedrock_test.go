@@ -82,14 +82,11 @@ func TestBedrockOnTheWire(t *testing.T) {
 
 // TestBedrockRefuses: base_url, an unknown option, a bad region, no region.
 func TestBedrockRefuses(t *testing.T) {
-	providertest.Refuses(t, map[string]string{
+	providertest.Refuses(t, anthropic.NewBedrock, bedrockConfig(""), map[string]string{
 		"anthropic-bedrock:m;base_url=http://x.test": "allowed: effort, max_tokens, region, thinking",
 		"anthropic-bedrock:m;top_k=3":                "allowed: effort, max_tokens, region, thinking",
 		"anthropic-bedrock:m;region=us/east":         "AWS region",
 		"anthropic:m":                                "is not anthropic-bedrock",
-	}, func(info model.Info) error {
-		_, err := anthropic.NewBedrock(info, bedrockConfig(""))
-		return err
 	})
 	if _, err := openBedrock(t, "anthropic-bedrock:m", bedrockConfig("ftp://x.test")); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
 		t.Errorf("ftp endpoint: %v", err)

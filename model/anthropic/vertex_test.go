@@ -71,14 +71,11 @@ func TestVertexOnTheWire(t *testing.T) {
 }
 
 func TestVertexRefuses(t *testing.T) {
-	providertest.Refuses(t, map[string]string{
+	providertest.Refuses(t, anthropic.NewVertex, vertexConfig(""), map[string]string{
 		"anthropic-vertex:m;base_url=http://x.test": "allowed: effort, location, max_tokens, project, thinking",
 		"anthropic-vertex:m;region=x":               "allowed: effort, location, max_tokens, project, thinking",
 		"anthropic-vertex:m;project=a/b":            "project name",
 		"anthropic:m":                               "is not anthropic-vertex",
-	}, func(info model.Info) error {
-		_, err := anthropic.NewVertex(info, vertexConfig(""))
-		return err
 	})
 	if _, err := openVertex(t, "anthropic-vertex:m", vertexConfig("ftp://x.test")); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
 		t.Errorf("ftp endpoint: %v", err)

@@ -104,7 +104,7 @@ func TestCacheOff(t *testing.T) {
 // refused before anything is sent.
 func TestOptionsRefused(t *testing.T) {
 	staticEnv(t)
-	providertest.Refuses(t, map[string]string{
+	providertest.Refuses(t, bedrock.New, bedrock.Config{}, map[string]string{
 		"bedrock:m;effort=high":    "allowed: cache, max_tokens, region, temperature, top_p",
 		"bedrock:m;temperature=2":  "from 0 to 1",
 		"bedrock:m;top_p=NaN":      "from 0 to 1",
@@ -112,9 +112,6 @@ func TestOptionsRefused(t *testing.T) {
 		"bedrock:m;region=a/b":     "AWS region",
 		"bedrock:m;cache=sometime": "true or false",
 		"gemini:m":                 "not bedrock",
-	}, func(info model.Info) error {
-		_, err := bedrock.New(info, bedrock.Config{})
-		return err
 	})
 	t.Setenv("AWS_REGION", "")
 	if _, err := open(t, "bedrock:m", bedrock.Config{}); err == nil || !strings.Contains(err.Error(), "AWS_REGION") {

@@ -170,7 +170,7 @@ func TestFromEnv(t *testing.T) {
 // TestOptionsRefused: an unknown option or a bad value is refused before
 // anything is sent, with what is allowed.
 func TestOptionsRefused(t *testing.T) {
-	providertest.Refuses(t, map[string]string{
+	providertest.Refuses(t, gemini.New, gemini.Config{APIKey: apiKey, Credentials: staticToken(token)}, map[string]string{
 		"gemini:g;effort=high":                 "allowed: location, max_tokens, project, seed, temperature, thinking, top_p, vertex",
 		"gemini:g;temperature=3":               "from 0 to 2",
 		"gemini:g;top_p=-1":                    "from 0 to 1",
@@ -182,9 +182,6 @@ func TestOptionsRefused(t *testing.T) {
 		"gemini:g;vertex=true;project=a/b":     "project name",
 		"gemini:g;vertex=true;location=europe": "needs a project and a location",
 		"bedrock:g":                            "not gemini",
-	}, func(info model.Info) error {
-		_, err := gemini.New(info, gemini.Config{APIKey: apiKey, Credentials: staticToken(token)})
-		return err
 	})
 	info, _ := model.ParseSpec("gemini:g")
 	if _, err := gemini.New(info, gemini.Config{}); err == nil || !strings.Contains(err.Error(), "GEMINI_API_KEY") {

@@ -226,7 +226,7 @@ func TestLocalServer(t *testing.T) {
 }
 
 func TestNewRefuses(t *testing.T) {
-	providertest.Refuses(t, map[string]string{
+	providertest.Refuses(t, New, Config{APIKey: key}, map[string]string{
 		"openai:m;effort=low":             "allowed: base_url, max_tokens, reasoning_effort, seed, temperature, top_p",
 		"openai:m;temperature=3":          "temperature",
 		"openai:m;temperature=NaN":        "want a number from 0 to 2",
@@ -236,9 +236,6 @@ func TestNewRefuses(t *testing.T) {
 		"openai:m;max_tokens=-1":          "max_tokens",
 		"openai:m;base_url=localhost":     "not an http(s) URL",
 		"anthropic:m":                     "not openai",
-	}, func(info model.Info) error {
-		_, err := New(info, Config{APIKey: key})
-		return err
 	})
 	info, _ := model.ParseSpec("openai:gpt-6-sol")
 	if _, err := New(info, Config{}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
