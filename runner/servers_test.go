@@ -41,15 +41,6 @@ func (m *recordingModel) Generate(ctx context.Context, req *model.Request) (*mod
 	return m.Model.Generate(ctx, req)
 }
 
-func contains(names []string, n string) bool {
-	for _, x := range names {
-		if x == n {
-			return true
-		}
-	}
-	return false
-}
-
 // target0 is the target of a test run that takes the suite's own: the
 // embedded servers and the test servers.
 func target0() (c target.Config) {
