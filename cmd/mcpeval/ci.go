@@ -315,7 +315,7 @@ func runModels(ctx context.Context, e *env, f runFlags, fs *flagSet, models []st
 				fmt.Fprintf(e.stdout, "== %s ==\n", termsafe.Line(m))
 			}
 		}
-		err := runOne(ctx, sub, g, fs)
+		err := runSurfaces(ctx, sub, g, fs) // runOne on each surface (surfaces.go)
 		var oes overlay.Errors
 		if errors.As(err, &oes) {
 			err = badInput(oes)

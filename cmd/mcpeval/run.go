@@ -44,6 +44,10 @@ over the target's real MCP tools; records every attempt; grades the record.
              anthropic:MODEL or openai:MODEL, with options after semicolons:
              "anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192"
 
+A suite that declares surfaces (docs/targets.md) is run on each of them,
+or on those --surface names, each in its own run directory (--out/SURFACE),
+and the surfaces are set side by side at the end (mcpeval surfaces).
+
 The record is written to --out (default runs/RUN_ID) and never overwritten.
 --resume RUN runs the attempts an interrupted run lacks, with the budget it
 was given; --retry-errors also runs again those that ended in error (the
@@ -80,6 +84,10 @@ type runFlags struct {
 	otlpContent                  bool
 	targetPool                   int
 	batch                        bool
+	// surfaces are those --surface names, surface the one this run
+	// measures (surfaces.go).
+	surfaces stringList
+	surface  string
 	// models, ci and graded are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
@@ -94,6 +102,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.Var(&f.headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment and never recorded; repeatable")
 	fs.Var(&f.envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
 	f.connect.register(fs.FlagSet)
+	fs.Var(&f.surfaces, "surface", "run on the suite's surface `NAME` (default: every surface it declares, each in its own run directory, side by side); repeatable")
 	fs.Var(&f.models, "model", "model `SPEC` (default fake:perfect); repeat for a model ladder, strongest first")
 	f.ci.register(fs.FlagSet)
 	fs.StringVar(&f.out, "out", "", "run `DIR` (default runs/RUN_ID)")
@@ -140,6 +149,10 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if err != nil {
 		return err
 	}
+	sf, tcfg, err := f.onSurface(s, tcfg, resume) // surfaces.go
+	if err != nil {
+		return err
+	}
 	if err := demoSuiteRefusal(f.model, f.suite); err != nil {
 		return err
 	}
@@ -151,6 +164,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		return err
 	}
 	cfg := f.config(s, tcfg, o, resume)
+	cfg.Surface = sf
 	if err := f.batchOptions(e, &cfg); err != nil {
 		return err
 	}

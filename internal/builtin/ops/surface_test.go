@@ -97,7 +97,7 @@ func TestSuiteOnEverySurface(t *testing.T) {
 // TestSuiteOnMetaSurfaceLosesPoints: the fake's wrong variants lose their
 // column on the meta surface as they do on the canonical one.
 func TestSuiteOnMetaSurfaceLosesPoints(t *testing.T) {
-	for variant, col := range map[string]int{"wrong-args": 3, "no-confirm": 4, "extra-change": 5} {
+	for variant, col := range map[string]int{"wrong-args": 3, "no-confirm": 4, "extra-change": 5, "declines": 1, "gives-up": 1} {
 		g := runOnSurface(t, "meta", variant)
 		row := g.Result.Actions.Models[0]
 		if c := row.Columns.List()[col]; c.Full() || c.Den == 0 {

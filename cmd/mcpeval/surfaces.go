@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/internal/pipeline"
+	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/runner"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
+)
+
+const surfacesHelp = `
+Usage: mcpeval surfaces RUN... [--json | --markdown] [--suite PATH]
+
+Sets runs of one suite on several of its surfaces side by side: a row per
+run with its surface, model, the tools the model was shown, the pass rate
+with its 95% interval, and the action columns. Every run is graded by the
+same cases and key, its calls read back to the canonical actions, so the
+rows differ by the presentation of the tools alone.
+
+"mcpeval run" on a suite that declares surfaces runs every one of them (or
+those --surface names) and prints the same table at the end.
+`
+
+func init() {
+	register(&command{name: "surfaces", summary: "set runs on several surfaces of one suite side by side", run: surfacesCmd})
+}
+
+func surfacesCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "surfaces", surfacesHelp)
+	asJSON := fs.Bool("json", false, "print the table as JSON")
+	asMD := fs.Bool("markdown", false, "print the table as Markdown")
+	suitePath := fs.String("suite", "", "grade every run against the suite at `PATH`")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("want one or more run directories (see mcpeval help surfaces)")
+	}
+	if *asJSON && *asMD {
+		return usagef("--json and --markdown: choose one")
+	}
+	var runs []report.SurfaceRun
+	for _, dir := range pos {
+		rec, res, err := loadGraded(e, dir, *suitePath)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, report.SurfaceRun{Record: rec, Result: res})
+	}
+	t := report.BuildSurfaces(runs)
+	switch {
+	case *asJSON:
+		return report.SurfacesJSON(e.stdout, t)
+	case *asMD:
+		return report.SurfacesMarkdown(e.stdout, t)
+	}
+	return report.SurfacesText(e.stdout, t)
+}
+
+// runSurfaces runs the suite on each surface run is to measure (those
+// --surface names, else every one the suite declares), each in its own
+// run directory (--out/SURFACE), then sets them side by side. A suite
+// without surfaces, a --target, and a --resume run once, as runOne does.
+func runSurfaces(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
+	names, err := f.surfaceNames()
+	if err != nil {
+		return err
+	}
+	if len(names) <= 1 {
+		if len(names) == 1 {
+			f.surface = names[0]
+		}
+		return runOne(ctx, e, f, fs)
+	}
+	sub := e
+	if f.json {
+		quiet := *e
+		quiet.stdout = io.Discard // --json prints the table alone
+		sub = &quiet
+	}
+	var runs []report.SurfaceRun
+	var firstErr error
+	for i, name := range names {
+		g := f
+		g.surface = name
+		if f.out != "" {
+			g.out = filepath.Join(f.out, name)
+		}
+		graded := f.graded
+		g.graded = func(r *pipeline.Graded) {
+			runs = append(runs, report.SurfaceRun{Record: r.Record, Result: r.Result})
+			if graded != nil {
+				graded(r)
+			}
+		}
+		if !f.json {
+			if i > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			fmt.Fprintf(e.stdout, "== surface %s ==\n", termsafe.Line(name))
+		}
+		if err := runOne(ctx, sub, g, fs); err != nil {
+			if firstErr == nil {
+				firstErr = err // returned, and so told, at the end
+			} else {
+				fmt.Fprintf(e.stderr, "mcpeval run: surface %s: %v\n", termsafe.Line(name), err)
+			}
+		}
+	}
+	if len(runs) > 0 {
+		t := report.BuildSurfaces(runs)
+		if f.json {
+			if err := report.SurfacesJSON(e.stdout, t); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintln(e.stdout)
+			if err := report.SurfacesText(e.stdout, t); err != nil {
+				return err
+			}
+		}
+	}
+	return firstErr
+}
+
+// surfaceNames returns the surfaces to run: those --surface names, else
+// every surface the suite declares; none for a suite without surfaces, or
+// when --target or --resume decides the target.
+func (f *runFlags) surfaceNames() ([]string, error) {
+	if f.resume != "" || (f.target != "" && len(f.surfaces) == 0) {
+		return nil, nil
+	}
+	s, err := loadSuite(f.suite)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.surfaces) == 0 {
+		return s.SurfaceNames(), nil
+	}
+	if len(s.Surfaces) == 0 {
+		return nil, usagef("--surface %s: suite %s declares no surfaces (see docs/targets.md, Surfaces)", f.surfaces[0], s.Name)
+	}
+	seen := map[string]bool{}
+	for _, n := range f.surfaces {
+		if s.Surface(n) == nil {
+			return nil, usagef("--surface %s: suite %s has no such surface (it has %s)", n, s.Name, strings.Join(s.SurfaceNames(), ", "))
+		}
+		if seen[n] {
+			return nil, usagef("--surface %s is given twice", n)
+		}
+		seen[n] = true
+	}
+	return f.surfaces, nil
+}
+
+// onSurface returns the surface this run measures and its target: the
+// surface f.surface names (or the one a resumed run recorded), with the
+// target flags applied to its target. Without one it returns nil and
+// tcfg as it is.
+func (f *runFlags) onSurface(s *suite.Suite, tcfg target.Config, resume *record.Run) (*suite.Surface, target.Config, error) {
+	name := f.surface
+	if resume != nil && resume.Header.Surface != nil {
+		name = resume.Header.Surface.Name
+	}
+	if name == "" {
+		return nil, tcfg, nil
+	}
+	sf := s.Surface(name)
+	if sf == nil {
+		return nil, tcfg, usagef("surface %s: suite %s has no such surface (it has %s)", name, s.Name, strings.Join(s.SurfaceNames(), ", "))
+	}
+	if f.target != "" {
+		if !sf.Canonical() {
+			return nil, tcfg, usagef("--target and --surface %s: the surface names its own target; leave --target out", name)
+		}
+		return sf, tcfg, nil
+	}
+	t, err := runner.ResolveSurfaceTarget(s, sf)
+	if err != nil {
+		return nil, tcfg, badInput(err)
+	}
+	t.Builtins = builtin.All()
+	if err := addTargetFlags(&t, f.headers, f.envs); err != nil {
+		return nil, tcfg, err
+	}
+	f.connect.apply(&t)
+	if err := t.Check(); err != nil {
+		return nil, tcfg, usagef("%s: surface %s: %v", suiteLine(s, "surfaces"), name, err)
+	}
+	return sf, t, nil
+}
