@@ -200,7 +200,7 @@ func Read(dir string) (*Run, error) {
 // Parse reads a record from rd; name is used in messages.
 func Parse(rd io.Reader, name string) (*Run, error) {
 	run := &Run{}
-	err := scanLines(rd, name, run, func(l *lineAt) {
+	err := scanLines(rd, name, run, nil, func(l *lineAt) {
 		if l.replaces >= 0 {
 			run.Superseded = append(run.Superseded, run.Attempts[l.replaces])
 			run.Attempts[l.replaces] = *l.attempt
@@ -230,7 +230,14 @@ type lineAt struct {
 // It holds no attempt itself: what keep keeps is up to it. Parse keeps the
 // attempts, Open their offsets, so that both read a record by the same
 // rules, line for line.
-func scanLines(rd io.Reader, name string, run *Run, keep func(*lineAt)) error {
+//
+// With ignored set, attempt lines are decoded only as far as the rules
+// need (case, number, end, whether an error is given): keep is handed
+// attempts holding just that, and ignored the lines of attempts recorded
+// twice and ignored. Such a line, or one kept, may still be one that a
+// full decoding refuses; the caller decodes each in full later, and reads
+// the record again fully for the exact error if one is refused.
+func scanLines(rd io.Reader, name string, run *Run, ignored func(off int64, size int), keep func(*lineAt)) error {
 	br := bufio.NewReaderSize(rd, 1<<16)
 	type seenAt struct {
 		line, at int  // the line of the attempt's latest, its index
@@ -253,7 +260,12 @@ func scanLines(rd io.Reader, name string, run *Run, keep func(*lineAt)) error {
 		off += int64(len(data)) + 1
 		torn := err == io.EOF // no newline: the write was cut short
 		var l line
-		perr := json.Unmarshal(data, &l)
+		var perr error
+		if ignored != nil && n > 1 {
+			perr = unmarshalLight(data, &l)
+		} else {
+			perr = json.Unmarshal(data, &l)
+		}
 		if torn {
 			if perr == nil && l.Header == nil {
 				perr = errors.New("no newline")
@@ -293,6 +305,9 @@ func scanLines(rd io.Reader, name string, run *Run, keep func(*lineAt)) error {
 					continue
 				}
 				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: attempt %s #%d already recorded at line %d; ignored", name, n, k.Case, k.N, s.line))
+				if ignored != nil {
+					ignored(at, len(data))
+				}
 				continue
 			}
 			seen[k] = &seenAt{line: n, at: count, errored: l.Attempt.End == EndError}
@@ -315,6 +330,37 @@ func scanLines(rd io.Reader, name string, run *Run, keep func(*lineAt)) error {
 	}
 	if run.End != nil {
 		run.Warnings = append(run.Warnings, run.End.Warnings...)
+	}
+	return nil
+}
+
+// lightLine is a record line as far as reading it by the rules needs: the
+// header and the end whole, of an attempt only what says which it is and
+// whether it counts.
+type lightLine struct {
+	Header  *Header `json:"header,omitempty"`
+	Attempt *struct {
+		Case  string           `json:"case"`
+		N     int              `json:"n"`
+		End   string           `json:"end"`
+		Error *json.RawMessage `json:"error,omitempty"`
+	} `json:"attempt,omitempty"`
+	End *End `json:"end,omitempty"`
+}
+
+// unmarshalLight decodes data as a lightLine into l, the attempt holding
+// its case, number, end, and an empty Error when one is given.
+func unmarshalLight(data []byte, l *line) error {
+	var ll lightLine
+	if err := json.Unmarshal(data, &ll); err != nil {
+		return err
+	}
+	l.Header, l.End = ll.Header, ll.End
+	if a := ll.Attempt; a != nil {
+		l.Attempt = &Attempt{Case: a.Case, N: a.N, End: a.End}
+		if a.Error != nil {
+			l.Attempt.Error = &Error{}
+		}
 	}
 	return nil
 }

@@ -51,7 +51,10 @@ func Open(dir string) (*Reader, error) {
 	}
 	r := &Reader{f: f, name: p}
 	cases := map[string]string{} // one copy of each case id, for every span of it
-	err = scanLines(f, p, &r.run, func(l *lineAt) {
+	var ignored []span
+	err = scanLines(f, p, &r.run, func(off int64, size int) {
+		ignored = append(ignored, span{off: off, size: size})
+	}, func(l *lineAt) {
 		c, ok := cases[l.attempt.Case]
 		if !ok {
 			c = l.attempt.Case
@@ -65,12 +68,36 @@ func Open(dir string) (*Reader, error) {
 		}
 		r.lines = append(r.lines, s)
 	})
+	if err == nil {
+		// The lines read but never handed on must decode as Read decodes
+		// them, or Read refuses the record.
+		for _, s := range append(ignored, r.super...) {
+			if _, err = r.decode(s); err != nil {
+				break
+			}
+		}
+	}
 	if err != nil {
+		err = r.exact(err)
 		f.Close()
 		return nil, err
 	}
 	r.run.Dir = dir
 	return r, nil
+}
+
+// exact returns the error Read gives for the record, found by reading it
+// again in full, once reading it attempt by attempt has found it wanting
+// (with err). Open decodes attempt lines only as far as the rules need and
+// each in full only when it is read back, so a line that a full decoding
+// refuses may be found late and out of order; Read names the first such
+// line in the file, and so does exact.
+func (r *Reader) exact(err error) error {
+	var run Run
+	if full := scanLines(io.NewSectionReader(r.f, 0, 1<<62), r.name, &run, nil, func(*lineAt) {}); full != nil {
+		return full
+	}
+	return err
 }
 
 // ReadHeader reads only the header of the record in dir (or the record
@@ -156,7 +183,7 @@ func (r *Reader) each(spans []span, fn func(*Attempt) error) error {
 	for _, s := range spans {
 		a, err := r.read(s)
 		if err != nil {
-			return err
+			return r.exact(err)
 		}
 		if err := fn(a); err != nil {
 			return err
@@ -172,6 +199,9 @@ func (r *Reader) Attempts() iter.Seq2[*Attempt, error] {
 	return func(yield func(*Attempt, error) bool) {
 		for _, s := range r.lines {
 			a, err := r.read(s)
+			if err != nil {
+				err = r.exact(err)
+			}
 			if !yield(a, err) || err != nil {
 				return
 			}
@@ -192,15 +222,32 @@ func (r *Reader) Load(k AttemptKey) (*Attempt, error) {
 	if !ok {
 		return nil, nil
 	}
-	return r.read(r.lines[i])
+	a, err := r.read(r.lines[i])
+	if err != nil {
+		return nil, r.exact(err)
+	}
+	return a, nil
 }
 
 // Close closes the record file.
 func (r *Reader) Close() error { return r.f.Close() }
 
-// read reads one attempt back from its line. The file is append-only, so
-// a line Open read is still there, byte for byte.
+// read reads one attempt back from its line and checks that it is the
+// attempt Open found there. The file is append-only, so a line Open read
+// is still there, byte for byte.
 func (r *Reader) read(s span) (*Attempt, error) {
+	a, err := r.decode(s)
+	if err != nil {
+		return nil, err
+	}
+	if a.Key() != s.key {
+		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", s.key, r.name)
+	}
+	return a, nil
+}
+
+// decode reads the attempt line at s and decodes it in full.
+func (r *Reader) decode(s span) (*Attempt, error) {
 	if cap(r.buf) < s.size {
 		r.buf = make([]byte, s.size)
 	}
@@ -209,15 +256,13 @@ func (r *Reader) read(s span) (*Attempt, error) {
 		return nil, fmt.Errorf("reading attempt %s back from %s: %w", s.key, r.name, err)
 	}
 	var l line
-	if err := json.Unmarshal(b, &l); err != nil || l.Attempt == nil {
-		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", s.key, r.name)
-	}
-	if l.Attempt.Key() != s.key {
-		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", s.key, r.name)
-	}
+	err := json.Unmarshal(b, &l)
 	// Keep the buffer small when one line was huge.
 	if cap(r.buf) > 1<<20 {
 		r.buf = nil
+	}
+	if err != nil || l.Attempt == nil {
+		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", s.key, r.name)
 	}
 	return l.Attempt, nil
 }

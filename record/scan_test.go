@@ -110,6 +110,18 @@ func TestOpenMatchesRead(t *testing.T) {
 		"control chars":          hdr + attemptLine(t, answered("a/b", 1, "SGD 1\x1b[31m\x00\u2028")),
 		"error no why":           hdr + `{"attempt":{"case":"a/b","n":1,"end":"error"}}` + "\n",
 		"case id shared":         hdr + attemptLine(t, answered("a/b", 1, "x")) + attemptLine(t, answered("a/b", 2, "y")) + attemptLine(t, answered("a/b", 3, "z")),
+		// Lines that only a full decoding refuses, wherever they are: Open
+		// decodes attempt lines in full only when it reads them back.
+		"turns an object":  hdr + attemptLine(t, answered("a/b", 1, "x")) + `{"attempt":{"case":"a/b","n":2,"end":"answered","turns":{}}}` + "\n",
+		"error a string":   hdr + `{"attempt":{"case":"a/b","n":1,"end":"answered","error":"x"}}` + "\n",
+		"error null":       hdr + `{"attempt":{"case":"a/b","n":1,"end":"error","error":null}}` + "\n",
+		"bad duplicate":    hdr + attemptLine(t, answered("a/b", 1, "x")) + `{"attempt":{"case":"a/b","n":1,"end":"answered","turns":7}}` + "\n",
+		"bad superseded":   hdr + `{"attempt":{"case":"a/b","n":1,"end":"error","error":{"kind":"provider"},"turns":7}}` + "\n" + attemptLine(t, answered("a/b", 1, "x")),
+		"bad, then broken": hdr + `{"attempt":{"case":"a/b","n":1,"end":"answered","turns":7}}` + "\n" + attemptLine(t, answered("a/b", 2, "x")) + "{\n",
+		"bad before a bad retry": hdr + attemptLine(t, errored(1, "503")) + `{"attempt":{"case":"c/d","n":1,"end":"answered","answer":5}}` + "\n" +
+			`{"attempt":{"case":"a/b","n":1,"end":"answered","turns":7}}` + "\n",
+		"attempt first": `{"attempt":{"case":"a/b","n":1,"turns":{}}}` + "\n",
+		"torn, bad":     hdr + attemptLine(t, answered("a/b", 1, "x")) + `{"attempt":{"case":"a/b","n":2,"end":"answered","turns":7}}`,
 	}
 	for name, body := range cases {
 		t.Run(name, func(t *testing.T) { sameAsRead(t, writeRecord(t, body)) })
