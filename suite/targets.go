@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -138,20 +139,42 @@ func (s *Suite) ResolveTools(tools []ServedTool) (*Suite, error) {
 	return &out, nil
 }
 
-// ResolveCase returns a copy of case c with its tool names resolved as
+// ToolResolver reads cases against the tools of several servers, as
+// ResolveTools does, for many cases in turn: grading makes one per run
+// and reads every attempt's case through it. It is safe for concurrent
+// use.
+type ToolResolver struct {
+	mu sync.Mutex
+	rv *resolver
+}
+
+// NewToolResolver returns a ToolResolver over the tools of several
+// servers.
+func NewToolResolver(tools []ServedTool) *ToolResolver {
+	rv := newResolver(tools)
+	rv.quiet = true
+	return &ToolResolver{rv: rv}
+}
+
+// Case returns a copy of case c with its tool names resolved as
 // ResolveTools resolves them; a name that cannot be resolved is left as
-// written. Grading uses it to read a case against the tools a run of
-// several servers recorded.
-func ResolveCase(c *Case, tools []ServedTool) *Case {
-	return newResolver(tools).resolveCase(c)
+// written.
+func (tr *ToolResolver) Case(c *Case) *Case {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.rv.resolveCase(c)
 }
 
 func newResolver(tools []ServedTool) *resolver {
-	rv := &resolver{byName: map[string]bool{}, servers: map[string]bool{}, bare: map[string][]string{}, tools: tools}
+	rv := &resolver{byName: map[string]bool{}, servers: map[string]bool{}, bare: map[string][]string{},
+		own: map[[2]string]string{}, tools: tools}
 	for _, t := range tools {
 		rv.byName[t.Name] = true
 		rv.servers[t.Server] = true
 		rv.bare[t.Tool] = append(rv.bare[t.Tool], t.Server)
+		if _, dup := rv.own[[2]string{t.Server, t.Tool}]; !dup {
+			rv.own[[2]string{t.Server, t.Tool}] = t.Name
+		}
 	}
 	return rv
 }
@@ -213,9 +236,11 @@ func (rv *resolver) resolveCase(c *Case) *Case {
 // resolver resolves tool names against the tools of several servers.
 type resolver struct {
 	tools   []ServedTool
-	byName  map[string]bool     // names as the model is shown them
-	servers map[string]bool     // the servers' names
-	bare    map[string][]string // a tool's own name -> the servers listing it
+	byName  map[string]bool      // names as the model is shown them
+	servers map[string]bool      // the servers' names
+	bare    map[string][]string  // a tool's own name -> the servers listing it
+	own     map[[2]string]string // server and tool's own name -> the name shown
+	quiet   bool                 // gathers no errors
 	errs    Errors
 	done    map[*ActionSettings]*ActionSettings // settings resolved, so cases keep sharing one copy
 }
@@ -280,10 +305,8 @@ func (rv *resolver) one(name, file string, line int) string {
 		rv.errorf(file, line, "tool %s names server %s, which is not one of the targets (%s)", name, server, strings.Join(rv.serverNames(), ", "))
 		return name
 	}
-	for _, t := range rv.tools {
-		if t.Server == server && t.Tool == tool {
-			return t.Name
-		}
+	if shown, ok := rv.own[[2]string{server, tool}]; ok {
+		return shown
 	}
 	return name // CheckTools reports it
 }
@@ -342,6 +365,9 @@ func (rv *resolver) spellings(tool string) string {
 }
 
 func (rv *resolver) errorf(file string, line int, format string, args ...any) {
+	if rv.quiet {
+		return
+	}
 	e := &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	for _, o := range rv.errs {
 		if *o == *e {

@@ -1,6 +1,8 @@
 package actions
 
 import (
+	"sync"
+
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -21,6 +23,27 @@ func ServedCase(c *suite.Case, h *record.Header) *suite.Case {
 	if len(tools) == 0 || tools[0].Server == "" {
 		return c
 	}
+	return resolverFor(h, tools).Case(c)
+}
+
+// lastResolver is the resolver of the run graded last: grading reads
+// every attempt of a run through one.
+var lastResolver struct {
+	sync.Mutex
+	h     *record.Header
+	tools []record.Tool
+	r     *suite.ToolResolver
+}
+
+// resolverFor returns the resolver of the run with header h, whose tools
+// are tools, made once for as long as the same run is graded.
+func resolverFor(h *record.Header, tools []record.Tool) *suite.ToolResolver {
+	lr := &lastResolver
+	lr.Lock()
+	defer lr.Unlock()
+	if lr.h == h && len(lr.tools) == len(tools) && &lr.tools[0] == &tools[0] {
+		return lr.r
+	}
 	served := make([]suite.ServedTool, 0, len(tools))
 	for _, t := range tools {
 		name := t.ServerTool
@@ -29,5 +52,6 @@ func ServedCase(c *suite.Case, h *record.Header) *suite.Case {
 		}
 		served = append(served, suite.ServedTool{Name: t.Name, Server: t.Server, Tool: name})
 	}
-	return suite.ResolveCase(c, served)
+	lr.h, lr.tools, lr.r = h, tools, suite.NewToolResolver(served)
+	return lr.r
 }
