@@ -3,7 +3,9 @@ package ops
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -115,14 +117,14 @@ func newMetaTool(domain string, acts []*op) *metaTool {
 				schema.Properties[p] = &c
 				props = append(props, p)
 			}
-			uses[p] = append(uses[p], argUse{o.action, ps.Description})
+			uses[p] = append(uses[p], argUse{o.action, metaWords(ps.Description)})
 			if slices.Contains(in.Required, p) {
 				args = append(args, p+" (required)")
 			} else {
 				args = append(args, p)
 			}
 		}
-		fmt.Fprintf(&desc, "\n- %s: %s", o.action, o.tool.Description)
+		fmt.Fprintf(&desc, "\n- %s: %s", o.action, metaWords(o.tool.Description))
 		if len(args) > 0 {
 			fmt.Fprintf(&desc, " Arguments: %s.", strings.Join(args, ", "))
 		}
@@ -138,6 +140,29 @@ func newMetaTool(domain string, acts []*op) *metaTool {
 	}
 	m.tool = &mcp.Tool{Name: domain, Title: metaTitle[domain], Description: desc.String(), InputSchema: schema, Annotations: ann}
 	return m
+}
+
+var (
+	metaWordsOnce sync.Once
+	toolWord      *regexp.Regexp
+	metaOf        map[string]string // tool -> "domain (action ...)"
+)
+
+// metaWords rewrites the individual surface's tool names in text (a
+// description, an error) as the meta surface calls them: pull_image is
+// images with action pull. Argument names that merely start like a tool
+// (remove_containers) are left alone.
+func metaWords(text string) string {
+	metaWordsOnce.Do(func() {
+		metaOf = map[string]string{}
+		var names []string
+		for _, o := range ops() {
+			metaOf[o.tool.Name] = fmt.Sprintf("%s with action %s", o.domain, o.action)
+			names = append(names, regexp.QuoteMeta(o.tool.Name))
+		}
+		toolWord = regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)
+	})
+	return toolWord.ReplaceAllStringFunc(text, func(n string) string { return metaOf[n] })
 }
 
 // argUse is an argument as one action takes it.
@@ -185,6 +210,9 @@ func (m *metaTool) serve(s *mcp.Server, st *State) {
 			}
 		}
 		out, err := o.run(st, args)
-		return nil, out, err
+		if err != nil {
+			return nil, nil, errors.New(metaWords(err.Error()))
+		}
+		return nil, out, nil
 	})
 }

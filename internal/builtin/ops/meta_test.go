@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -136,5 +137,39 @@ func TestMetaSurfaceRefuses(t *testing.T) {
 	after, _, _ := call(t, cs, "containers", map[string]any{"action": "list"})
 	if !reflect.DeepEqual(before, after) {
 		t.Errorf("refused calls changed the host:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// TestMetaSurfaceSpeaksItsOwnNames: the meta surface's descriptions and
+// errors name its own tools and actions, never a tool it does not list;
+// an argument named like a tool is left alone.
+func TestMetaSurfaceSpeaksItsOwnNames(t *testing.T) {
+	cs := connectMeta(t, seeded(t))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var individual []string
+	for _, o := range ops() {
+		individual = append(individual, o.tool.Name)
+	}
+	text := ""
+	for _, tool := range res.Tools {
+		text += tool.Description + string(mustJSON(t, tool.InputSchema))
+	}
+	_, _, refusal := call(t, cs, "containers", map[string]any{"action": "remove", "container_id": "shop-web"})
+	text += refusal
+	for _, n := range individual {
+		if n == "list_events" { // also the action's own name on system
+			continue
+		}
+		if regexp.MustCompile(`\b` + n + `\b`).MatchString(text) {
+			t.Errorf("the meta surface names %s, a tool it does not list", n)
+		}
+	}
+	for _, want := range []string{"images with action pull", "remove_containers", "containers with action remove is destructive"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the meta surface does not say %q", want)
+		}
 	}
 }
