@@ -59,9 +59,6 @@ func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
 	return m
 }
 
-// noKey fails the test if the planted key appears in v's JSON or in err.
-var noKey = providertest.NoSecret
-
 var tools = []model.Tool{
 	{Name: "list containers", Description: "Lists containers.", InputSchema: json.RawMessage(`{"type":"object","properties":{"all":{"type":"boolean"}},"additionalProperties":false}`)},
 	{Name: "container_stop", Description: "Stops a container.", InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`)},

@@ -24,8 +24,6 @@ type fake = providertest.Recorder
 var (
 	newFake = providertest.NewRecorder
 	reply   = providertest.Reply
-	// noKey fails the test if the planted key appears in v's JSON or in err.
-	noKey = providertest.NoSecret
 )
 
 func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
