@@ -84,12 +84,14 @@ func callServer(conn *target.Conn, name string) string {
 
 // recordServers writes into the header, under ServersKey, each server of
 // a connection to several: its name, its target as a record may describe
-// it, and what it reported of itself.
+// it, and what it reported of itself; the header's own Target.Server,
+// which names one server, is left empty.
 func (r *run) recordServers(conn *target.Conn) {
 	names := conn.Servers()
 	if len(names) == 0 {
 		return
 	}
+	r.header.Target.Server = record.Build{} // not the first server's alone: each one's is below
 	info := conn.ServerInfo()
 	type server struct {
 		Name   string        `json:"name"`

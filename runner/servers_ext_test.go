@@ -136,6 +136,9 @@ func TestSeveralServers(t *testing.T) {
 	if !strings.Contains(rec.Header.Target.Spec, "household=builtin:household") || !strings.Contains(rec.Header.Target.Spec, "memory=stdio:") {
 		t.Errorf("header target %q", rec.Header.Target.Spec)
 	}
+	if rec.Header.Target.Server.Name != "" {
+		t.Errorf("header names one server, %s, for two", rec.Header.Target.Server.Name)
+	}
 	if !strings.Contains(string(rec.Header.Extra[runner.ServersKey]), `"name":"memory"`) {
 		t.Errorf("header servers: %s", rec.Header.Extra[runner.ServersKey])
 	}
