@@ -139,7 +139,7 @@ func TestSeveralServers(t *testing.T) {
 	if rec.Header.Target.Server.Name != "" {
 		t.Errorf("header names one server, %s, for two", rec.Header.Target.Server.Name)
 	}
-	if !strings.Contains(string(rec.Header.Extra[runner.ServersKey]), `"name":"memory"`) {
+	if !strings.Contains(string(rec.Header.Extra[runner.ServersKey]), `{"name":"memory","target":"stdio:`) || strings.Count(string(rec.Header.Extra[runner.ServersKey]), `"server":{"name":`) != 2 {
 		t.Errorf("header servers: %s", rec.Header.Extra[runner.ServersKey])
 	}
 	b, err := os.ReadFile(graph)
