@@ -21,6 +21,7 @@ func (c *Comparison) changes(b, n *record.Header) {
 		}
 	}
 	add("model", modelName(b), modelName(n))
+	add("surface", surfaceName(b), surfaceName(n))
 	for _, k := range optionKeys(b.Model.Options, n.Model.Options) {
 		add("option "+k, optionValue(b.Model.Options, k), optionValue(n.Model.Options, k))
 	}
@@ -62,6 +63,15 @@ func (c *Comparison) changes(b, n *record.Header) {
 	add("target", targetLabel(b.Target), targetLabel(n.Target))
 	add("turn cap", strconv.Itoa(b.TurnCap), strconv.Itoa(n.TurnCap))
 	add("mcpeval", buildLabel(b.Tool), buildLabel(n.Tool))
+}
+
+// surfaceName names the surface of the suite a run measured; none for a
+// suite without surfaces.
+func surfaceName(h *record.Header) string {
+	if h.Surface == nil {
+		return "none"
+	}
+	return h.Surface.Name
 }
 
 func modelName(h *record.Header) string {

@@ -78,6 +78,8 @@ type RunInfo struct {
 	Model    string `json:"model"`
 	Valid    bool   `json:"valid"`
 	Complete bool   `json:"complete"`
+	// Surface names the surface of the suite the run measured, if any.
+	Surface string `json:"surface,omitempty"`
 }
 
 // Change is one difference in what the two runs measured.
@@ -215,7 +217,11 @@ func (c *Comparison) costLine() string {
 }
 
 func info(r *record.Run, g *grade.Result) RunInfo {
-	return RunInfo{RunID: r.Header.RunID, Dir: r.Dir, Model: g.Model, Valid: g.Valid, Complete: r.Complete()}
+	ri := RunInfo{RunID: r.Header.RunID, Dir: r.Dir, Model: g.Model, Valid: g.Valid, Complete: r.Complete()}
+	if r.Header.Surface != nil {
+		ri.Surface = r.Header.Surface.Name
+	}
+	return ri
 }
 
 // rows builds the group and case rows: the new run's order first, then

@@ -17,7 +17,7 @@ import (
 func Markdown(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### mcpeval compare: `%s` → `%s`\n\n", mdCode(c.Base.RunID), mdCode(c.New.RunID))
-	fmt.Fprintf(bw, "Base **%s**, new **%s**.\n\n", mdText(c.Base.Model), mdText(c.New.Model))
+	fmt.Fprintf(bw, "Base **%s**%s, new **%s**%s.\n\n", mdText(c.Base.Model), mdSurface(c.Base), mdText(c.New.Model), mdSurface(c.New))
 	if cl := c.costLine(); cl != "" {
 		fmt.Fprintf(bw, "**Cost:** %s.\n\n", mdText(cl))
 	}

@@ -16,8 +16,8 @@ import (
 // improvements and newly inconsistent cases spelled out.
 func Text(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "base  %s  %s  (%s)\n", termsafe.Line(c.Base.RunID), termsafe.Line(c.Base.Model), termsafe.Line(c.Base.Dir))
-	fmt.Fprintf(bw, "new   %s  %s  (%s)\n", termsafe.Line(c.New.RunID), termsafe.Line(c.New.Model), termsafe.Line(c.New.Dir))
+	fmt.Fprintf(bw, "base  %s  %s%s  (%s)\n", termsafe.Line(c.Base.RunID), termsafe.Line(c.Base.Model), onSurface(c.Base), termsafe.Line(c.Base.Dir))
+	fmt.Fprintf(bw, "new   %s  %s%s  (%s)\n", termsafe.Line(c.New.RunID), termsafe.Line(c.New.Model), onSurface(c.New), termsafe.Line(c.New.Dir))
 
 	fmt.Fprintln(bw, "\nwhat changed")
 	if !c.HasChanges() {
