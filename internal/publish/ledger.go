@@ -35,6 +35,10 @@ type Row struct {
 	Model  Model  `json:"model"`
 	Target Target `json:"target"`
 	Suite  Suite  `json:"suite"`
+	// Surface names the surface of the suite the run measured, when the
+	// suite declares surfaces: rows of one model on two surfaces are two
+	// rows.
+	Surface string `json:"surface,omitempty"`
 	// Tool is the mcpeval that made the run.
 	Tool Tool `json:"tool"`
 	// RunID is the run the row was folded from.
@@ -166,6 +170,9 @@ func (r *Row) Key() string {
 	target := r.Target.Spec
 	if r.Target.Server != "" {
 		target += " (" + r.Target.Server + ")"
+	}
+	if r.Surface != "" {
+		target += " on surface " + r.Surface
 	}
 	return r.Model.Spec + " | " + target + " | " + r.Suite.Name
 }

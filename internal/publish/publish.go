@@ -330,7 +330,7 @@ func RenderLedger(l *Ledger, version string) ([]byte, error) {
 	for _, r := range rows {
 		p.Rows = append(p.Rows, htmlreport.LedgerRow{
 			Key: r.Key(), Model: r.Model.Spec, Options: options(r.Model.Options),
-			Target: r.Target.Spec, Server: strings.TrimSpace(r.Target.Server + " " + r.Target.ServerVersion), ToolsHash: short(r.Target.ToolsHash),
+			Target: targetOnSurface(r), Server: strings.TrimSpace(r.Target.Server + " " + r.Target.ServerVersion), ToolsHash: short(r.Target.ToolsHash),
 			Suite: r.Suite.Name, SuiteHash: short(r.Suite.Hash), Date: r.Date, RunID: r.RunID,
 			Commit: short(r.Tool.Commit), ToolVersion: r.Tool.Version,
 			AsGraded: r.AsGraded, AfterReview: r.AfterReview,
@@ -388,7 +388,26 @@ func makeRow(rec *record.Run, res *grade.Result, rv *review.Reviewed) Row {
 		Reviews: Reviews{ModelFailure: rv.ModelFailures, GraderFalseFail: rv.GraderFalseFails, ExpectationInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed},
 		Actions: rowActions(res.Actions),
 		Cost:    usage.NewCost(rec, res.Totals.Passed, nil),
+		Surface: surfaceOf(h),
 	}
+}
+
+// surfaceOf names the surface run h measured; empty for a suite without
+// surfaces.
+func surfaceOf(h *record.Header) string {
+	if h.Surface == nil {
+		return ""
+	}
+	return h.Surface.Name
+}
+
+// targetOnSurface is the row's target as the ledger page shows it, with
+// the surface the run measured.
+func targetOnSurface(r Row) string {
+	if r.Surface == "" {
+		return r.Target.Spec
+	}
+	return r.Target.Spec + " (surface " + r.Surface + ")"
 }
 
 func absPath(p string) string {
