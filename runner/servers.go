@@ -45,7 +45,7 @@ func (r *run) resolveServers(conn *target.Conn, listed []*mcp.Tool) error {
 	}
 	s, err := r.cfg.Suite.ResolveTools(servedTools(conn, listed))
 	if err != nil {
-		return fmt.Errorf("the suite names tools its servers do not tell apart:\n%w", err)
+		return fmt.Errorf("reading the suite's tool names against its servers (before any model request):\n%w", err)
 	}
 	r.cfg.Suite = s
 	return nil
