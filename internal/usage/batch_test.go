@@ -24,3 +24,21 @@ func TestBatchedAttemptsCostTheBatchShare(t *testing.T) {
 		t.Errorf("tokens changed with batching: %+v vs %+v", half.Cases["a/x"].Tokens, full.Cases["a/x"].Tokens)
 	}
 }
+
+// A budget in dollars counts a batched attempt at the batch rate.
+func TestBudgetCountsBatchRate(t *testing.T) {
+	p, ok := testPrices(t).Lookup("anthropic", "m1")
+	if !ok {
+		t.Fatal("no test price")
+	}
+	r := run("anthropic:m1", "anthropic", "m1")
+	full, half := &Budget{Price: &p}, &Budget{Price: &p}
+	full.Spend(&r.Attempts[0])
+	r.Attempts[0].Batch = true
+	half.Spend(&r.Attempts[0])
+	ft, fu := full.Spent()
+	ht, hu := half.Spent()
+	if ft != ht || fu == 0 || math.Abs(hu-fu/2) > 1e-12 {
+		t.Errorf("batched: %d tokens $%v; ordinary: %d tokens $%v; want the same tokens at half the dollars", ht, hu, ft, fu)
+	}
+}

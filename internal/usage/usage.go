@@ -171,7 +171,11 @@ func (b *Budget) Spend(a *record.Attempt) {
 	for _, t := range a.Turns {
 		b.tokens += t.Usage.Billed()
 		if b.Price != nil {
-			b.usd += price.Cost(*b.Price, t.Usage)
+			c := price.Cost(*b.Price, t.Usage)
+			if r, ok := price.Batch(b.Price.Provider); ok && a.Batch {
+				c *= r.Share // answered in a batch, at the batch rate
+			}
+			b.usd += c
 		}
 	}
 }
