@@ -509,12 +509,8 @@ func modelDir(m string, used map[string]bool) string {
 	return name
 }
 
-func reportMarkdown(w io.Writer, res *grade.Result, rec *record.Run) error {
-	return report.Markdown(w, res, &rec.Header, usage.NewCost(rec, res.Totals.Passed, nil))
-}
-
 // writeJUnit writes one graded run as JUnit XML to the file path names
 // ("-": stdout).
-func writeJUnit(e *env, path string, rec *record.Run, res *grade.Result) error {
-	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, report.JUnitRun{Record: rec, Result: res}) })
+func writeJUnit(e *env, path string, run report.JUnitRun) error {
+	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, run) })
 }

@@ -8,8 +8,6 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
-	"github.com/mcpeval/mcpeval/internal/report/junit"
-	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
@@ -85,8 +83,7 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitFile != "" {
-		jr := junit.Run{Record: rec, Result: res, Durations: g.WallTime}
-		if err := rundir.WriteOutput(*junitFile, e.stdout, func(w io.Writer) error { return junit.Write(w, jr) }); err != nil {
+		if err := writeJUnit(e, *junitFile, report.JUnitRun{Record: rec, Result: res, Durations: g.WallTime}); err != nil {
 			return err
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -15,7 +14,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
-	"github.com/mcpeval/mcpeval/internal/report/junit"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/usage"
@@ -186,8 +184,7 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitPath != "" {
-		jr := junit.Run{Record: rec, Result: &res, Durations: durations}
-		if err := rundir.WriteOutput(*junitPath, e.stdout, func(w io.Writer) error { return junit.Write(w, jr) }); err != nil {
+		if err := writeJUnit(e, *junitPath, report.JUnitRun{Record: rec, Result: &res, Durations: durations}); err != nil {
 			return err
 		}
 	}
@@ -229,11 +226,7 @@ func readRun(e *env, dir string) (*record.Run, error) {
 	return rec, nil
 }
 
-func printAs(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run) error {
-	return printPriced(e, asJSON, asMD, res, rec, nil)
-}
-
-// printPriced is printAs with the run priced by prices (nil: the built-in
+// printPriced prints a graded run priced by prices (nil: the built-in
 // tables).
 func printPriced(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, prices *price.Set) error {
 	return printCost(e, asJSON, asMD, res, rec, usage.NewCost(rec, res.Totals.Passed, prices))
