@@ -36,18 +36,24 @@ func argumentsColumn(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct {
+	return argumentsIn(t, path, b)
+}
+
+// argumentsIn reads the Arguments column of the first model in the action
+// report rep, read from where.
+func argumentsIn(t *testing.T, where string, rep []byte) string {
+	t.Helper()
+	var r struct {
 		Models []struct {
 			Columns struct {
 				Arguments struct{ Num, Den int } `json:"arguments"`
 			} `json:"columns"`
 		} `json:"models"`
 	}
-	if err := json.Unmarshal(b, &rep); err != nil || len(rep.Models) == 0 {
-		t.Fatalf("%s: %v\n%s", path, err, b)
+	if err := json.Unmarshal(rep, &r); err != nil || len(r.Models) == 0 {
+		t.Fatalf("%s: %v\n%s", where, err, rep)
 	}
-	a := rep.Models[0].Columns.Arguments
-	b, _ = json.Marshal(a)
+	b, _ := json.Marshal(r.Models[0].Columns.Arguments)
 	return string(b)
 }
 
@@ -96,9 +102,7 @@ func argumentsColumnOf(t *testing.T, path string) string {
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
-	tmp := filepath.Join(t.TempDir(), "a.json")
-	os.WriteFile(tmp, res.Actions, 0o644)
-	return argumentsColumn(t, tmp)
+	return argumentsIn(t, path+": actions", res.Actions)
 }
 
 // TestMergeWritesEveryFile: the merged run of a sharded action suite gets
