@@ -546,3 +546,36 @@ func TestBatchPollWaits(t *testing.T) {
 		t.Errorf("a first wait over the cap: max %v, want the first wait", o.MaxPoll)
 	}
 }
+
+// A batch that cannot be polled (the provider keeps failing) leaves the
+// run incomplete with its attempts unrecorded and a warning, and a resumed
+// run reads the same batch.
+func TestBatchPollFailureIsResumable(t *testing.T) {
+	s := ciSuite(t)
+	api := batchAPIs[0]
+	b, bs, _, _ := standIns(t, api.api, s)
+	b.Faults = []wiremodel.Fault{{}, {Status: 500}, {Status: 500}, {Status: 500}, {Status: 500}} // every try of the first poll
+	var sl sleeps
+	m, err := api.open(bs.URL, sl.policy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	cfg := batchConfig(t, s, m, api.info(), fastPoll())
+	cfg.Warn = func(w string) { warned = append(warned, w) }
+	rec, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Complete() || len(rec.Attempts) != 0 || rec.End.Skipped["batch poll failed"] != 10 || rec.End.Reason != "a batch could not be polled" {
+		t.Fatalf("complete %v, %d attempts, end %+v; want incomplete with 10 left for the resume", rec.Complete(), len(rec.Attempts), rec.End)
+	}
+	if last := warned[len(warned)-1]; !strings.Contains(last, "polling batch "+rec.Header.Batches[0].ID) || !strings.Contains(last, "--resume") {
+		t.Errorf("warnings %q, want the failed poll and how to go on", warned)
+	}
+	cfg.Resume, cfg.Warn = rec, nil
+	rec, err = Run(context.Background(), cfg)
+	if err != nil || !rec.Complete() || len(rec.Attempts) != 10 || b.Count(http.MethodPost, api.create) != 1 {
+		t.Errorf("resumed: err %v, complete %v, %d attempts, %d batches created; want all 10 from the one batch", err, rec != nil && rec.Complete(), len(rec.Attempts), b.Count(http.MethodPost, api.create))
+	}
+}
