@@ -108,16 +108,23 @@ func (r *run) onSurface(ctx context.Context) (*record.Surface, error) {
 // canonicalTools starts the suite's canonical surface and lists its tools,
 // as the header records tools.
 func (r *run) canonicalTools(ctx context.Context) ([]record.Tool, error) {
-	s := r.cfg.Suite
-	can := s.CanonicalSurface()
-	t, err := ResolveSurfaceTarget(s, can)
+	return SurfaceTools(ctx, r.cfg.Suite, r.cfg.Suite.CanonicalSurface(), r.cfg.Target)
+}
+
+// SurfaceTools starts the server of surface sf of suite s (the suite's
+// target for a nil sf) and lists its tools, with their schemas and
+// annotations as a record keeps them. base gives what the suite does not:
+// the builtin targets, the client's version and how many stderr lines to
+// keep.
+func SurfaceTools(ctx context.Context, s *suite.Suite, sf *suite.Surface, base target.Config) ([]record.Tool, error) {
+	t, err := ResolveSurfaceTarget(s, sf)
 	if err != nil {
 		return nil, err
 	}
-	t.Builtins, t.ClientVersion, t.StderrLines = r.cfg.Target.Builtins, r.cfg.Target.ClientVersion, r.cfg.Target.StderrLines
-	name := "the canonical surface"
-	if can != nil {
-		name = "canonical surface " + can.Name
+	t.Builtins, t.ClientVersion, t.StderrLines = base.Builtins, base.ClientVersion, base.StderrLines
+	name := "the suite's target"
+	if sf != nil {
+		name = "surface " + sf.Name
 	}
 	conn, err := target.Dial(ctx, t)
 	if err != nil {

@@ -19,6 +19,10 @@ elements), against the target's live tool list. A tool or argument no case
 covers must be listed under actions.uncovered in the suite, with the
 reason; otherwise it is a gap, and the exit status is 5.
 SUITE is a path or an embedded suite name (default: household).
+A suite that declares surfaces (docs/targets.md) is covered on each mapped
+surface too (or on those --surface names): every tool the surface lists
+must stand for some canonical action, every value of its selecting
+argument (action) too, and every canonical tool must be mapped.
 With --json the matrix and its gaps are printed as JSON.
 
 Examples:
@@ -32,6 +36,8 @@ type coverageJSON struct {
 	Target string `json:"target"`
 	*audit.Coverage
 	Gaps []string `json:"gaps"`
+	// Surfaces are the suite's mapped surfaces, covered (surfaces.go).
+	Surfaces []*audit.SurfaceCoverage `json:"surfaces,omitempty"`
 }
 
 func init() {
@@ -45,6 +51,8 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment; repeatable")
 	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
 	asJSON := fs.Bool("json", false, "print the matrix and its gaps as JSON on stdout")
+	var surfaces stringList
+	fs.Var(&surfaces, "surface", "cover the suite's surface `NAME` (default: every mapped surface it declares); repeatable")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -72,12 +80,19 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 		return badInput(err)
 	}
 	cov := audit.CoverageOf(s, ins.Tools)
+	surfs, err := surfaceCoverages(ctx, s, cov, tcfg, surfaces) // surfaces.go
+	if err != nil {
+		return err
+	}
 	if *asJSON {
 		gaps := append([]string{}, cov.Gaps()...)
+		for _, sc := range surfs {
+			gaps = append(gaps, sc.Gaps...)
+		}
 		if cov.Tools == nil {
 			cov.Tools = []audit.ToolCoverage{}
 		}
-		if err := printJSON(e.stdout, coverageJSON{Suite: s.Name, Target: tcfg.Describe(), Coverage: cov, Gaps: gaps}); err != nil {
+		if err := printJSON(e.stdout, coverageJSON{Suite: s.Name, Target: tcfg.Describe(), Coverage: cov, Gaps: gaps, Surfaces: surfs}); err != nil {
 			return err
 		}
 		if len(gaps) > 0 {
@@ -89,7 +104,15 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 	if err := cov.Write(e.stdout); err != nil {
 		return err
 	}
-	if gaps := cov.Gaps(); len(gaps) > 0 {
+	gaps := cov.Gaps()
+	for _, sc := range surfs {
+		fmt.Fprintln(e.stdout)
+		if err := sc.Write(e.stdout); err != nil {
+			return err
+		}
+		gaps = append(gaps, sc.Gaps...)
+	}
+	if len(gaps) > 0 {
 		for i := range gaps {
 			gaps[i] = termsafe.Line(gaps[i]) // they name the server's tools
 		}

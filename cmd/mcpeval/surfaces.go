@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
@@ -198,4 +200,31 @@ func (f *runFlags) onSurface(s *suite.Suite, tcfg target.Config, resume *record.
 		return nil, tcfg, usagef("%s: surface %s: %v", suiteLine(s, "surfaces"), name, err)
 	}
 	return sf, t, nil
+}
+
+// surfaceCoverages covers the suite's mapped surfaces (those only names,
+// else every one), given its canonical coverage: each surface's server is
+// started and its tools listed. base is the canonical target, for its
+// builtins.
+func surfaceCoverages(ctx context.Context, s *suite.Suite, canonical *audit.Coverage, base target.Config, only []string) ([]*audit.SurfaceCoverage, error) {
+	if len(only) > 0 && len(s.Surfaces) == 0 {
+		return nil, usagef("--surface %s: suite %s declares no surfaces (see docs/targets.md, Surfaces)", only[0], s.Name)
+	}
+	for _, n := range only {
+		if s.Surface(n) == nil {
+			return nil, usagef("--surface %s: suite %s has no such surface (it has %s)", n, s.Name, strings.Join(s.SurfaceNames(), ", "))
+		}
+	}
+	var out []*audit.SurfaceCoverage
+	for _, sf := range s.Surfaces {
+		if sf.Canonical() || (len(only) > 0 && !slices.Contains(only, sf.Name)) {
+			continue
+		}
+		tools, err := runner.SurfaceTools(ctx, s, sf, base)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		out = append(out, audit.SurfaceCoverageOf(s, sf, canonical, tools))
+	}
+	return out, nil
 }

@@ -1,0 +1,70 @@
+package audit
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// TestSurfaceCoverage: a surface tool stands for the canonical tools mapped
+// to it and is reached by their cases; a surface tool nothing maps to, an
+// action value the map does not name, and a canonical tool the surface
+// does not map are gaps.
+func TestSurfaceCoverage(t *testing.T) {
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(`
+name: cov
+target: builtin:ops
+allow_writes: true
+surfaces:
+  - name: individual
+  - name: meta
+    target: builtin:ops-meta
+    map:
+      create_volume: {tool: volumes, args: {action: create}}
+      list_volumes: {tool: volumes, args: {action: list}}
+cases:
+  - id: write/new
+    prompt: Make a volume called data.
+    action:
+      kind: write
+      steps:
+        - tool: create_volume
+          args: {name: {literal: data}}
+`)}}, "suite.yaml", "suite.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	canonical := &Coverage{Tools: []ToolCoverage{
+		{Tool: "create_volume", Cases: []string{"write/new"}},
+		{Tool: "list_volumes"},
+		{Tool: "remove_volume"},
+	}}
+	tools := []record.Tool{
+		{Name: "volumes", InputSchema: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string","enum":["create","list","remove"]}}}`)},
+		{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)},
+	}
+	sc := SurfaceCoverageOf(s, s.Surface("meta"), canonical, tools)
+	if len(sc.Tools) != 2 || !slices.Equal(sc.Tools[0].Actions, []string{"create_volume", "list_volumes"}) || !slices.Equal(sc.Tools[0].Cases, []string{"write/new"}) {
+		t.Errorf("volumes: %+v", sc.Tools)
+	}
+	want := []string{
+		"surface meta: tool volumes action remove: no canonical action maps to it",
+		"surface meta: tool whoami: no canonical action maps to it",
+		"surface meta: canonical tool remove_volume: the surface does not map it",
+	}
+	if !slices.Equal(sc.Gaps, want) {
+		t.Errorf("gaps:\n%s\nwant:\n%s", strings.Join(sc.Gaps, "\n"), strings.Join(want, "\n"))
+	}
+	var b strings.Builder
+	if err := sc.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "whoami") || !strings.Contains(b.String(), "NONE") || !strings.Contains(b.String(), "2 tools; 3 gaps") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
