@@ -198,6 +198,12 @@ type Tool struct {
 	ReadOnly bool `json:"read_only,omitempty"`
 	// Destructive is the server's destructiveHint.
 	Destructive bool `json:"destructive,omitempty"`
+	// Server names the server that lists the tool, when the suite's
+	// target is several servers (targets:); ServerTool is the tool's name
+	// on that server when the model was shown another (Name is then
+	// "SERVER__TOOL": a name more than one server lists).
+	Server     string `json:"server,omitempty"`
+	ServerTool string `json:"server_tool,omitempty"`
 }
 
 // Planned names one attempt a run set out to make.
@@ -401,6 +407,9 @@ type Call struct {
 	// in the order the run started them, when attempts share a pool of
 	// connections (a read-only suite); 0 when each attempt had its own.
 	Session int `json:"session,omitempty"`
+	// Server names the server the call was routed to, when the suite's
+	// target is several servers (targets:).
+	Server string `json:"server,omitempty"`
 	// Kind is CallResource for a call of a client tool that reads the
 	// server's resources (resources/list, resources/read) rather than a
 	// tool of the server; empty for a tool call.

@@ -118,6 +118,11 @@ type Config struct {
 	// model that is a model.Batcher. A resumed run whose record names
 	// batches reads them again whether or not it is set.
 	Batch *BatchOptions
+	// Lean, when set, returns the run without its attempts (Dir, Header,
+	// End and Warnings, as record.Reader.Run holds them), for a caller
+	// that reads them as a stream (record.Open): the finished record is
+	// not read back whole, so a run of any size ends in little memory.
+	Lean bool
 }
 
 // Fixtures builds and clears the world an attempt acts on. Implementations
@@ -376,6 +381,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	if init := conn.Session.InitializeResult(); init != nil && init.ServerInfo != nil {
 		r.header.Target.Server = record.Build{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
 	}
+	r.recordServers(conn)
 	r.scrub.header(r.header)
 	if msg := CacheWarning(cfg.ModelInfo, cfg.Suite.SystemPrompt, r.shown); msg != "" && cfg.Warn != nil {
 		cfg.Warn(msg)
@@ -392,7 +398,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	r.w = w
 	if !pre.Valid {
 		w.End(&record.End{Finish: cfg.Now().UTC(), Complete: false, Reason: "invalid"})
-		rec, rerr := record.Read(dir)
+		rec, rerr := r.readBack(dir)
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -413,7 +419,7 @@ func (r *run) finish(ctx context.Context, conn *target.Conn, dir string, planned
 	if err := r.w.End(end); err != nil {
 		return nil, err
 	}
-	rec, err := record.Read(dir)
+	rec, err := r.readBack(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -479,6 +485,9 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 	if err != nil {
 		return fmt.Errorf("starting target (before any model request): %w", err)
 	}
+	if err := r.resolveServers(conn, listed); err != nil { // several servers: SERVER/TOOL names
+		return err
+	}
 	if listed, err = r.withResourceTools(conn, listed); err != nil { // resources: true
 		return err
 	}
@@ -495,6 +504,7 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 			return fmt.Errorf("tool %s: encoding input schema: %w", t.Name, err)
 		}
 		rt := record.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: canonical(schema)}
+		serve(conn, &rt)
 		if t.Annotations != nil {
 			rt.ReadOnly = t.Annotations.ReadOnlyHint
 			rt.Destructive = t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
@@ -888,6 +898,9 @@ func (at *conversation) answered(rt record.Turn) {
 func (at *conversation) calledFirst(rt record.Turn, calls []model.Call) {
 	for _, call := range calls {
 		rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: at.r.known[call.Name], NotSent: true}
+		if rc.Shown {
+			rc.Server = callServer(at.conn, call.Name)
+		}
 		if !json.Valid(call.Args) {
 			rc.Args = jsonString(string(call.Args))
 		}
@@ -956,7 +969,8 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
 	defer cancel()
 	t0 := time.Now()
-	out, err := r.resourceOr(cctx, conn, &rc, call.Name, args, conn.Session.CallTool) // a resource tool reads resources
+	rc.Server = callServer(conn, call.Name)
+	out, err := r.resourceOr(cctx, conn, &rc, call.Name, args, conn.CallTool) // a resource tool reads resources
 	rc.DurationMS = time.Since(t0).Milliseconds()
 	if err != nil {
 		var we *jsonrpc.Error

@@ -18,6 +18,9 @@ type Suite struct {
 	// "stdio:CMD ARGS", an http(s) URL) or a mapping with spec, env, dir,
 	// headers, inherit_env and connect_timeout (see Target).
 	Target Target `yaml:"target,omitempty"`
+	// Targets names several servers the model is shown together, each
+	// written as Target is; it goes instead of Target (see targets.go).
+	Targets map[string]Target `yaml:"targets,omitempty"`
 	// SystemPrompt is the fixed system prompt every attempt is sent.
 	SystemPrompt string `yaml:"system_prompt,omitempty"`
 	// Attempts is how many times each case is asked by default (3 when zero).
