@@ -570,6 +570,9 @@ func TestBatchPollFailureIsResumable(t *testing.T) {
 	if rec.Complete() || len(rec.Attempts) != 0 || rec.End.Skipped["batch poll failed"] != 10 || rec.End.Reason != "a batch could not be polled" {
 		t.Fatalf("complete %v, %d attempts, end %+v; want incomplete with 10 left for the resume", rec.Complete(), len(rec.Attempts), rec.End)
 	}
+	if len(warned) == 0 {
+		t.Fatal("no warning of the failed poll")
+	}
 	if last := warned[len(warned)-1]; !strings.Contains(last, "polling batch "+rec.Header.Batches[0].ID) || !strings.Contains(last, "--resume") {
 		t.Errorf("warnings %q, want the failed poll and how to go on", warned)
 	}
