@@ -13,7 +13,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/judge"
-	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
+	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
@@ -324,8 +324,8 @@ func reportReviews(e *env, rec *record.Run, res *grade.Result, htmlPath string, 
 	if err != nil {
 		return badInput(err)
 	}
-	page := &htmlreport.RunPage{Run: streamed(rec), Result: res, Reviewed: rv, Version: buildinfo.Get().Version, Agreement: ag}
-	if err := rundir.WriteOutput(htmlPath, e.stdout, func(w io.Writer) error { return htmlreport.Run(w, page) }); err != nil {
+	page := &report.RunPage{Run: streamed(rec), Result: res, Reviewed: rv, Version: buildinfo.Get().Version, Agreement: ag}
+	if err := rundir.WriteOutput(htmlPath, e.stdout, func(w io.Writer) error { return report.HTML(w, page) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "mcpeval report: wrote %s\n", htmlPath)
