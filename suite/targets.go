@@ -69,6 +69,28 @@ func (l *loader) checkTargets(s *Suite, file string, data []byte) {
 	}
 }
 
+// showsRef reports whether the tools filters may show case c the tool a
+// suite names name. A suite of several servers is read leniently before
+// their tools are known: SERVER/ is dropped from the name and from the
+// filters' patterns when the name as written does not pass, so that
+// home/* does not hide a bare get_net_worth that only home may list.
+func (s *Suite) showsRef(c *Case, name string) bool {
+	if ok := s.Shows(c, name); ok || len(s.Targets) == 0 {
+		return ok
+	}
+	bare := func(n string) string {
+		if _, t, ok := strings.Cut(n, "/"); ok {
+			return t
+		}
+		return n
+	}
+	strip := func(f ToolFilter) ToolFilter {
+		return ToolFilter{Include: mapNames(f.Include, bare), Exclude: mapNames(f.Exclude, bare)}
+	}
+	n := bare(name)
+	return strip(s.Tools).Allows(n) && (c == nil || strip(c.Tools.ToolFilter).Allows(n))
+}
+
 // targetLine returns the line of server name under the targets key at
 // line top, or top when it is not found (a flow mapping, say).
 func targetLine(data []byte, top int, name string) int {

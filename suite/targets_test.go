@@ -163,3 +163,25 @@ cases:
 		t.Errorf("CheckTools: %v", err)
 	}
 }
+
+// TestTargetsFilterNames accepts, when the suite loads, a bare name that
+// a server's pattern may show and a SERVER/TOOL a bare pattern may show,
+// and still refuses a name the filters hide however it is read.
+func TestTargetsFilterNames(t *testing.T) {
+	body := `name: f
+targets: {home: builtin:household, office: builtin:household}
+tools: {include: ["home/*", "get_acc*"], exclude: [home/get_holdings]}
+cases:
+  - id: g/a
+    prompt: What's our net worth?
+    tools: {required: [get_net_worth, office/get_accounts]}
+    key: {calls: [{tool: get_net_worth}, {tool: office/get_accounts}]}
+`
+	if _, err := loadString(body); err != nil {
+		t.Fatal(err)
+	}
+	_, err := loadString(strings.Replace(body, "office/get_accounts]}\n    key", "home/get_holdings]}\n    key", 1))
+	if err == nil || !strings.Contains(err.Error(), "names home/get_holdings, but the tools filter (include/exclude) hides it") {
+		t.Errorf("err = %v", err)
+	}
+}

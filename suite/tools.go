@@ -121,7 +121,7 @@ func (l *loader) checkToolFilters(s *Suite) {
 		}
 		hidden := map[string]bool{}
 		for _, r := range caseToolRefs(c) {
-			if r.name == "" || hidden[r.name] || s.Shows(c, r.name) {
+			if r.name == "" || hidden[r.name] || s.showsRef(c, r.name) {
 				continue
 			}
 			hidden[r.name] = true
