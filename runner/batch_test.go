@@ -197,6 +197,8 @@ func TestBatchRoundTrip(t *testing.T) {
 			}
 			if bc, pc := *bu.Total.CostUSD, *pu.Total.CostUSD; pc == 0 || math.Abs(bc-pc/2) > 1e-12 {
 				t.Errorf("batched cost %v, ordinary %v: want half", bc, pc)
+			} else {
+				t.Logf("10 attempts, %d billed tokens: batched $%.6f, ordinary $%.6f", bu.Total.Tokens.Billed(), bc, pc)
 			}
 		})
 	}
