@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -227,4 +228,36 @@ func surfaceCoverages(ctx context.Context, s *suite.Suite, canonical *audit.Cove
 		out = append(out, audit.SurfaceCoverageOf(s, sf, canonical, tools))
 	}
 	return out, nil
+}
+
+// surfaceProblems checks each mapped surface's map against the canonical
+// tools (canonical, as the suite's target lists them) and the tools its own
+// server lists, for validate: each problem is located at its map entry.
+func surfaceProblems(ctx context.Context, s *suite.Suite, canonical []record.Tool, base target.Config) []located {
+	var can []string
+	for _, t := range canonical {
+		can = append(can, t.Name)
+	}
+	var out []located
+	for _, sf := range s.Surfaces {
+		if sf.Canonical() {
+			continue
+		}
+		tools, err := runner.SurfaceTools(ctx, s, sf, base)
+		if err != nil {
+			out = append(out, located{Kind: "surface", File: s.Path, Message: err.Error()})
+			continue
+		}
+		var listed []string
+		for _, t := range tools {
+			listed = append(listed, t.Name)
+		}
+		var es suite.Errors
+		if err := s.CheckSurface(sf, can, listed); errors.As(err, &es) {
+			for _, e := range es {
+				out = append(out, located{Kind: "surface", File: e.File, Line: e.Line, Message: e.Msg})
+			}
+		}
+	}
+	return out
 }

@@ -107,7 +107,7 @@ type validatedPreflight struct {
 // located is a problem or warning, with where it is when known.
 type located struct {
 	// Kind says which check found it: "file", "key", "leak", "confirm",
-	// "cleanup" or "no-cases".
+	// "cleanup", "no-cases" or "surface".
 	Kind    string `json:"kind"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
@@ -245,6 +245,9 @@ func validateLive(ctx context.Context, s *suite.Suite, override string, headers,
 		for _, e := range es {
 			v.Problems = append(v.Problems, located{Kind: "key", File: e.File, Line: e.Line, Message: e.Msg})
 		}
+	}
+	if override == "" {
+		v.Problems = append(v.Problems, surfaceProblems(ctx, s, ins.Tools, tcfg)...) // surfaces.go
 	}
 	for _, l := range audit.Leaks(s, ins.Tools) {
 		v.Warnings = append(v.Warnings, located{Kind: "leak", File: l.File, Line: l.Line,
