@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -301,5 +302,29 @@ cases:
 	host := strings.TrimPrefix(ts.URL, "http://")
 	if strings.Contains(string(b), "PLANTED") || strings.Contains(string(b), host) {
 		t.Errorf("the record holds the token or the endpoint %s", host)
+	}
+}
+
+// TestSeveralServersNameClash stops before any model request when a
+// server lists, under its own name, the name another server's tool is
+// prefixed to: the model cannot be shown two tools by one name.
+func TestSeveralServersNameClash(t *testing.T) {
+	tc := target0()
+	tc.Builtins["clash"] = func(bool) (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "clash", Version: "1"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "second__get_total", Description: "a name of its own", Annotations: readOnly},
+			func(ctx context.Context, req *mcp.CallToolRequest, in totalIn) (*mcp.CallToolResult, totalOut, error) {
+				return nil, totalOut{}, nil
+			})
+		return s, nil
+	}
+	s := loadSuite(t, strings.Replace(twinSuite, "  second: builtin:twin-b\n", "  second: builtin:twin-b\n  third: builtin:clash\n", 1))
+	counting := &countingModel{}
+	_, err := Run(context.Background(), Config{Suite: s, Model: counting, Target: tc, OutDir: t.TempDir()})
+	if !errors.Is(err, ErrDuplicateTool) || !strings.Contains(err.Error(), `"second__get_total"`) {
+		t.Fatalf("err = %v, want a duplicate tool name", err)
+	}
+	if counting.n != 0 {
+		t.Errorf("%d model requests", counting.n)
 	}
 }
