@@ -118,11 +118,6 @@ type Config struct {
 	// model that is a model.Batcher. A resumed run whose record names
 	// batches reads them again whether or not it is set.
 	Batch *BatchOptions
-	// Lean, when set, returns the run without its attempts (Dir, Header,
-	// End and Warnings, as record.Reader.Run holds them), for a caller
-	// that reads them as a stream (record.Open): the finished record is
-	// not read back whole, so a run of any size ends in little memory.
-	Lean bool
 }
 
 // Fixtures builds and clears the world an attempt acts on. Implementations
@@ -398,7 +393,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	r.w = w
 	if !pre.Valid {
 		w.End(&record.End{Finish: cfg.Now().UTC(), Complete: false, Reason: "invalid"})
-		rec, rerr := r.readBack(dir)
+		rec, rerr := record.Read(dir)
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -419,7 +414,7 @@ func (r *run) finish(ctx context.Context, conn *target.Conn, dir string, planned
 	if err := r.w.End(end); err != nil {
 		return nil, err
 	}
-	rec, err := r.readBack(dir)
+	rec, err := record.Read(dir)
 	if err != nil {
 		return nil, err
 	}
