@@ -76,3 +76,15 @@ func TestSurfacesSideBySide(t *testing.T) {
 		t.Errorf("JSON rows: %+v", back.Rows)
 	}
 }
+
+// TestTextNamesSurface: a run's report says which surface it measured.
+func TestTextNamesSurface(t *testing.T) {
+	r := surfaceRun("meta", 7, 6, 10, 8)
+	var b bytes.Buffer
+	if err := Text(&b, r.Result, &r.Record.Header, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\nsurface meta\n") {
+		t.Errorf("the report does not name the surface:\n%s", b.String())
+	}
+}

@@ -121,6 +121,9 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 		target += fmt.Sprintf(" (%s %s)", h.Target.Server.Name, h.Target.Server.Version)
 	}
 	fmt.Fprintf(w, "%starget  %s\n", prefix, termsafe.Line(target)) // the server names itself
+	if h.Surface != nil {
+		fmt.Fprintf(w, "%ssurface %s\n", prefix, termsafe.Line(h.Surface.Name))
+	}
 	if !h.Start.IsZero() {
 		fmt.Fprintf(w, "%sstart   %s\n", prefix, h.Start.UTC().Format(time.RFC3339))
 	}
