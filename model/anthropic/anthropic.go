@@ -180,7 +180,15 @@ func (m *Model) try(ctx context.Context, params sdk.MessageNewParams, mp *toolna
 	if raw := msg.RawJSON(); !json.Valid([]byte(raw)) || msg.Type != "message" {
 		return nil, &retry.Refusal{Status: http.StatusOK, Message: "reading the answer: " + retry.Short(retry.Redact(strings.TrimSpace(raw), m.key), 200) + " is not a message"}
 	}
-	resp := &model.Response{
+	resp := response(msg, mp)
+	resp.Latency, resp.RateLimit = latency, ex.RateLimit()
+	return resp, nil
+}
+
+// response reads a message as the model's answer, a turn's or a batched
+// request's, its tool names mapped back by mp.
+func response(msg *sdk.Message, mp *toolname.Mapping) *model.Response {
+	return &model.Response{
 		Message:    model.Message{Role: model.Assistant, Blocks: blocks(msg.Content, mp)},
 		StopReason: string(msg.StopReason),
 		Usage: model.Usage{
@@ -189,10 +197,7 @@ func (m *Model) try(ctx context.Context, params sdk.MessageNewParams, mp *toolna
 			CacheWrite: msg.Usage.CacheCreationInputTokens,
 			CacheRead:  msg.Usage.CacheReadInputTokens,
 		},
-		Latency:   latency,
-		RateLimit: ex.RateLimit(),
 	}
-	return resp, nil
 }
 
 // params builds the request body.

@@ -14,6 +14,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
@@ -40,45 +41,24 @@ var _ model.Batcher = (*Model)(nil)
 // /v1/messages/batches), each as exactly the body Generate would send,
 // split by the API's limits. It implements model.Batcher.
 func (m *Model) Submit(ctx context.Context, reqs []model.BatchRequest) ([]model.Batch, error) {
-	var (
-		out   []model.Batch
-		chunk []sdk.MessageBatchNewParamsRequest
-		size  int
-	)
-	flush := func() error {
-		if len(chunk) == 0 {
-			return nil
-		}
-		id, err := m.submit(ctx, chunk)
-		if err != nil {
-			return err
-		}
-		out = append(out, model.Batch{ID: id, Requests: len(chunk)})
-		chunk, size = nil, 0
-		return nil
-	}
-	for _, r := range reqs {
+	encode := func(r model.BatchRequest) (sdk.MessageBatchNewParamsRequest, int, error) {
+		var e sdk.MessageBatchNewParamsRequest
 		params, err := m.params(r.Request, toolMap(r.Request))
 		if err != nil {
-			return out, fmt.Errorf("building the request %s for anthropic:%s: %w", r.ID, m.info.Name, err)
+			return e, 0, fmt.Errorf("building the request %s for anthropic:%s: %w", r.ID, m.info.Name, err)
 		}
 		raw, err := json.Marshal(params)
 		if err != nil {
-			return out, fmt.Errorf("encoding the request %s for anthropic:%s: %w", r.ID, m.info.Name, err)
+			return e, 0, fmt.Errorf("encoding the request %s for anthropic:%s: %w", r.ID, m.info.Name, err)
 		}
-		n := len(raw) + len(r.ID) + len(`{"custom_id":"","params":},`)
-		if len(chunk) > 0 && (len(chunk) >= batchLimits.requests || size+n > batchLimits.bytes) {
-			if err := flush(); err != nil {
-				return out, err
-			}
-		}
-		chunk = append(chunk, sdk.MessageBatchNewParamsRequest{
+		e = sdk.MessageBatchNewParamsRequest{
 			CustomID: r.ID,
 			Params:   param.Override[sdk.MessageBatchNewParamsRequestParams](json.RawMessage(raw)),
-		})
-		size += n
+		}
+		return e, len(raw) + len(r.ID) + len(`{"custom_id":"","params":},`), nil
 	}
-	return out, flush()
+	submit := func(chunk []sdk.MessageBatchNewParamsRequest) (string, error) { return m.submit(ctx, chunk) }
+	return send.Split(reqs, batchLimits.requests, batchLimits.bytes, encode, submit)
 }
 
 // submit creates one batch and returns its id.
@@ -133,10 +113,7 @@ func (m *Model) Poll(ctx context.Context, id string, reqs []model.BatchRequest) 
 	if !st.Ended {
 		return st, nil
 	}
-	byID := make(map[string]*model.Request, len(reqs))
-	for _, r := range reqs {
-		byID[r.ID] = r.Request
-	}
+	byID := send.Index(reqs)
 	st.Results, _, err = retry.Do(ctx, m.policy, func(ctx context.Context) ([]model.BatchResult, error) {
 		return m.results(ctx, id, byID)
 	})
@@ -147,7 +124,7 @@ func (m *Model) Poll(ctx context.Context, id string, reqs []model.BatchRequest) 
 }
 
 // results reads an ended batch's results, once.
-func (m *Model) results(ctx context.Context, id string, reqs map[string]*model.Request) ([]model.BatchResult, error) {
+func (m *Model) results(ctx context.Context, id string, reqs send.Submitted) ([]model.BatchResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, batchTimeout)
 	defer cancel()
 	var seen answerStatus
@@ -165,7 +142,7 @@ func (m *Model) results(ctx context.Context, id string, reqs map[string]*model.R
 }
 
 // result turns one line of a batch's results into a model.BatchResult.
-func (m *Model) result(r sdk.MessageBatchIndividualResponse, reqs map[string]*model.Request) model.BatchResult {
+func (m *Model) result(r sdk.MessageBatchIndividualResponse, reqs send.Submitted) model.BatchResult {
 	out := model.BatchResult{ID: r.CustomID}
 	switch r.Result.Type {
 	case "succeeded":
@@ -174,20 +151,7 @@ func (m *Model) result(r sdk.MessageBatchIndividualResponse, reqs map[string]*mo
 			out.Error = "succeeded without a message: " + retry.Short(retry.Redact(r.Result.RawJSON(), m.key), 200)
 			return out
 		}
-		req := reqs[r.CustomID]
-		if req == nil {
-			req = &model.Request{}
-		}
-		out.Response = &model.Response{
-			Message:    model.Message{Role: model.Assistant, Blocks: blocks(msg.Content, toolMap(req))},
-			StopReason: string(msg.StopReason),
-			Usage: model.Usage{
-				Input:      msg.Usage.InputTokens,
-				Output:     msg.Usage.OutputTokens,
-				CacheWrite: msg.Usage.CacheCreationInputTokens,
-				CacheRead:  msg.Usage.CacheReadInputTokens,
-			},
-		}
+		out.Response = response(&msg, toolMap(reqs.Request(r.CustomID)))
 	case "errored":
 		e := r.Result.Error.Error
 		out.Error = retry.Short(retry.Redact("errored: "+e.Type+": "+e.Message, m.key), 300)
@@ -203,11 +167,7 @@ func (m *Model) result(r sdk.MessageBatchIndividualResponse, reqs map[string]*mo
 
 // toolMap is the tool-name mapping Generate uses for req.
 func toolMap(req *model.Request) *toolname.Mapping {
-	names := make([]string, len(req.Tools))
-	for i, t := range req.Tools {
-		names[i] = t.Name
-	}
-	return toolname.Map(names)
+	return toolname.Map(send.Names(req))
 }
 
 // answerStatus remembers the status, headers and error body of an answer

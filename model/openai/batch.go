@@ -14,6 +14,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
@@ -52,47 +53,30 @@ type batchLine struct {
 // purpose batch) and creates a batch of it (POST /v1/batches), splitting
 // by the API's limits. It implements model.Batcher.
 func (m *Model) Submit(ctx context.Context, reqs []model.BatchRequest) ([]model.Batch, error) {
-	var (
-		out  []model.Batch
-		file bytes.Buffer
-		n    int
-	)
-	flush := func() error {
-		if n == 0 {
-			return nil
-		}
-		id, err := m.submit(ctx, file.Bytes(), n)
-		if err != nil {
-			return err
-		}
-		out = append(out, model.Batch{ID: id, Requests: n})
-		file.Reset()
-		n = 0
-		return nil
-	}
-	for _, r := range reqs {
+	encode := func(r model.BatchRequest) ([]byte, int, error) {
 		params, err := m.params(r.Request, toolMap(r.Request))
 		if err != nil {
-			return out, fmt.Errorf("building the request %s for openai:%s: %w", r.ID, m.info.Name, err)
+			return nil, 0, fmt.Errorf("building the request %s for openai:%s: %w", r.ID, m.info.Name, err)
 		}
 		body, err := json.Marshal(params)
 		if err != nil {
-			return out, fmt.Errorf("encoding the request %s for openai:%s: %w", r.ID, m.info.Name, err)
+			return nil, 0, fmt.Errorf("encoding the request %s for openai:%s: %w", r.ID, m.info.Name, err)
 		}
 		line, err := json.Marshal(batchLine{CustomID: r.ID, Method: http.MethodPost, URL: batchEndpoint, Body: body})
 		if err != nil {
-			return out, fmt.Errorf("encoding the request %s for openai:%s: %w", r.ID, m.info.Name, err)
+			return nil, 0, fmt.Errorf("encoding the request %s for openai:%s: %w", r.ID, m.info.Name, err)
 		}
-		if n > 0 && (n >= batchLimits.requests || file.Len()+len(line)+1 > batchLimits.bytes) {
-			if err := flush(); err != nil {
-				return out, err
-			}
-		}
-		file.Write(line)
-		file.WriteByte('\n')
-		n++
+		return line, len(line) + 1, nil
 	}
-	return out, flush()
+	submit := func(lines [][]byte) (string, error) {
+		var file bytes.Buffer
+		for _, l := range lines {
+			file.Write(l)
+			file.WriteByte('\n')
+		}
+		return m.submit(ctx, file.Bytes(), len(lines))
+	}
+	return send.Split(reqs, batchLimits.requests, batchLimits.bytes, encode, submit)
 }
 
 // submit uploads one input file of n requests and creates its batch.
@@ -166,10 +150,7 @@ func (m *Model) Poll(ctx context.Context, id string, reqs []model.BatchRequest) 
 	default:
 		return st, nil
 	}
-	byID := make(map[string]*model.Request, len(reqs))
-	for _, r := range reqs {
-		byID[r.ID] = r.Request
-	}
+	byID := send.Index(reqs)
 	for _, file := range []string{b.OutputFileID, b.ErrorFileID} {
 		if file == "" {
 			continue
@@ -211,7 +192,7 @@ type outputLine struct {
 }
 
 // results reads one output or error file.
-func (m *Model) results(ctx context.Context, file string, reqs map[string]*model.Request) ([]model.BatchResult, error) {
+func (m *Model) results(ctx context.Context, file string, reqs send.Submitted) ([]model.BatchResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, batchTimeout)
 	defer cancel()
 	resp, err := m.client.Files.Content(ctx, file, option.WithRequestTimeout(batchTimeout))
@@ -247,7 +228,7 @@ func (m *Model) results(ctx context.Context, file string, reqs map[string]*model
 }
 
 // result turns one line of an output or error file into a result.
-func (m *Model) result(l outputLine, reqs map[string]*model.Request) model.BatchResult {
+func (m *Model) result(l outputLine, reqs send.Submitted) model.BatchResult {
 	out := model.BatchResult{ID: l.CustomID}
 	say := func(s string) { out.Error = retry.Short(retry.Redact(s, m.key), 300) }
 	switch {
@@ -266,32 +247,12 @@ func (m *Model) result(l outputLine, reqs map[string]*model.Request) model.Batch
 			say("succeeded without a completion: " + retry.Short(string(l.Response.Body), 200))
 			return out
 		}
-		req := reqs[l.CustomID]
-		if req == nil {
-			req = &model.Request{}
-		}
-		ch := cc.Choices[0]
-		u := cc.Usage
-		cached, written := u.PromptTokensDetails.CachedTokens, u.PromptTokensDetails.CacheWriteTokens
-		out.Response = &model.Response{
-			Message:    model.Message{Role: model.Assistant, Blocks: blocks(ch.Message, toolMap(req))},
-			StopReason: ch.FinishReason,
-			Usage: model.Usage{
-				Input:      max(0, u.PromptTokens-cached-written),
-				Output:     u.CompletionTokens,
-				CacheWrite: written,
-				CacheRead:  cached,
-			},
-		}
+		out.Response = response(&cc, toolMap(reqs.Request(l.CustomID)))
 	}
 	return out
 }
 
 // toolMap is the tool-name mapping Generate uses for req.
 func toolMap(req *model.Request) *toolname.Mapping {
-	names := make([]string, len(req.Tools))
-	for i, t := range req.Tools {
-		names[i] = t.Name
-	}
-	return toolname.Map(names)
+	return toolname.Map(send.Names(req))
 }

@@ -170,6 +170,15 @@ func (m *Model) try(ctx context.Context, params sdk.ChatCompletionNewParams, mp 
 	if len(cc.Choices) == 0 {
 		return nil, &retry.Refusal{Status: http.StatusOK, Message: "reading the answer: " + retry.Short(retry.Redact(strings.TrimSpace(cc.RawJSON()), m.key), 200) + " has no choices"}
 	}
+	resp := response(cc, mp)
+	resp.Latency, resp.RateLimit = latency, ex.RateLimit()
+	return resp, nil
+}
+
+// response reads a completion with at least one choice as the model's
+// answer, a turn's or a batched request's, its tool names mapped back by
+// mp.
+func response(cc *sdk.ChatCompletion, mp *toolname.Mapping) *model.Response {
 	ch := cc.Choices[0]
 	u := cc.Usage
 	cached, written := u.PromptTokensDetails.CachedTokens, u.PromptTokensDetails.CacheWriteTokens
@@ -182,9 +191,7 @@ func (m *Model) try(ctx context.Context, params sdk.ChatCompletionNewParams, mp 
 			CacheWrite: written,
 			CacheRead:  cached,
 		},
-		Latency:   latency,
-		RateLimit: ex.RateLimit(),
-	}, nil
+	}
 }
 
 // params builds the request body.

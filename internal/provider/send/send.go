@@ -1,6 +1,8 @@
 // Package send is how every real provider sends a model turn: the tool
 // names mapped to ones its API accepts, the API's request built once, sent
-// under the retry policy, and the refused tries kept on the answer.
+// under the retry policy, and the refused tries kept on the answer; and how
+// the providers with a batch API split requests into batches and read
+// their answers back.
 package send
 
 import (
@@ -21,11 +23,7 @@ func Turn[M, P any](ctx context.Context, policy retry.Policy, who string, req *m
 	build func(*model.Request, M) (P, error),
 	try func(context.Context, P, M) (*model.Response, error),
 ) (*model.Response, error) {
-	names := make([]string, len(req.Tools))
-	for i, t := range req.Tools {
-		names[i] = t.Name
-	}
-	mp := mapNames(names)
+	mp := mapNames(Names(req))
 	params, err := build(req, mp)
 	if err != nil {
 		return nil, fmt.Errorf("building the request for %s: %w", who, err)
