@@ -35,7 +35,8 @@ func BenchmarkAttempt(b *testing.B) {
 // BenchmarkTurn measures the attempt loop alone, turn by turn: one
 // connection to the in-process test server, kept open, and attempts of a
 // case with one tool call (two model turns: the call, then the answer),
-// scrubbed as for the record but not written. ns/turn and the B/op and
+// scrubbed as for the record but not written. ns/turn, cpu-ns/turn (the
+// process's CPU time, garbage collection included) and the B/op and
 // allocs/op (per attempt, so per two turns) are the harness's own cost per
 // model turn, the fake model's being next to nothing.
 func BenchmarkTurn(b *testing.B) {
@@ -61,6 +62,7 @@ func BenchmarkTurn(b *testing.B) {
 	p := record.Planned{Case: "g/total", N: 1}
 	turns := 0
 	b.ReportAllocs()
+	cpu0, cpuOK := processCPU()
 	for b.Loop() {
 		a := r.attempt(ctx, conn, p)
 		if a.End != record.EndAnswered || len(a.Turns) != 2 {
@@ -70,4 +72,9 @@ func BenchmarkTurn(b *testing.B) {
 		turns += len(a.Turns)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		// CPU, unlike wall time, does not count the time spent waiting for
+		// a core on a loaded machine.
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
+	}
 }
