@@ -9,6 +9,7 @@
 // A provider's test calls Run with a Provider saying how to open the model
 // against a wiremodel.Handler speaking its wire format. A new provider gets
 // every test by adding a stand-in to package wiremodel and one Run call.
+// A provider with a batch API also calls Batches with a BatchClient.
 package providertest
 
 import (
