@@ -245,6 +245,9 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if err := f.ci.check(e, f, len(models)); err != nil {
 		return err
 	}
+	if err := f.checkSurfaceLadder(len(models)); err != nil { // surfaces.go
+		return err
+	}
 	for _, m := range models {
 		if err := spendAllowed(e, m, f.spend); err != nil {
 			return err

@@ -261,3 +261,16 @@ func surfaceProblems(ctx context.Context, s *suite.Suite, canonical []record.Too
 	}
 	return out
 }
+
+// checkSurfaceLadder refuses a ladder of models over several surfaces: a
+// ladder sets models side by side on one presentation of the tools.
+func (f *runFlags) checkSurfaceLadder(models int) error {
+	if models < 2 {
+		return nil
+	}
+	names, err := f.surfaceNames()
+	if err != nil || len(names) < 2 {
+		return err
+	}
+	return usagef("several --model and several surfaces (%s): a model ladder compares models on one surface; give --surface NAME, and run the ladder once per surface", strings.Join(names, ", "))
+}
