@@ -3,8 +3,10 @@ package target
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,5 +135,45 @@ func TestMemoryConnClosed(t *testing.T) {
 	}
 	if err := a.Write(ctx, &jsonrpc.Request{Method: "ping"}); err == nil {
 		t.Error("a write on a closed pair succeeded")
+	}
+}
+
+// TestStreamConnReads: the stdio connection reads messages one a line (or
+// split over lines, as the go-sdk's does), and ends the connection with an
+// error at a batch, at text after a message on its line, and at a message
+// longer than its bound.
+func TestStreamConnReads(t *testing.T) {
+	open := func(input string, limit int64) *streamConn {
+		c := &streamConn{w: io.Discard, incoming: make(chan decoded), closed: make(chan struct{}), closeFn: func() error { return nil }}
+		go c.read(&frameLimit{r: strings.NewReader(input), limit: limit})
+		return c
+	}
+	ctx := context.Background()
+	c := open(`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"+`{"jsonrpc":"2.0",`+"\n"+`"method":"ping","id":"a"}`+"\r\n", 1<<20)
+	for _, want := range []string{"*jsonrpc2.Response", "*jsonrpc2.Request"} {
+		msg, err := c.Read(ctx)
+		if err != nil || fmt.Sprintf("%T", msg) != want {
+			t.Fatalf("read %T, %v; want a %s", msg, err, want)
+		}
+	}
+	if _, err := c.Read(ctx); !errors.Is(err, io.EOF) {
+		t.Errorf("at the end of the stream: %v, want io.EOF", err)
+	}
+	c.Close()
+	for _, bad := range []struct {
+		name, input, want string
+		limit             int64
+	}{
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]` + "\n", "batch", 1 << 20},
+		{"trailing text", `{"jsonrpc":"2.0","id":1,"method":"ping"} x` + "\n", "trailing", 1 << 20},
+		{"too long", `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", 200) + `"}}` + "\n", "longer than 100 bytes", 100},
+		{"not JSON-RPC", `{"jsonrpc":"1.0","id":1,"method":"ping"}` + "\n", "version", 1 << 20},
+	} {
+		c := open(bad.input, bad.limit)
+		_, err := c.Read(ctx)
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: %v, want an error saying %q", bad.name, err, bad.want)
+		}
+		c.Close()
 	}
 }
