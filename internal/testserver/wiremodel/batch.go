@@ -113,21 +113,8 @@ func (b *Batches) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, err := readBody(r)
-	b.mu.Lock()
-	n := len(b.requests) + 1
-	var fault *Fault
-	if n <= len(b.Faults) && !b.Faults[n-1].zero() {
-		f := b.Faults[n-1]
-		fault = &f
-	}
-	b.requests = append(b.requests, Request{N: n, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Fault: fault})
-	b.mu.Unlock()
-	rw := &statusWriter{ResponseWriter: w}
-	defer func() {
-		b.mu.Lock()
-		b.requests[n-1].Status = rw.status
-		b.mu.Unlock()
-	}()
+	fault, rw, end := receive(&b.mu, &b.requests, &b.Faults, w, r, body)
+	defer end()
 	h := b.Model
 	if err != nil {
 		h.fail(rw, http.StatusBadRequest, "invalid_request_error", "reading the body: "+err.Error())

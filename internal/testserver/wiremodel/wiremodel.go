@@ -179,6 +179,28 @@ func (h *Handler) Count() int {
 	return len(h.requests)
 }
 
+// receive records r, with its body, as the next request of *log and the
+// fault *faults plans for it (nil for none), under mu; it returns the
+// fault, the writer to answer through, and end, which records the status
+// answered.
+func receive(mu *sync.Mutex, log *[]Request, faults *[]Fault, w http.ResponseWriter, r *http.Request, body []byte) (*Fault, *statusWriter, func()) {
+	mu.Lock()
+	n := len(*log) + 1
+	var fault *Fault
+	if fs := *faults; n <= len(fs) && !fs[n-1].zero() {
+		f := fs[n-1]
+		fault = &f
+	}
+	*log = append(*log, Request{N: n, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Fault: fault})
+	mu.Unlock()
+	rw := &statusWriter{ResponseWriter: w}
+	return fault, rw, func() {
+		mu.Lock()
+		(*log)[n-1].Status = rw.status
+		mu.Unlock()
+	}
+}
+
 // Requests returns a copy of every request received so far.
 func (h *Handler) Requests() []Request {
 	h.mu.Lock()
@@ -191,21 +213,8 @@ func (h *Handler) Requests() []Request {
 // ServeHTTP answers one request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(r)
-	h.mu.Lock()
-	n := len(h.requests) + 1
-	var fault *Fault
-	if n <= len(h.Faults) && !h.Faults[n-1].zero() {
-		f := h.Faults[n-1]
-		fault = &f
-	}
-	h.requests = append(h.requests, Request{N: n, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Fault: fault})
-	h.mu.Unlock()
-	rw := &statusWriter{ResponseWriter: w}
-	defer func() {
-		h.mu.Lock()
-		h.requests[n-1].Status = rw.status
-		h.mu.Unlock()
-	}()
+	fault, rw, end := receive(&h.mu, &h.requests, &h.Faults, w, r, body)
+	defer end()
 	if err != nil {
 		h.fail(rw, http.StatusBadRequest, "invalid_request_error", "reading the body: "+err.Error())
 		return
