@@ -274,3 +274,16 @@ func (f *runFlags) checkSurfaceLadder(models int) error {
 	}
 	return usagef("several --model and several surfaces (%s): a model ladder compares models on one surface; give --surface NAME, and run the ladder once per surface", strings.Join(names, ", "))
 }
+
+// baselinePeer is the run a --gate baseline is compared with: the one on
+// the baseline's surface, when the runs measured several; else the last.
+func baselinePeer(base *record.Run, runs []*pipeline.Graded) *pipeline.Graded {
+	if base.Header.Surface != nil {
+		for _, r := range runs {
+			if s := r.Record.Header.Surface; s != nil && s.Name == base.Header.Surface.Name {
+				return r
+			}
+		}
+	}
+	return runs[len(runs)-1]
+}
