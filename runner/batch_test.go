@@ -94,6 +94,32 @@ func (s *sleeps) policy() retry.Policy {
 	}}
 }
 
+// openOn opens api's model on the stand-in at url, with a retry policy
+// that waits none and records its waits in the sleeps returned.
+func (b batchAPI) openOn(t *testing.T, url string) (model.Model, *sleeps) {
+	t.Helper()
+	sl := &sleeps{}
+	m, err := b.open(url, sl.policy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, sl
+}
+
+// runAll runs s batched on m, polling without waiting, and fails the test
+// unless the run completes with all 10 of its attempts recorded.
+func runAll(t *testing.T, s *suite.Suite, m model.Model, info model.Info) *record.Run {
+	t.Helper()
+	rec, err := Run(context.Background(), batchConfig(t, s, m, info, fastPoll()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Complete() || len(rec.Attempts) != 10 {
+		t.Fatalf("complete %v, %d attempts; want all 10 recorded", rec.Complete(), len(rec.Attempts))
+	}
+	return rec
+}
+
 // standIns serves the batch API and, apart, the ordinary API of the same
 // stand-in model.
 func standIns(t *testing.T, api wiremodel.API, s *suite.Suite) (*wiremodel.Batches, *httptest.Server, *wiremodel.Handler, *httptest.Server) {
@@ -138,11 +164,7 @@ func TestBatchRoundTrip(t *testing.T) {
 	for _, api := range batchAPIs {
 		t.Run(string(api.api), func(t *testing.T) {
 			b, bs, plain, ps := standIns(t, api.api, s)
-			var sl sleeps
-			bm, err := api.open(bs.URL, sl.policy())
-			if err != nil {
-				t.Fatal(err)
-			}
+			bm, _ := api.openOn(t, bs.URL)
 			var status []string
 			opts := fastPoll()
 			opts.Status = func(line string) { status = append(status, line) }
@@ -150,10 +172,7 @@ func TestBatchRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pm, err := api.open(ps.URL, sl.policy())
-			if err != nil {
-				t.Fatal(err)
-			}
+			pm, _ := api.openOn(t, ps.URL)
 			prec, err := Run(context.Background(), batchConfig(t, s, pm, api.info(), nil))
 			if err != nil {
 				t.Fatal(err)
@@ -291,11 +310,7 @@ func TestBatchResumeReattaches(t *testing.T) {
 		t.Run(string(api.api), func(t *testing.T) {
 			b, bs, _, _ := standIns(t, api.api, s)
 			b.PerPoll = 3
-			var sl sleeps
-			m, err := api.open(bs.URL, sl.policy())
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, _ := api.openOn(t, bs.URL)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			opts := fastPoll()
@@ -345,18 +360,8 @@ func TestBatchPollRetriesAfter429(t *testing.T) {
 			}
 			b.Faults = make([]wiremodel.Fault, creates+1)
 			b.Faults[creates] = wiremodel.Fault{Status: http.StatusTooManyRequests, RetryAfter: "7"}
-			var sl sleeps
-			m, err := api.open(bs.URL, sl.policy())
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec, err := Run(context.Background(), batchConfig(t, s, m, api.info(), fastPoll()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !rec.Complete() || len(rec.Attempts) != 10 {
-				t.Fatalf("complete %v, %d attempts; want all 10", rec.Complete(), len(rec.Attempts))
-			}
+			m, sl := api.openOn(t, bs.URL)
+			runAll(t, s, m, api.info())
 			reqs := b.Requests()
 			if r := reqs[creates]; r.Method != http.MethodGet || r.Status != http.StatusTooManyRequests {
 				t.Fatalf("request %d: %s %s answered %d; want the refused poll", creates+1, r.Method, r.Path, r.Status)
@@ -383,18 +388,8 @@ func TestBatchExpiredAndErroredRequests(t *testing.T) {
 			b, bs, _, _ := standIns(t, api.api, s)
 			delete(b.Model.Keys, refused) // the stand-in refuses this request
 			b.PerPoll, b.ExpireAt = 6, 2  // 6 end at the first poll, the rest expire at the second
-			var sl sleeps
-			m, err := api.open(bs.URL, sl.policy())
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec, err := Run(context.Background(), batchConfig(t, s, m, api.info(), fastPoll()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !rec.Complete() || len(rec.Attempts) != 10 {
-				t.Fatalf("complete %v, %d attempts; want all 10 recorded", rec.Complete(), len(rec.Attempts))
-			}
+			m, _ := api.openOn(t, bs.URL)
+			rec := runAll(t, s, m, api.info())
 			var expired, errored, answered int
 			for _, a := range rec.Attempts {
 				if !a.Batch {
@@ -486,11 +481,7 @@ func TestBatchResumeAsksAgainForExpired(t *testing.T) {
 		t.Run(string(api.api), func(t *testing.T) {
 			b, bs, _, _ := standIns(t, api.api, s)
 			b.PerPoll, b.ExpireAt = 6, 2
-			var sl sleeps
-			m, err := api.open(bs.URL, sl.policy())
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, _ := api.openOn(t, bs.URL)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			opts := fastPoll()
@@ -557,11 +548,7 @@ func TestBatchPollFailureIsResumable(t *testing.T) {
 	api := batchAPIs[0]
 	b, bs, _, _ := standIns(t, api.api, s)
 	b.Faults = []wiremodel.Fault{{}, {Status: 500}, {Status: 500}, {Status: 500}, {Status: 500}} // every try of the first poll
-	var sl sleeps
-	m, err := api.open(bs.URL, sl.policy())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _ := api.openOn(t, bs.URL)
 	var warned []string
 	cfg := batchConfig(t, s, m, api.info(), fastPoll())
 	cfg.Warn = func(w string) { warned = append(warned, w) }
