@@ -118,6 +118,11 @@ type Config struct {
 	// model that is a model.Batcher. A resumed run whose record names
 	// batches reads them again whether or not it is set.
 	Batch *BatchOptions
+	// Lean, when set, returns the run without its attempts (Dir, Header,
+	// End and Warnings, as record.Reader.Run holds them), for a caller
+	// that reads them as a stream (record.Open): the finished record is
+	// not read back whole, so a run of any size ends in little memory.
+	Lean bool
 }
 
 // Fixtures builds and clears the world an attempt acts on. Implementations
@@ -393,7 +398,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	r.w = w
 	if !pre.Valid {
 		w.End(&record.End{Finish: cfg.Now().UTC(), Complete: false, Reason: "invalid"})
-		rec, rerr := record.Read(dir)
+		rec, rerr := r.readBack(dir)
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -414,7 +419,7 @@ func (r *run) finish(ctx context.Context, conn *target.Conn, dir string, planned
 	if err := r.w.End(end); err != nil {
 		return nil, err
 	}
-	rec, err := record.Read(dir)
+	rec, err := r.readBack(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
-	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 )
@@ -362,7 +361,7 @@ func compareBaseline(e *env, f runFlags, runs []*pipeline.Graded, firstErr error
 	if f.ci.baseline == nil || firstErr != nil {
 		return nil
 	}
-	last := baselinePeer(f.ci.baseline, runs) // surfaces.go
+	last := runs[len(runs)-1]
 	cmp := compare.Compare(f.ci.baseline, last.Record, grade.Run(last.Suite, f.ci.baseline), last.Result)
 	cmp.SetAlpha(f.ci.alpha)
 	if !f.json {
@@ -403,7 +402,7 @@ func writeRunsJUnit(e *env, path string, runs []*pipeline.Graded) error {
 	}
 	var jr []report.JUnitRun
 	for _, r := range runs {
-		jr = append(jr, report.JUnitRun{Record: r.Record, Result: r.Result})
+		jr = append(jr, report.JUnitRun{Record: r.Record, Result: r.Result, Durations: r.WallTime})
 	}
 	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, jr...) })
 }
@@ -417,7 +416,7 @@ func writeRunsSummary(e *env, c ciFlags, runs []*pipeline.Graded, cmp *compare.C
 	}
 	return appendFile(e, c.summary, func(w io.Writer) error {
 		for _, r := range runs {
-			if err := report.Markdown(w, r.Result, &r.Record.Header, usage.NewCost(r.Record, r.Result.Totals.Passed, nil)); err != nil {
+			if err := report.Markdown(w, r.Result, &r.Record.Header, r.Cost); err != nil {
 				return err
 			}
 			fmt.Fprintln(w)

@@ -221,3 +221,20 @@ func TestLargeRunPage(t *testing.T) {
 		}
 	}
 }
+
+// TestRunMemoryFlat: a run of the household suite with fake:perfect takes
+// under 100 MiB at its peak at 19,000 attempts, and within half again
+// what 190 take: the runner holds no attempt, and the finished record is
+// graded as a stream.
+func TestRunMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 19,000 attempts")
+	}
+	dir := t.TempDir()
+	s := peakRSS(t, "run", "--model", "fake:perfect", "--attempts", "10", "--concurrency", "16", "--quiet", "--out", filepath.Join(dir, "190"))
+	b := peakRSS(t, "run", "--model", "fake:perfect", "--attempts", "1000", "--concurrency", "16", "--quiet", "--out", filepath.Join(dir, "19000"))
+	t.Logf("mcpeval run: peak RSS %.1f MiB at 190 attempts, %.1f MiB at 19,000", s, b)
+	if b >= 100 || b > 1.5*s {
+		t.Errorf("mcpeval run: peak RSS %.1f MiB at 190 attempts, %.1f MiB at 19,000: want under 100 MiB and within half again", s, b)
+	}
+}

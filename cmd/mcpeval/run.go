@@ -165,6 +165,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	}
 	cfg := f.config(s, tcfg, o, resume)
 	cfg.Surface = sf
+	// One model's run is graded as a stream, never held; a ladder's and a
+	// surface comparison's runs are kept whole.
+	cfg.Lean = len(f.models) <= 1 && len(f.surfaces) == 0 && f.surface == ""
 	if err := f.batchOptions(e, &cfg); err != nil {
 		return err
 	}
@@ -376,7 +379,7 @@ func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *price.S
 	if f.graded != nil {
 		f.graded(g)
 	}
-	if perr := printPriced(e, f.json, false, res, rec, prices); perr != nil {
+	if perr := printCost(e, f.json, false, res, rec, g.Cost); perr != nil {
 		return perr
 	}
 	if g.Usage != nil && !f.json {

@@ -17,7 +17,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/usage"
-	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -224,12 +223,6 @@ func readRun(e *env, dir string) (*record.Run, error) {
 		return nil, badInput(err)
 	}
 	return rec, nil
-}
-
-// printPriced prints a graded run priced by prices (nil: the built-in
-// tables).
-func printPriced(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, prices *price.Set) error {
-	return printCost(e, asJSON, asMD, res, rec, usage.NewCost(rec, res.Totals.Passed, prices))
 }
 
 // printCost prints a graded run with its cost; rec's attempts are not

@@ -99,6 +99,9 @@ type Graded struct {
 // of its action cases (when cfg.Fixtures is nil) and a fresh target for
 // every attempt (when the suite says fresh_target).
 //
+// With cfg.Lean the record is graded as a stream (ScoreDir), and
+// Graded.Record holds no attempts.
+//
 // The error is runner.Run's. A run that stopped early (interrupted, out of
 // budget) or whose preflight failed (runner.ErrInvalid) is still graded
 // and written, and returned with its error; when there is no record at
@@ -141,6 +144,14 @@ func Run(ctx context.Context, cfg runner.Config, opts Options) (*Graded, error) 
 	rec, err := runner.Run(ctx, cfg)
 	if rec == nil {
 		return nil, err
+	}
+	if cfg.Lean {
+		// The runner left the attempts on disk: grade them as a stream.
+		g, serr := ScoreDir(ctx, cfg.Suite, rec.Dir, opts)
+		if serr != nil {
+			return nil, errors.Join(err, serr)
+		}
+		return g, err
 	}
 	return Score(ctx, cfg.Suite, rec, opts), err
 }

@@ -72,3 +72,40 @@ func readDerived(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// TestLeanRunMatchesRun: a run whose runner leaves the attempts on disk
+// (runner.Config.Lean) is graded as a stream to what a run read back
+// whole gives, and its record holds no attempts.
+func TestLeanRunMatchesRun(t *testing.T) {
+	s := loadSuite(t, opsMini)
+	m, info := perfect(t, s)
+	whole, err := Run(context.Background(), config(t, s, m, info), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(t, s, m, info)
+	cfg.Lean = true
+	lean, err := Run(context.Background(), cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lean.Record.Attempts != nil || lean.Attempts != len(whole.Record.Attempts) || lean.Attempts == 0 {
+		t.Errorf("lean run: record holds %d attempts, counts %d; want none held and %d counted", len(lean.Record.Attempts), lean.Attempts, len(whole.Record.Attempts))
+	}
+	ignore := cmp.FilterPath(func(p cmp.Path) bool {
+		s := p.String()
+		// The run id and each attempt's fixture token are fresh per run.
+		return s == "RunID" || s == "Actions.Attempts"
+	}, cmp.Ignore())
+	if d := cmp.Diff(whole.Result, lean.Result, ignore); d != "" {
+		t.Errorf("result (-whole +lean):\n%s", d)
+	}
+	if d := cmp.Diff(whole.Cost, lean.Cost); d != "" {
+		t.Errorf("cost (-whole +lean):\n%s", d)
+	}
+	for _, name := range []string{rundir.Grades, rundir.Actions} {
+		if _, err := os.Stat(rundir.Path(lean.Record.Dir, name)); err != nil {
+			t.Errorf("the lean run's directory lacks %s: %v", name, err)
+		}
+	}
+}
