@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/target"
@@ -224,7 +225,7 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 	wait := opts.Poll
 	for first := true; len(open) > 0; first = false {
 		if !first {
-			if err := sleep(ctx, wait); err != nil {
+			if err := retry.Sleep(ctx, wait); err != nil {
 				break
 			}
 			wait = opts.next(wait)
@@ -355,16 +356,4 @@ func (m batchAnswer) Generate(context.Context, *model.Request) (*model.Response,
 	}
 	resp := *m.res.Response
 	return &resp, nil
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

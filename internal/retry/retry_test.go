@@ -240,3 +240,16 @@ func TestRetryAfterZeroMeansNow(t *testing.T) {
 		t.Errorf("err %v waits %v, want one zero wait", err, waits)
 	}
 }
+
+// Sleep ends when the context does, with its error, however long the wait
+// asked for; a wait of nothing ends at once without error.
+func TestSleep(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: %v, want context.Canceled", err)
+	}
+	if err := Sleep(context.Background(), 0); err != nil {
+		t.Errorf("no wait: %v", err)
+	}
+}
