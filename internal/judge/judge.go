@@ -114,15 +114,23 @@ func (j *modelJudge) cost(u model.Usage) *float64 {
 // file's tables in place of the built-in ones). A judge that calls no
 // model (Fake) is returned as it is; so is j when prices is nil.
 func WithPrices(j Judge, prices *price.Set) Judge {
+	return changed(j, prices == nil, func(c *modelJudge) {
+		c.price = nil
+		if p, ok := prices.Lookup(c.info.Provider, c.info.Name); ok {
+			c.price = &p
+		}
+	})
+}
+
+// changed returns a copy of j changed by set, or j itself when it calls
+// no model (Fake) or keep is true.
+func changed(j Judge, keep bool, set func(*modelJudge)) Judge {
 	mj, ok := j.(*modelJudge)
-	if !ok || prices == nil {
+	if !ok || keep {
 		return j
 	}
 	c := *mj
-	c.price = nil
-	if p, ok := prices.Lookup(mj.info.Provider, mj.info.Name); ok {
-		c.price = &p
-	}
+	set(&c)
 	return &c
 }
 

@@ -127,13 +127,7 @@ func ParseVerdict(reply string) (grade.Outcome, string, error) {
 // no more once b is spent: an ask not made is an abstention. A judge that
 // calls no model (Fake) is returned as it is.
 func WithBudget(j Judge, b *usage.Budget) Judge {
-	mj, ok := j.(*modelJudge)
-	if !ok || b == nil {
-		return j
-	}
-	c := *mj
-	c.budget = b
-	return &c
+	return changed(j, b == nil, func(c *modelJudge) { c.budget = b })
 }
 
 // spend counts a call's tokens, and its dollars at the judge's own
