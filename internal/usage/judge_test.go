@@ -47,14 +47,7 @@ func TestJudgeRows(t *testing.T) {
 	}
 
 	s.AddJudges([]JudgeLine{{Model: "gemini:nobody", Asks: 1, Tokens: model.Usage{Input: 10}}})
-	if s.Total.CostUSD != nil {
-		t.Errorf("total cost %v with an unpriced judge: want unknown", *s.Total.CostUSD)
-	}
-	out.Reset()
-	Text(&out, s)
-	if !strings.Contains(out.String(), "unpriced: judge gemini:nobody is not in a price table") {
-		t.Errorf("text does not say the judge is unpriced:\n%s", out.String())
-	}
+	unpriced(t, s, "judge gemini:nobody")
 }
 
 // TestFakeModelWithJudge: a fake model's run costs nothing, so a judge's

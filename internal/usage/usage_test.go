@@ -52,14 +52,20 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("text:\n%s", b.String())
 	}
 	// An unpriced model has an unknown cost, not zero.
-	u := Summarize(run("openai:nobody", "openai", "nobody"), table)
-	if u.Total.CostUSD != nil {
-		t.Errorf("unpriced model cost %v", *u.Total.CostUSD)
+	unpriced(t, Summarize(run("openai:nobody", "openai", "nobody"), table), "openai:nobody")
+}
+
+// unpriced checks that s's total cost is unknown, not zero, and that its
+// text says who is not in a price table.
+func unpriced(t *testing.T, s *Summary, who string) {
+	t.Helper()
+	if s.Total.CostUSD != nil {
+		t.Errorf("total cost %v with %s unpriced: want unknown", *s.Total.CostUSD, who)
 	}
-	b.Reset()
-	Text(&b, u)
-	if !strings.Contains(b.String(), "unpriced: openai:nobody is not in a price table") {
-		t.Errorf("text:\n%s", b.String())
+	var b bytes.Buffer
+	Text(&b, s)
+	if want := "unpriced: " + who + " is not in a price table"; !strings.Contains(b.String(), want) {
+		t.Errorf("text lacks %q:\n%s", want, b.String())
 	}
 }
 
