@@ -83,6 +83,30 @@ func (e *Exchange) Refusal(ctx context.Context, err error) *Refusal {
 	return &Refusal{Status: status, Message: "reading the answer: " + Short(Redact(err.Error(), e.Secrets...), 300)}
 }
 
+// Call makes one HTTP call of an SDK as often as p allows, each try under
+// timeout with an Exchange watching it (install ex.Middleware and the
+// timeout in the call): an error call returns is the refusal the exchange
+// explains, or, when call returns a *Refusal of its own (an answer it
+// could not use), that refusal. The tries refused before success are not
+// kept.
+func Call[T any](ctx context.Context, p Policy, timeout time.Duration, secret string, call func(ctx context.Context, ex *Exchange) (T, error)) (T, error) {
+	v, _, err := Do(ctx, p, func(ctx context.Context) (T, error) {
+		ex := &Exchange{Timeout: timeout, Secrets: []string{secret}}
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		v, err := call(ctx, ex)
+		if err != nil {
+			var zero T
+			if r, ok := err.(*Refusal); ok {
+				return zero, r
+			}
+			return zero, ex.Refusal(ctx, err)
+		}
+		return v, nil
+	})
+	return v, err
+}
+
 // HTTP builds the refusal for an answer with an error status, taking the
 // provider's own message from an error body such as
 // {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}

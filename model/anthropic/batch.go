@@ -63,19 +63,13 @@ func (m *Model) Submit(ctx context.Context, reqs []model.BatchRequest) ([]model.
 
 // submit creates one batch and returns its id.
 func (m *Model) submit(ctx context.Context, reqs []sdk.MessageBatchNewParamsRequest) (string, error) {
-	b, _, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*sdk.MessageBatch, error) {
-		ex := &retry.Exchange{Timeout: batchTimeout, Secrets: []string{m.key}}
-		ctx, cancel := context.WithTimeout(ctx, batchTimeout)
-		defer cancel()
+	b, err := retry.Call(ctx, m.policy, batchTimeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.MessageBatch, error) {
 		b, err := m.client.Messages.Batches.New(ctx, sdk.MessageBatchNewParams{Requests: reqs},
 			option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(batchTimeout))
-		if err != nil {
-			return nil, ex.Refusal(ctx, err)
+		if err == nil && b.ID == "" {
+			err = &retry.Refusal{Status: http.StatusOK, Message: "reading the batch: no id in " + retry.Short(retry.Redact(b.RawJSON(), m.key), 200)}
 		}
-		if b.ID == "" {
-			return nil, &retry.Refusal{Status: http.StatusOK, Message: "reading the batch: no id in " + retry.Short(retry.Redact(b.RawJSON(), m.key), 200)}
-		}
-		return b, nil
+		return b, err
 	})
 	if err != nil {
 		return "", fmt.Errorf("submitting a batch of %d requests to anthropic:%s: %w", len(reqs), m.info.Name, err)
@@ -89,16 +83,9 @@ func (m *Model) submit(ctx context.Context, reqs []sdk.MessageBatchNewParamsRequ
 // submitted, by which the answers' tool names are read back. It
 // implements model.Batcher.
 func (m *Model) Poll(ctx context.Context, id string, reqs []model.BatchRequest) (*model.BatchStatus, error) {
-	b, _, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*sdk.MessageBatch, error) {
-		ex := &retry.Exchange{Timeout: m.timeout, Secrets: []string{m.key}}
-		ctx, cancel := context.WithTimeout(ctx, m.timeout)
-		defer cancel()
-		b, err := m.client.Messages.Batches.Get(ctx, id, sdk.MessageBatchGetParams{},
+	b, err := retry.Call(ctx, m.policy, m.timeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.MessageBatch, error) {
+		return m.client.Messages.Batches.Get(ctx, id, sdk.MessageBatchGetParams{},
 			option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(m.timeout))
-		if err != nil {
-			return nil, ex.Refusal(ctx, err)
-		}
-		return b, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("polling batch %s of anthropic:%s: %w", id, m.info.Name, err)

@@ -81,41 +81,29 @@ func (m *Model) Submit(ctx context.Context, reqs []model.BatchRequest) ([]model.
 
 // submit uploads one input file of n requests and creates its batch.
 func (m *Model) submit(ctx context.Context, data []byte, n int) (string, error) {
-	f, _, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*sdk.FileObject, error) {
-		ex := &retry.Exchange{Timeout: batchTimeout, Secrets: []string{m.key}}
-		ctx, cancel := context.WithTimeout(ctx, batchTimeout)
-		defer cancel()
+	f, err := retry.Call(ctx, m.policy, batchTimeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.FileObject, error) {
 		f, err := m.client.Files.New(ctx, sdk.FileNewParams{
 			File:    sdk.File(bytes.NewReader(data), "mcpeval-batch.jsonl", "application/jsonl"),
 			Purpose: sdk.FilePurposeBatch,
 		}, option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(batchTimeout))
-		if err != nil {
-			return nil, ex.Refusal(ctx, err)
+		if err == nil && f.ID == "" {
+			err = &retry.Refusal{Status: http.StatusOK, Message: "reading the file: no id in " + retry.Short(retry.Redact(f.RawJSON(), m.key), 200)}
 		}
-		if f.ID == "" {
-			return nil, &retry.Refusal{Status: http.StatusOK, Message: "reading the file: no id in " + retry.Short(retry.Redact(f.RawJSON(), m.key), 200)}
-		}
-		return f, nil
+		return f, err
 	})
 	if err != nil {
 		return "", fmt.Errorf("uploading a batch of %d requests for openai:%s: %w", n, m.info.Name, err)
 	}
-	b, _, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*sdk.Batch, error) {
-		ex := &retry.Exchange{Timeout: m.timeout, Secrets: []string{m.key}}
-		ctx, cancel := context.WithTimeout(ctx, m.timeout)
-		defer cancel()
+	b, err := retry.Call(ctx, m.policy, m.timeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.Batch, error) {
 		b, err := m.client.Batches.New(ctx, sdk.BatchNewParams{
 			InputFileID:      f.ID,
 			Endpoint:         batchEndpoint,
 			CompletionWindow: sdk.BatchNewParamsCompletionWindow24h,
 		}, option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(m.timeout))
-		if err != nil {
-			return nil, ex.Refusal(ctx, err)
+		if err == nil && b.ID == "" {
+			err = &retry.Refusal{Status: http.StatusOK, Message: "reading the batch: no id in " + retry.Short(retry.Redact(b.RawJSON(), m.key), 200)}
 		}
-		if b.ID == "" {
-			return nil, &retry.Refusal{Status: http.StatusOK, Message: "reading the batch: no id in " + retry.Short(retry.Redact(b.RawJSON(), m.key), 200)}
-		}
-		return b, nil
+		return b, err
 	})
 	if err != nil {
 		return "", fmt.Errorf("creating a batch of file %s (%d requests) for openai:%s: %w", f.ID, n, m.info.Name, err)
@@ -129,15 +117,8 @@ func (m *Model) submit(ctx context.Context, data []byte, n int) (string, error) 
 // which the answers' tool names are read back. It implements
 // model.Batcher.
 func (m *Model) Poll(ctx context.Context, id string, reqs []model.BatchRequest) (*model.BatchStatus, error) {
-	b, _, err := retry.Do(ctx, m.policy, func(ctx context.Context) (*sdk.Batch, error) {
-		ex := &retry.Exchange{Timeout: m.timeout, Secrets: []string{m.key}}
-		ctx, cancel := context.WithTimeout(ctx, m.timeout)
-		defer cancel()
-		b, err := m.client.Batches.Get(ctx, id, option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(m.timeout))
-		if err != nil {
-			return nil, ex.Refusal(ctx, err)
-		}
-		return b, nil
+	b, err := retry.Call(ctx, m.policy, m.timeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.Batch, error) {
+		return m.client.Batches.Get(ctx, id, option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(m.timeout))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("polling batch %s of openai:%s: %w", id, m.info.Name, err)
