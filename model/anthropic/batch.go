@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -29,11 +28,7 @@ const (
 )
 
 // batchLimits are the limits Submit splits by; tests make them small.
-var batchLimits = struct{ requests, bytes int }{MaxBatchRequests, MaxBatchBytes}
-
-// batchTimeout bounds one batch request (a submission of up to 256 MB, a
-// download of the results), which may take longer than a turn.
-const batchTimeout = 10 * time.Minute
+var batchLimits = send.Limits{Requests: MaxBatchRequests, Bytes: MaxBatchBytes}
 
 var _ model.Batcher = (*Model)(nil)
 
@@ -58,14 +53,14 @@ func (m *Model) Submit(ctx context.Context, reqs []model.BatchRequest) ([]model.
 		return e, len(raw) + len(r.ID) + len(`{"custom_id":"","params":},`), nil
 	}
 	submit := func(chunk []sdk.MessageBatchNewParamsRequest) (string, error) { return m.submit(ctx, chunk) }
-	return send.Split(reqs, batchLimits.requests, batchLimits.bytes, encode, submit)
+	return send.Split(reqs, batchLimits, encode, submit)
 }
 
 // submit creates one batch and returns its id.
 func (m *Model) submit(ctx context.Context, reqs []sdk.MessageBatchNewParamsRequest) (string, error) {
-	b, err := retry.Call(ctx, m.policy, batchTimeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.MessageBatch, error) {
+	b, err := retry.Call(ctx, m.policy, send.BatchTimeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.MessageBatch, error) {
 		b, err := m.client.Messages.Batches.New(ctx, sdk.MessageBatchNewParams{Requests: reqs},
-			option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(batchTimeout))
+			option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(send.BatchTimeout))
 		if err == nil && b.ID == "" {
 			err = &retry.Refusal{Status: http.StatusOK, Message: "reading the batch: no id in " + retry.Short(retry.Redact(b.RawJSON(), m.key), 200)}
 		}
@@ -112,11 +107,11 @@ func (m *Model) Poll(ctx context.Context, id string, reqs []model.BatchRequest) 
 
 // results reads an ended batch's results, once.
 func (m *Model) results(ctx context.Context, id string, reqs send.Submitted) ([]model.BatchResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, batchTimeout)
+	ctx, cancel := context.WithTimeout(ctx, send.BatchTimeout)
 	defer cancel()
 	var seen answerStatus
 	stream := m.client.Messages.Batches.ResultsStreaming(ctx, id, sdk.MessageBatchResultsParams{},
-		option.WithMiddleware(seen.middleware), option.WithRequestTimeout(batchTimeout))
+		option.WithMiddleware(seen.middleware), option.WithRequestTimeout(send.BatchTimeout))
 	defer stream.Close()
 	var out []model.BatchResult
 	for stream.Next() {
@@ -192,7 +187,7 @@ func (a *answerStatus) refusal(ctx context.Context, err error, key string) *retr
 	case a.status >= 400:
 		return retry.HTTP(a.status, a.header, a.body, key)
 	case a.status == 0:
-		return retry.Transport(ctx, err, batchTimeout, key)
+		return retry.Transport(ctx, err, send.BatchTimeout, key)
 	}
 	return &retry.Refusal{Status: a.status, Message: "reading the results: " + retry.Short(retry.Redact(err.Error(), key), 300), Again: true}
 }

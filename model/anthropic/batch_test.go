@@ -3,6 +3,7 @@ package anthropic
 import (
 	"testing"
 
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
@@ -23,7 +24,7 @@ func TestBatches(t *testing.T) {
 			return New(info, Config{APIKey: key, BaseURL: url, Retry: policy})
 		},
 		MaxRequests: MaxBatchRequests, MaxBytes: MaxBatchBytes,
-		SetLimits:  func(requests, bytes int) { batchLimits.requests, batchLimits.bytes = requests, bytes },
+		SetLimits:  func(requests, bytes int) { batchLimits = send.Limits{Requests: requests, Bytes: bytes} },
 		Ended:      "ended",
 		StopReason: "tool_use",
 		Upload:     "/v1/messages/batches", Create: "/v1/messages/batches",

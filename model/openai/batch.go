@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"time"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -28,11 +27,7 @@ const (
 )
 
 // batchLimits are the limits Submit splits by; tests make them small.
-var batchLimits = struct{ requests, bytes int }{MaxBatchRequests, MaxBatchBytes}
-
-// batchTimeout bounds one batch request (an upload of up to 200 MB, a
-// download of the results), which may take longer than a turn.
-const batchTimeout = 10 * time.Minute
+var batchLimits = send.Limits{Requests: MaxBatchRequests, Bytes: MaxBatchBytes}
 
 // batchEndpoint is the endpoint every batched request goes to, the one
 // Generate uses.
@@ -76,16 +71,16 @@ func (m *Model) Submit(ctx context.Context, reqs []model.BatchRequest) ([]model.
 		}
 		return m.submit(ctx, file.Bytes(), len(lines))
 	}
-	return send.Split(reqs, batchLimits.requests, batchLimits.bytes, encode, submit)
+	return send.Split(reqs, batchLimits, encode, submit)
 }
 
 // submit uploads one input file of n requests and creates its batch.
 func (m *Model) submit(ctx context.Context, data []byte, n int) (string, error) {
-	f, err := retry.Call(ctx, m.policy, batchTimeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.FileObject, error) {
+	f, err := retry.Call(ctx, m.policy, send.BatchTimeout, m.key, func(ctx context.Context, ex *retry.Exchange) (*sdk.FileObject, error) {
 		f, err := m.client.Files.New(ctx, sdk.FileNewParams{
 			File:    sdk.File(bytes.NewReader(data), "mcpeval-batch.jsonl", "application/jsonl"),
 			Purpose: sdk.FilePurposeBatch,
-		}, option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(batchTimeout))
+		}, option.WithMiddleware(ex.Middleware), option.WithRequestTimeout(send.BatchTimeout))
 		if err == nil && f.ID == "" {
 			err = &retry.Refusal{Status: http.StatusOK, Message: "reading the file: no id in " + retry.Short(retry.Redact(f.RawJSON(), m.key), 200)}
 		}
@@ -174,15 +169,15 @@ type outputLine struct {
 
 // results reads one output or error file.
 func (m *Model) results(ctx context.Context, file string, reqs send.Submitted) ([]model.BatchResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, batchTimeout)
+	ctx, cancel := context.WithTimeout(ctx, send.BatchTimeout)
 	defer cancel()
-	resp, err := m.client.Files.Content(ctx, file, option.WithRequestTimeout(batchTimeout))
+	resp, err := m.client.Files.Content(ctx, file, option.WithRequestTimeout(send.BatchTimeout))
 	if err != nil {
 		var ae *sdk.Error
 		if errors.As(err, &ae) && ae.Response != nil {
 			return nil, retry.HTTP(ae.StatusCode, ae.Response.Header, []byte(ae.RawJSON()), m.key)
 		}
-		return nil, retry.Transport(ctx, err, batchTimeout, m.key)
+		return nil, retry.Transport(ctx, err, send.BatchTimeout, m.key)
 	}
 	defer resp.Body.Close()
 	var out []model.BatchResult
@@ -201,7 +196,7 @@ func (m *Model) results(ctx context.Context, file string, reqs send.Submitted) (
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || ctx.Err() != nil {
-			return nil, retry.Transport(ctx, err, batchTimeout, m.key)
+			return nil, retry.Transport(ctx, err, send.BatchTimeout, m.key)
 		}
 		return nil, &retry.Refusal{Message: "reading the results: " + retry.Short(retry.Redact(err.Error(), m.key), 200), Again: true}
 	}

@@ -3,6 +3,7 @@ package openai
 import (
 	"testing"
 
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
@@ -24,7 +25,7 @@ func TestBatches(t *testing.T) {
 			return New(info, Config{APIKey: key, BaseURL: url + "/v1", Retry: policy})
 		},
 		MaxRequests: MaxBatchRequests, MaxBytes: MaxBatchBytes,
-		SetLimits:  func(requests, bytes int) { batchLimits.requests, batchLimits.bytes = requests, bytes },
+		SetLimits:  func(requests, bytes int) { batchLimits = send.Limits{Requests: requests, Bytes: bytes} },
 		Ended:      "completed",
 		StopReason: "tool_calls",
 		Upload:     "/v1/files", Create: "/v1/batches",

@@ -1,6 +1,23 @@
 package send
 
-import "github.com/mcpeval/mcpeval/model"
+import (
+	"time"
+
+	"github.com/mcpeval/mcpeval/model"
+)
+
+// BatchTimeout bounds one request of a batch API (a submission or upload
+// of hundreds of MB, a download of the results), which may take longer
+// than a turn.
+const BatchTimeout = 10 * time.Minute
+
+// Limits are a batch API's limits on one batch.
+type Limits struct {
+	// Requests is the most requests a batch may hold.
+	Requests int
+	// Bytes is the most bytes its requests may take.
+	Bytes int
+}
 
 // Names are the MCP names of req's tools, in order: what a provider maps
 // to the names its API accepts, for a turn and for a batched request
@@ -13,13 +30,12 @@ func Names(req *model.Request) []string {
 	return names
 }
 
-// Split sends reqs in batches of at most maxRequests requests and
-// maxBytes bytes, in order, and returns the batches accepted. encode
-// makes a request's entry in a batch and says how many bytes it adds;
-// submit sends one batch of entries and returns its id. An entry larger
-// than maxBytes goes alone. With an error, the batches returned were
+// Split sends reqs in batches within lim, in order, and returns the
+// batches accepted. encode makes a request's entry in a batch and says how
+// many bytes it adds; submit sends one batch of entries and returns its
+// id. An entry larger than lim.Bytes goes alone. With an error, the batches returned were
 // accepted and the requests after them were not sent.
-func Split[E any](reqs []model.BatchRequest, maxRequests, maxBytes int,
+func Split[E any](reqs []model.BatchRequest, lim Limits,
 	encode func(model.BatchRequest) (E, int, error),
 	submit func([]E) (string, error),
 ) ([]model.Batch, error) {
@@ -45,7 +61,7 @@ func Split[E any](reqs []model.BatchRequest, maxRequests, maxBytes int,
 		if err != nil {
 			return out, err
 		}
-		if len(chunk) > 0 && (len(chunk) >= maxRequests || size+n > maxBytes) {
+		if len(chunk) > 0 && (len(chunk) >= lim.Requests || size+n > lim.Bytes) {
 			if err := flush(); err != nil {
 				return out, err
 			}

@@ -51,7 +51,7 @@ func TestSplit(t *testing.T) {
 				sent = append(sent, chunk)
 				return fmt.Sprint("b", len(sent)), nil
 			}
-			batches, err := Split(reqs, tc.requests, tc.bytes, encode, submit)
+			batches, err := Split(reqs, Limits{tc.requests, tc.bytes}, encode, submit)
 			if (err != nil) != tc.wantErr || fmt.Sprint(sent) != tc.want {
 				t.Fatalf("sent %v, err %v; want %s", sent, err, tc.want)
 			}
@@ -71,7 +71,7 @@ func TestSplit(t *testing.T) {
 // batch is sent.
 func TestSplitEncodeError(t *testing.T) {
 	calls := 0
-	_, err := Split(batchReqs(3), 10, 100,
+	_, err := Split(batchReqs(3), Limits{10, 100},
 		func(r model.BatchRequest) (int, int, error) {
 			if r.ID == "1" {
 				return 0, 0, errors.New("bad request 1")
