@@ -361,7 +361,7 @@ func compareBaseline(e *env, f runFlags, runs []*pipeline.Graded, firstErr error
 	if f.ci.baseline == nil || firstErr != nil {
 		return nil
 	}
-	last := runs[len(runs)-1]
+	last := baselinePeer(f.ci.baseline, runs) // surfaces.go
 	cmp := compare.Compare(f.ci.baseline, last.Record, grade.Run(last.Suite, f.ci.baseline), last.Result)
 	cmp.SetAlpha(f.ci.alpha)
 	if !f.json {
