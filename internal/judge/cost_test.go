@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"testing/fstest"
 
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
@@ -15,11 +14,7 @@ import (
 
 const costSuite = `name: costs
 target: builtin:household
-cases:
-  - id: agent/plan
-    prompt: Plan my week.
-    judge: {rubric: Names each day., pass_when: Every day has an item.}
-    graded_by: judge
+cases:` + planCaseYAML + `
   - id: decline/x
     prompt: Book a flight.
     decline: true
@@ -27,11 +22,7 @@ cases:
 
 func costRun(t *testing.T) (*suite.Suite, *record.Run) {
 	t.Helper()
-	s, err := suite.LoadFS(fstest.MapFS{"s.yaml": {Data: []byte(costSuite)}}, "s.yaml", "s.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, &record.Run{Attempts: []record.Attempt{
+	return loadSuite(t, costSuite), &record.Run{Attempts: []record.Attempt{
 		{Case: "agent/plan", N: 1, Prompt: "Plan my week.", End: record.EndAnswered, Answer: "Mon: gym."},
 		{Case: "agent/plan", N: 2, Prompt: "Plan my week.", End: record.EndAnswered, Answer: "Tue: dentist."},
 		{Case: "decline/x", N: 1, Prompt: "Book a flight.", End: record.EndAnswered, Answer: "I can't book flights."},

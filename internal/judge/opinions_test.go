@@ -6,12 +6,10 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 const suiteYAML = `name: j
@@ -32,10 +30,7 @@ func (broken) Declines(context.Context, string, string) (grade.Opinion, error) {
 }
 
 func TestAskAttachNeverChangesGrades(t *testing.T) {
-	s, err := suite.LoadFS(fstest.MapFS{"s.yaml": {Data: []byte(suiteYAML)}}, "s.yaml", "s.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSuite(t, suiteYAML)
 	rec := &record.Run{Header: record.Header{Preflight: record.Preflight{Valid: true}}, Attempts: []record.Attempt{
 		{Case: "u/price", N: 1, Prompt: "What's the price of VOO?", End: record.EndAnswered, Answer: "I can't tell: no tool gives prices."},
 		{Case: "u/price", N: 2, Prompt: "What's the price of VOO?", End: record.EndAnswered, Answer: "VOO trades at about 520."},

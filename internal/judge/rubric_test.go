@@ -156,13 +156,27 @@ func TestRulingPriced(t *testing.T) {
 	}
 }
 
-const judgedSuite = `name: j
-target: builtin:household
-cases:
+// planCaseYAML is planCase as a suite writes it, under "cases:".
+const planCaseYAML = `
   - id: agent/plan
     prompt: Plan my week.
     judge: {rubric: Names each day., pass_when: Every day has an item.}
-    graded_by: judge
+    graded_by: judge`
+
+// loadSuite loads a suite from its YAML text, failing the test if it does
+// not load.
+func loadSuite(t *testing.T, text string) *suite.Suite {
+	t.Helper()
+	s, err := suite.LoadFS(fstest.MapFS{"s.yaml": {Data: []byte(text)}}, "s.yaml", "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+const judgedSuite = `name: j
+target: builtin:household
+cases:` + planCaseYAML + `
   - id: s/total
     prompt: What's the total?
     figures: [{value: 10}]
@@ -170,10 +184,7 @@ cases:
 `
 
 func TestJudgedCaseVerdictFromJudgeRateApart(t *testing.T) {
-	s, err := suite.LoadFS(fstest.MapFS{"s.yaml": {Data: []byte(judgedSuite)}}, "s.yaml", "s.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSuite(t, judgedSuite)
 	rec := &record.Run{Dir: t.TempDir(), Header: record.Header{Preflight: record.Preflight{Valid: true}}, Attempts: []record.Attempt{
 		{Case: "agent/plan", N: 1, Prompt: "Plan my week.", End: record.EndAnswered, Answer: "good plan"},
 		{Case: "agent/plan", N: 2, Prompt: "Plan my week.", End: record.EndAnswered, Answer: "bad plan"},
