@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -16,7 +16,7 @@ import (
 // walks every kind of check and both verdicts.
 func benchHouseholdRun(b *testing.B) (*record.Run, int) {
 	b.Helper()
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func benchHouseholdRun(b *testing.B) (*record.Run, int) {
 // of every attempt, then the case and group rates); the figures are per
 // run, and ns/attempt per attempt graded.
 func BenchmarkGradeHousehold(b *testing.B) {
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -15,7 +15,7 @@ import (
 // data cannot answer, so it fails even the unanswerable ones), and so must
 // one that invents numbers.
 func TestHouseholdCorpus(t *testing.T) {
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ var Kinds = []string{KindRead, KindWrite, KindSequence, KindDestructive, KindDec
 
 // Action is the part of a case that evaluates actions: what kind of case it
 // is, the fixtures it needs, the ordered steps of its key and the state to
-// verify after it. See the action suites internal/builtin/ops/suite and internal/corpus/memory for examples.
+// verify after it. See the action suites internal/builtin/ops/suite and internal/builtin/memory for examples.
 //
 // Strings in fixtures, verify calls, literals, authored examples and the
 // prompt may name {{token}} (the attempt's fresh token) and {{fact.NAME}}

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
@@ -264,19 +263,19 @@ func loadSuite(p string) (*suite.Suite, error) {
 		p = "embedded:household"
 	}
 	if name, ok := strings.CutPrefix(p, "embedded:"); ok {
-		s, err := corpus.Load(name)
+		s, err := builtin.LoadSuite(name)
 		if err != nil {
 			return nil, badInput(err)
 		}
 		return s, nil
 	}
 	if _, err := os.Stat(p); err != nil || isCodeDir(p) {
-		for _, n := range corpus.Names() {
+		for _, n := range builtin.SuiteNames() {
 			if n == p {
 				return loadSuite("embedded:" + p)
 			}
 		}
-		return nil, usagef("suite %s: no such file or directory (embedded suites: %s)", p, strings.Join(corpus.Names(), ", "))
+		return nil, usagef("suite %s: no such file or directory (embedded suites: %s)", p, strings.Join(builtin.SuiteNames(), ", "))
 	}
 	s, err := suite.Load(p)
 	if err != nil {

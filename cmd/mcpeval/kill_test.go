@@ -18,7 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -160,7 +160,7 @@ func checkRecord(t *testing.T, dir string) []grade.AttemptGrade {
 	if d := cmp.Diff(planned, got); d != "" {
 		t.Errorf("%s: attempts recorded differ from those planned (-planned +recorded):\n%s", dir, d)
 	}
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		t.Fatal(err)
 	}

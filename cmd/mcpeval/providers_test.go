@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
@@ -38,7 +38,7 @@ var providerSpecs = map[wiremodel.API]string{
 // cases with their keys, with faults, until the test ends.
 func standIn(t *testing.T, api wiremodel.API, faults []wiremodel.Fault) (*wiremodel.Handler, *httptest.Server) {
 	t.Helper()
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/actionstest"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/builtin/ops"
-	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
@@ -108,7 +107,7 @@ func fakeNames() []string {
 // which must score every column in full, and with each fake variant, which
 // must lose points in exactly its columns.
 func TestOpsColumns(t *testing.T) {
-	s, err := corpus.Load("ops")
+	s, err := builtin.LoadSuite("ops")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +146,7 @@ var opsShared = target.Builtins{"ops-shared": func(bool) (*mcp.Server, error) {
 // asked for): afterwards the host must hold exactly what it held before,
 // and no attempt may note a teardown problem.
 func TestOpsTeardown(t *testing.T) {
-	s, err := corpus.Load("ops")
+	s, err := builtin.LoadSuite("ops")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +225,7 @@ func TestMemoryServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the go-sdk memory server (go run ...@v1.8.0)")
 	}
-	s, err := corpus.Load("memory")
+	s, err := builtin.LoadSuite("memory")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"testing/fstest"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -19,7 +18,7 @@ import (
 // live loads an embedded action suite and the tools its target lists.
 func live(t *testing.T, name string) (*suite.Suite, []record.Tool) {
 	t.Helper()
-	s, err := corpus.Load(name)
+	s, err := builtin.LoadSuite(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -16,7 +16,7 @@ import (
 // case answered, one errored.
 func household(t *testing.T) *record.Run {
 	t.Helper()
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func household(t *testing.T) *record.Run {
 }
 
 func TestGatherGradesAgainstTheSuiteWhenTheRunHasNoGrades(t *testing.T) {
-	s, _ := corpus.Load("household")
+	s, _ := builtin.LoadSuite("household")
 	rec := household(t)
 	items, err := Gather(rec, Options{Suite: s}, true)
 	if err != nil {
@@ -56,7 +56,7 @@ func TestGatherGradesAgainstTheSuiteWhenTheRunHasNoGrades(t *testing.T) {
 }
 
 func TestGatherPrefersTheRunsGrades(t *testing.T) {
-	s, _ := corpus.Load("household")
+	s, _ := builtin.LoadSuite("household")
 	rec := household(t)
 	g := grade.Run(s, rec)
 	g.Attempts[0].Outcome = "recorded-verdict" // a verdict grading could not produce
@@ -84,7 +84,7 @@ func TestGatherRefusesABrokenGradesFile(t *testing.T) {
 	if err := os.WriteFile(rundir.Path(rec.Dir, rundir.Grades), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := corpus.Load("household")
+	s, _ := builtin.LoadSuite("household")
 	_, err := Gather(rec, Options{Suite: s}, false)
 	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "mcpeval score") {
 		t.Errorf("err = %v, want bad input naming mcpeval score", err)

@@ -154,7 +154,7 @@ func TestRulesBite(t *testing.T) {
 		{"the public packages are contracts", []string{"internal/providertest"}},
 		{"the viewer, the exporters", []string{"internal/pipeline", "cmd/..."}},
 		{"the record and suite formats", []string{"runner"}},
-		{"the MCP client connects", []string{"internal/corpus"}},
+		{"the MCP client connects", []string{"internal/builtin"}},
 	} {
 		var r *rule
 		for i := range rules {

@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"
@@ -63,7 +62,7 @@ func run(t *testing.T, s *suite.Suite, dir string, sh *record.Shard) *record.Run
 
 func household(t *testing.T) *suite.Suite {
 	t.Helper()
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		t.Fatal(err)
 	}

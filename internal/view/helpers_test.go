@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -193,7 +193,7 @@ func newShotServer(t *testing.T, dir string) string {
 
 func shotGrade(rec *record.Run) (*grade.Result, *suite.Suite, error) {
 	name := strings.TrimPrefix(rec.Header.Suite.Path, "embedded:")
-	s, err := corpus.Load(name)
+	s, err := builtin.LoadSuite(name)
 	if err != nil {
 		return nil, nil, err
 	}

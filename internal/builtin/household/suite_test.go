@@ -11,15 +11,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/builtin/household"
-	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/suite"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func loadHousehold(t *testing.T) (*suite.Suite, *household.Data) {
 	t.Helper()
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		t.Fatal(err)
 	}

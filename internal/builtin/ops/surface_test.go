@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
@@ -19,7 +18,7 @@ import (
 // grades it.
 func runOnSurface(t *testing.T, surface, variant string) *pipeline.Graded {
 	t.Helper()
-	s, err := corpus.Load("ops")
+	s, err := builtin.LoadSuite("ops")
 	if err != nil {
 		t.Fatal(err)
 	}

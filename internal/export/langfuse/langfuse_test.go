@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/export/langfuse"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
 	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
@@ -263,7 +263,7 @@ func (f *fake) putScore(p posted) bool {
 // each, graded: a passing answer, a failing one, and on the last case an
 // attempt that ended in an error.
 func run(t *testing.T) (*suite.Suite, langfuse.Input) {
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		t.Fatal(err)
 	}

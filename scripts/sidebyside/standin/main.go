@@ -21,7 +21,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcpeval/mcpeval/internal/corpus"
+	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
 )
 
@@ -38,7 +38,7 @@ func main() {
 }
 
 func run(addr, pfConfig, server, model string) error {
-	s, err := corpus.Load("household")
+	s, err := builtin.LoadSuite("household")
 	if err != nil {
 		return fmt.Errorf("loading the household suite: %w", err)
 	}

@@ -1,0 +1,54 @@
+package builtin
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/mcpeval/mcpeval/internal/builtin/household"
+	"github.com/mcpeval/mcpeval/internal/builtin/ops"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// memory is the suite for the go-sdk's example memory server, a server
+// mcpeval does not embed; the other suites live beside their servers.
+//
+//go:embed all:memory
+var memory embed.FS
+
+// suites maps each embedded suite's name to its files.
+var suites = map[string]fs.FS{
+	"household": household.Suite(),
+	"ops":       ops.Suite(),
+	"memory":    sub(memory, "memory"),
+}
+
+func sub(f fs.FS, dir string) fs.FS {
+	s, err := fs.Sub(f, dir)
+	if err != nil {
+		panic(err) // the directory is embedded: it is there
+	}
+	return s
+}
+
+// SuiteNames lists the embedded suites, so that `mcpeval run` works with
+// no files of its own.
+func SuiteNames() []string {
+	names := make([]string, 0, len(suites))
+	for n := range suites {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// LoadSuite reads the embedded suite name. Each is a directory of YAML
+// files a person edits, read by package suite as any other.
+func LoadSuite(name string) (*suite.Suite, error) {
+	f, ok := suites[name]
+	if !ok {
+		return nil, fmt.Errorf("no embedded suite %q (have %v)", name, SuiteNames())
+	}
+	return suite.LoadFS(f, ".", "embedded:"+name)
+}
