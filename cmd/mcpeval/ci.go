@@ -23,7 +23,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/rundir"
-	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
@@ -155,7 +154,7 @@ func (c *ciFlags) loadShard() error {
 	if c.shard == "" {
 		return nil
 	}
-	sh, err := shard.Parse(c.shard)
+	sh, err := pipeline.ParseShard(c.shard)
 	if err != nil {
 		return usagef("--shard: %v", err)
 	}

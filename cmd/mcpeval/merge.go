@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
-	"github.com/mcpeval/mcpeval/internal/shard"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/runner"
 )
 
 const mergeHelp = `
@@ -64,13 +62,10 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("loading the shards' suite to grade the merged run (give it with --suite PATH; nothing was written): %w", err)
 	}
-	// Shards of any size: each is read line by line and the merged record
-	// written one attempt at a time, then graded as a stream.
-	id := runner.NewRunID(time.Now(), h.Model.Spec)
-	if _, err := shard.MergeDirs(*out, pos, shard.Options{RunID: id}); err != nil {
-		return usagef("cannot merge: %v", err)
+	g, err := pipeline.Merge(ctx, s, *out, pos, pipeline.Options{})
+	if errors.Is(err, pipeline.ErrCannotMerge) {
+		return usagef("%v", err)
 	}
-	g, err := pipeline.ScoreDir(ctx, s, *out, pipeline.Options{})
 	if err != nil {
 		return err
 	}
