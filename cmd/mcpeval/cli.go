@@ -15,7 +15,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
-	"github.com/mcpeval/mcpeval/internal/usage/price"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -387,8 +387,8 @@ func (p *pricesFlag) register(fs *flag.FlagSet) {
 
 // load returns the price tables: the built-in ones, with the file's in
 // place of those of the providers it names. A bad file is bad input.
-func (p *pricesFlag) load() (*price.Set, error) {
-	s, err := price.Load(p.path)
+func (p *pricesFlag) load() (*usage.Prices, error) {
+	s, err := usage.LoadPrices(p.path)
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
-	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
 )
 
@@ -32,7 +31,7 @@ func openJudge(e *env, spec string, spend bool) (judge.Judge, error) {
 // judgePriced refuses a dollar budget for a paid judge no price table
 // lists: its asks count against the budget, and their dollars could not
 // be counted.
-func judgePriced(spec string, budgetUSD float64, prices *price.Set) error {
+func judgePriced(spec string, budgetUSD float64, prices *usage.Prices) error {
 	if spec == "" || budgetUSD <= 0 || !provider.Real(spec) {
 		return nil
 	}
@@ -67,7 +66,7 @@ func tellDisagreements(e *env, g *pipeline.Graded) {
 // openJudgeBudget opens the judge for score, with the budget its asks are
 // held to when it is paid (nil otherwise): a dollar budget needs a priced
 // judge, and is refused before anything is sent otherwise.
-func openJudgeBudget(e *env, spec string, spend bool, tokens int64, usd float64, prices *price.Set) (judge.Judge, *usage.Budget, error) {
+func openJudgeBudget(e *env, spec string, spend bool, tokens int64, usd float64, prices *usage.Prices) (judge.Judge, *usage.Budget, error) {
 	if tokens < 0 || usd < 0 {
 		return nil, nil, usagef("--budget-tokens and --budget-usd must not be negative")
 	}
