@@ -17,6 +17,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/actionstest"
+	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/testserver/npm"
@@ -115,7 +116,7 @@ var actionCases = []string{"write/", "sequence/", "destructive/", "decline/"}
 // nothing, and the scratch folder is as it was.
 func TestFilesystemPerfect(t *testing.T) {
 	s := loadFilesystem(t)
-	if msgs := fixture.CleanupWarnings(s); len(msgs) > 0 {
+	if msgs := audit.CleanupWarnings(s); len(msgs) > 0 {
 		t.Errorf("cleanup warnings before the run: %v", msgs)
 	}
 	rec := run(t, s, "fake:perfect", 2)

@@ -13,16 +13,15 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/compare"
 	"github.com/mcpeval/mcpeval/internal/export"
-	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
-	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
@@ -172,10 +171,8 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		return err
 	}
 	cfg.Warn = func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) }
-	if _, ok := fixture.For(s); ok {
-		for _, w := range fixture.CleanupWarnings(s) {
-			fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
-		}
+	for _, w := range audit.CleanupWarnings(s) {
+		fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
 	}
 	prog := newProgress(e, s, !f.quiet && e.isTerminal)
 	cfg.Progress = prog.update
@@ -312,7 +309,7 @@ func (f *runFlags) suiteAndTarget() (*suite.Suite, target.Config, error) {
 type opened struct {
 	model  model.Model
 	info   model.Info
-	prices *price.Set
+	prices *usage.Prices
 	judge  judge.Judge
 	budget *usage.Budget
 }
@@ -370,7 +367,7 @@ func (f *runFlags) config(s *suite.Suite, tcfg target.Config, o *opened, resume 
 }
 
 // finish prints the graded run and turns how it ended into an exit status.
-func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *price.Set) error {
+func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *usage.Prices) error {
 	rec, res := g.Record, g.Result
 	for _, perr := range g.Problems {
 		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", perr)

@@ -15,7 +15,6 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -173,7 +172,7 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	if len(s.Cases) == 0 {
 		v.Warnings = append(v.Warnings, located{Kind: "no-cases", File: s.Path, Message: "the suite has no cases yet: write cases from what users of the server ask (see docs/suite.md), then run mcpeval validate again"})
 	}
-	for _, w := range fixture.CleanupWarnings(s) {
+	for _, w := range audit.CleanupWarnings(s) {
 		v.Warnings = append(v.Warnings, locate("cleanup", w))
 	}
 	if !*offline {
