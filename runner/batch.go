@@ -165,10 +165,6 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 		opts = *cfg.Batch
 	}
 	opts = opts.withDefaults()
-	want := map[record.Planned]bool{}
-	for _, p := range planned {
-		want[p] = true
-	}
 	t := &tally{total: len(planned), skipped: map[string]int{}}
 	w := &worker{r: r, t: t}
 	end := func(reason string) *record.End {
@@ -186,62 +182,131 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 		t.skip("no batch API", len(planned))
 		return end(fmt.Sprintf("the record's batches cannot be read: %s has no batch API", cfg.ModelInfo.Spec))
 	}
-	// Which attempts each batch holds: they were submitted in plan order.
-	var (
-		owner  = map[record.Planned]int{}
-		reqs   []model.BatchRequest
-		byID   = map[string]record.Planned{}
-		offset int
-	)
-	for i, bt := range r.header.Batches {
-		for _, p := range r.header.Planned[min(offset, len(r.header.Planned)):min(offset+bt.Requests, len(r.header.Planned))] {
-			owner[p] = i
-		}
-		offset += bt.Requests
-	}
-	var rest []record.Planned // in no batch
-	var mine []record.Planned
-	for _, p := range planned {
-		if _, ok := owner[p]; ok {
-			mine = append(mine, p)
-		} else {
-			rest = append(rest, p)
-		}
-	}
-	reqs, err := r.batchRequests(mine)
+	bs := r.batchesOf(planned)
+	reqs, err := r.batchRequests(bs.mine)
 	if err != nil {
 		t.skip("batch", len(planned))
 		return end(err.Error())
 	}
-	for i, p := range mine {
-		byID[reqs[i].ID] = p
+	for i, p := range bs.mine {
+		bs.byID[reqs[i].ID] = p
 	}
+	r.pollBatches(ctx, b, opts, bs, reqs, t)
+	rest := bs.rest
+	resumed := cfg.Resume != nil
+	for _, p := range bs.mine {
+		res, ok := bs.got[p]
+		i := bs.owner[p]
+		if _, ended := bs.status[i]; !ended {
+			continue // interrupted, or the poll failed: counted below
+		}
+		if resumed && (!ok || res.Response == nil) {
+			rest = append(rest, p) // asked again, the ordinary way
+			continue
+		}
+		if !ok {
+			res = model.BatchResult{ID: batchID(p), Error: fmt.Sprintf("the batch ended (%s) without a result for this attempt", bs.status[i])}
+		}
+		w.keep(r.fromBatch(context.WithoutCancel(ctx), conn, p, r.header.Batches[i].ID, res))
+	}
+	if r.unsent != nil {
+		for _, p := range rest {
+			w.keep(r.fromBatch(context.WithoutCancel(ctx), conn, p, "", model.BatchResult{ID: batchID(p), Error: "not submitted: " + r.unsent.Error()}))
+		}
+		rest = nil
+	}
+	if ctx.Err() != nil {
+		n := 0
+		for _, p := range bs.mine {
+			if _, ended := bs.status[bs.owner[p]]; !ended {
+				n++
+			}
+		}
+		if n -= t.skipped["batch poll failed"]; n > 0 {
+			t.skip("interrupted", n)
+		}
+		t.skip("interrupted", len(rest))
+		return end("interrupted")
+	}
+	reason := ""
+	if t.skipped["batch poll failed"] > 0 {
+		reason = "a batch could not be polled"
+	}
+	if len(rest) > 0 {
+		e := r.attempts(ctx, conn, rest)
+		for k, v := range e.Skipped {
+			t.skipped[k] += v
+		}
+		if reason == "" {
+			reason = e.Reason
+		}
+		if !e.Complete && e.Reason != "" && t.writeErr == nil {
+			reason = e.Reason
+		}
+	}
+	return end(reason)
+}
+
+// batchState is what a run knows of its batches while it reads them.
+type batchState struct {
+	owner  map[record.Planned]int // the batch each submitted attempt is in
+	mine   []record.Planned       // the planned attempts some batch holds
+	rest   []record.Planned       // the planned attempts no batch holds
+	byID   map[string]record.Planned
+	got    map[record.Planned]model.BatchResult
+	status map[int]string // how each batch that ended, ended
+}
+
+// batchesOf says which batch holds each planned attempt: they were
+// submitted in plan order.
+func (r *run) batchesOf(planned []record.Planned) *batchState {
+	bs := &batchState{owner: map[record.Planned]int{}, byID: map[string]record.Planned{},
+		got: map[record.Planned]model.BatchResult{}, status: map[int]string{}}
+	offset := 0
+	all := r.header.Planned
+	for i, bt := range r.header.Batches {
+		for _, p := range all[min(offset, len(all)):min(offset+bt.Requests, len(all))] {
+			bs.owner[p] = i
+		}
+		offset += bt.Requests
+	}
+	for _, p := range planned {
+		if _, ok := bs.owner[p]; ok {
+			bs.mine = append(bs.mine, p)
+		} else {
+			bs.rest = append(bs.rest, p)
+		}
+	}
+	return bs
+}
+
+// pollBatches polls every batch that holds one of bs.mine until it has
+// ended, or ctx ends, waiting longer between rounds; a batch whose poll
+// fails is given up (its attempts skipped, to be read on resume).
+func (r *run) pollBatches(ctx context.Context, b model.Batcher, opts BatchOptions, bs *batchState, reqs []model.BatchRequest, t *tally) {
 	open := map[int]bool{}
-	for _, p := range mine {
-		open[owner[p]] = true
+	for _, p := range bs.mine {
+		open[bs.owner[p]] = true
 	}
-	got := map[record.Planned]model.BatchResult{}
-	status := map[int]string{}
 	wait := opts.Poll
-	for first := true; len(open) > 0; first = false {
+	for first := true; len(open) > 0 && ctx.Err() == nil; first = false {
 		if !first {
 			if err := retry.Sleep(ctx, wait); err != nil {
-				break
+				return
 			}
 			wait = opts.next(wait)
 		}
-		for i := range r.header.Batches {
+		for i, bt := range r.header.Batches {
 			if !open[i] {
 				continue
 			}
-			bt := r.header.Batches[i]
 			st, err := b.Poll(ctx, bt.ID, reqs)
 			if err != nil {
 				if ctx.Err() == nil {
-					t.skip("batch poll failed", countOwned(mine, owner, i))
+					t.skip("batch poll failed", countOwned(bs.mine, bs.owner, i))
 					delete(open, i)
-					if cfg.Warn != nil {
-						cfg.Warn(fmt.Sprintf("%v (mcpeval run --resume reads the batch again)", err))
+					if r.cfg.Warn != nil {
+						r.cfg.Warn(fmt.Sprintf("%v (mcpeval run --resume reads the batch again)", err))
 					}
 				}
 				continue
@@ -253,71 +318,14 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 				continue
 			}
 			delete(open, i)
-			status[i] = st.Status
+			bs.status[i] = st.Status
 			for _, res := range st.Results {
-				if p, ok := byID[res.ID]; ok && owner[p] == i {
-					got[p] = res
+				if p, ok := bs.byID[res.ID]; ok && bs.owner[p] == i {
+					bs.got[p] = res
 				}
 			}
 		}
-		if ctx.Err() != nil {
-			break
-		}
 	}
-	resumed := cfg.Resume != nil
-	for _, p := range mine {
-		res, ok := got[p]
-		i := owner[p]
-		if _, ended := status[i]; !ended {
-			continue // interrupted, or the poll failed: counted below
-		}
-		if resumed && (!ok || res.Response == nil) {
-			rest = append(rest, p) // asked again, the ordinary way
-			continue
-		}
-		if !ok {
-			res = model.BatchResult{ID: batchID(p), Error: fmt.Sprintf("the batch ended (%s) without a result for this attempt", status[i])}
-		}
-		w.keep(r.fromBatch(context.WithoutCancel(ctx), conn, p, r.header.Batches[i].ID, res))
-	}
-	if r.unsent != nil {
-		for _, p := range rest {
-			w.keep(r.fromBatch(context.WithoutCancel(ctx), conn, p, "", model.BatchResult{ID: batchID(p), Error: "not submitted: " + r.unsent.Error()}))
-		}
-		rest = nil
-	}
-	reason := ""
-	if ctx.Err() != nil {
-		n := 0
-		for _, p := range mine {
-			if _, ended := status[owner[p]]; !ended {
-				n++
-			}
-		}
-		if n -= t.skipped["batch poll failed"]; n > 0 {
-			t.skip("interrupted", n)
-		}
-		t.skip("interrupted", len(rest))
-		return end("interrupted")
-	}
-	if t.skipped["batch poll failed"] > 0 {
-		reason = "a batch could not be polled"
-	}
-	if len(rest) > 0 {
-		e := r.attempts(ctx, conn, rest)
-		if e.Skipped != nil {
-			for k, v := range e.Skipped {
-				t.skipped[k] += v
-			}
-		}
-		if reason == "" {
-			reason = e.Reason
-		}
-		if !e.Complete && e.Reason != "" && t.writeErr == nil {
-			reason = e.Reason
-		}
-	}
-	return end(reason)
 }
 
 // countOwned counts the attempts of mine that batch i holds.

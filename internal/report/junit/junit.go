@@ -103,22 +103,17 @@ func Write(w io.Writer, runs ...Run) error {
 	return err
 }
 
-func testSuite(r Run) (testsuite, time.Duration) {
+// suiteProperties are a run's provenance and totals, as a test suite's
+// properties.
+func suiteProperties(r Run) []property {
 	h, res := &r.Record.Header, r.Result
-	name := h.Suite.Name
-	if res.Model != "" {
-		name += " (" + res.Model + ")"
-	}
-	s := testsuite{Name: name}
-	if !h.Start.IsZero() {
-		s.Timestamp = h.Start.UTC().Format("2006-01-02T15:04:05")
-	}
-	t := res.Totals
+	var props []property
 	add := func(n, v string) {
 		if v != "" {
-			s.Properties = append(s.Properties, property{n, v})
+			props = append(props, property{n, v})
 		}
 	}
+	t := res.Totals
 	add("run_id", h.RunID)
 	add("model", res.Model)
 	add("suite", h.Suite.Name)
@@ -142,25 +137,25 @@ func testSuite(r Run) (testsuite, time.Duration) {
 		add("pass_rate", rate(t.Rate))
 		add("pass_rate_95ci", "["+rate(t.WilsonLow)+", "+rate(t.WilsonHigh)+"]")
 	}
-	s.Properties = append(s.Properties, actionProperties(res)...)
+	return append(props, actionProperties(res)...)
+}
 
-	// Durations per case, from the record.
-	dur := r.Durations
-	if dur == nil {
-		dur = map[string]time.Duration{}
-		for _, a := range r.Record.Attempts {
-			dur[a.Case] += time.Duration(a.DurationMS) * time.Millisecond
-		}
+// caseDurations is the wall time of each case's attempts: r.Durations,
+// or added up from the record.
+func caseDurations(r Run) map[string]time.Duration {
+	if r.Durations != nil {
+		return r.Durations
 	}
-	attempts := map[string][]grade.AttemptGrade{}
-	for _, a := range res.Attempts {
-		attempts[a.Case] = append(attempts[a.Case], a)
+	dur := map[string]time.Duration{}
+	for _, a := range r.Record.Attempts {
+		dur[a.Case] += time.Duration(a.DurationMS) * time.Millisecond
 	}
-	stats := map[string]grade.CaseStats{}
-	for _, c := range res.Cases {
-		stats[c.ID] = c
-	}
-	// Cases in plan order, then any graded case the plan does not list.
+	return dur
+}
+
+// caseOrder lists the cases in plan order, then any graded case the plan
+// does not list.
+func caseOrder(h *record.Header, res *grade.Result) []string {
 	var order []string
 	seen := map[string]bool{}
 	for _, p := range h.Planned {
@@ -175,6 +170,30 @@ func testSuite(r Run) (testsuite, time.Duration) {
 			order = append(order, c.ID)
 		}
 	}
+	return order
+}
+
+func testSuite(r Run) (testsuite, time.Duration) {
+	h, res := &r.Record.Header, r.Result
+	name := h.Suite.Name
+	if res.Model != "" {
+		name += " (" + res.Model + ")"
+	}
+	s := testsuite{Name: name}
+	if !h.Start.IsZero() {
+		s.Timestamp = h.Start.UTC().Format("2006-01-02T15:04:05")
+	}
+	s.Properties = suiteProperties(r)
+	dur := caseDurations(r)
+	attempts := map[string][]grade.AttemptGrade{}
+	for _, a := range res.Attempts {
+		attempts[a.Case] = append(attempts[a.Case], a)
+	}
+	stats := map[string]grade.CaseStats{}
+	for _, c := range res.Cases {
+		stats[c.ID] = c
+	}
+	order := caseOrder(h, res)
 	var total time.Duration
 	if !res.Valid {
 		s.Cases = append(s.Cases, testcase{Name: "preflight", Classname: classname(h.Suite.Name, ""), Time: seconds(0),
