@@ -173,20 +173,30 @@ type Run struct {
 // Complete reports whether the run finished with every planned attempt.
 func (r *Run) Complete() bool { return r.End != nil && r.End.Complete }
 
+// openFile opens the record in dir, or the record file dir names, and
+// returns it with its path and its run directory.
+func openFile(dir string) (f *os.File, path, runDir string, err error) {
+	path = dir
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		path = filepath.Join(dir, FileName)
+	} else if err == nil {
+		dir = filepath.Dir(dir)
+	}
+	f, err = os.Open(path)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("reading record: %w", err)
+	}
+	return f, path, dir, nil
+}
+
 // MaxLine is the longest record line read.
 const MaxLine = 64 << 20
 
 // Read reads the record in dir (or the record file dir names).
 func Read(dir string) (*Run, error) {
-	p := dir
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		p = filepath.Join(dir, FileName)
-	} else if err == nil {
-		dir = filepath.Dir(dir)
-	}
-	f, err := os.Open(p)
+	f, p, dir, err := openFile(dir)
 	if err != nil {
-		return nil, fmt.Errorf("reading record: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	r, err := Parse(f, p)

@@ -39,15 +39,9 @@ type span struct {
 // does, and returns a Reader of its attempts. Its run (Reader.Run) has
 // the header, the end and the warnings, but no attempts.
 func Open(dir string) (*Reader, error) {
-	p := dir
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		p = filepath.Join(dir, FileName)
-	} else if err == nil {
-		dir = filepath.Dir(dir)
-	}
-	f, err := os.Open(p)
+	f, p, dir, err := openFile(dir)
 	if err != nil {
-		return nil, fmt.Errorf("reading record: %w", err)
+		return nil, err
 	}
 	r := &Reader{f: f, name: p}
 	cases := map[string]string{} // one copy of each case id, for every span of it

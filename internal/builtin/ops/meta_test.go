@@ -14,18 +14,7 @@ import (
 
 func connectMeta(t *testing.T, st *State) *mcp.ClientSession {
 	t.Helper()
-	ct, stt := mcp.NewInMemoryTransports()
-	ss, err := NewMetaServer(st).Connect(context.Background(), stt, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return connectTo(t, NewMetaServer(st))
 }
 
 // TestMetaSurfaceCoversEveryAction: the meta surface's tools hold every

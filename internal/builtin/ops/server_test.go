@@ -12,8 +12,14 @@ import (
 
 func connect(t *testing.T, st *State) *mcp.ClientSession {
 	t.Helper()
+	return connectTo(t, NewServer(st))
+}
+
+// connectTo connects a test client to srv over the in-memory transport.
+func connectTo(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
 	ct, stt := mcp.NewInMemoryTransports()
-	ss, err := NewServer(st).Connect(context.Background(), stt, nil)
+	ss, err := srv.Connect(context.Background(), stt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
