@@ -38,6 +38,16 @@ type Result struct {
 	// Arguments, Confirmation, Clean, Declined, Completion) of the run's
 	// action cases; nil when the suite has none.
 	Actions *actions.Report `json:"actions,omitempty"`
+	// ResourceReads counts the model's reads of the server's resources
+	// (a suite with resources: true); nil when it read none.
+	ResourceReads *ResourceReads `json:"resource_reads,omitempty"`
+}
+
+// ResourceReads counts the calls of the resource tools (list_resources,
+// read_resource: record.CallResource) and the attempts that made any.
+type ResourceReads struct {
+	Reads    int `json:"reads"`
+	Attempts int `json:"attempts"`
 }
 
 // Counts are the outcomes of a set of attempts with their pass rate.

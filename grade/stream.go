@@ -22,6 +22,7 @@ type Grader struct {
 	missing map[string]int
 	order   []string // the missing cases, in the order first seen
 	actions *actions.Aggregator
+	reads   ResourceReads
 }
 
 // NewGrader starts grading run r against suite s as it is now. Only r's
@@ -54,6 +55,7 @@ func (g *Grader) Add(a *record.Attempt) {
 		g.missing[a.Case]++
 		return
 	}
+	g.countReads(a)
 	ag := Attempt(g.s, c, h, a)
 	ag.Case = c.ID // one copy of the id for all of the case's attempts
 	if c.JudgedOnly() {
@@ -145,5 +147,23 @@ func (g *Grader) Result() *Result {
 	if g.actions != nil {
 		res.Actions = g.actions.Report()
 	}
+	if g.reads.Reads > 0 {
+		rr := g.reads
+		res.ResourceReads = &rr
+	}
 	return res
+}
+
+// countReads counts attempt a's reads of the server's resources.
+func (g *Grader) countReads(a *record.Attempt) {
+	n := 0
+	for _, c := range a.Calls() {
+		if c.Kind == record.CallResource {
+			n++
+		}
+	}
+	if n > 0 {
+		g.reads.Reads += n
+		g.reads.Attempts++
+	}
 }
