@@ -203,6 +203,10 @@ func (l *loader) checkSurfaces(s *Suite, file string, data []byte) {
 	if len(s.Surfaces) == 0 {
 		return
 	}
+	if len(s.Targets) > 0 {
+		l.errorf(file, max(lineOf(data, "surfaces:"), 1), 0, "surfaces and targets: a surface presents the tools of one server, and a suite of several servers names its tools SERVER/TOOL across them; declare surfaces in a suite with one target:, or measure each server's surfaces in a suite of its own")
+		return
+	}
 	seen := map[string]bool{}
 	var canonical []string
 	for i, sf := range s.Surfaces {
@@ -324,4 +328,121 @@ func set(names []string) map[string]bool {
 		m[n] = true
 	}
 	return m
+}
+
+// A suite's tools filters and its cases' tool_choice name canonical
+// tools. On a mapped surface they are read through the map: a surface
+// tool that stands for canonical tools is shown when the filter shows its
+// canonical tools, and a tool_choice naming a canonical tool names the
+// surface tool it maps to. A surface shows or hides a tool whole, so a
+// filter that shows some of a meta-tool's actions and hides others cannot
+// be expressed on the surface: CheckFiltersOn refuses it before a run. A
+// surface tool no map entry names is filtered by its own name.
+
+// actionsOf returns the canonical tools the surface's tool stands for,
+// sorted; none for a tool the map does not name.
+func (sf *Surface) actionsOf(tool string) []string {
+	var out []string
+	for _, c := range sf.sortedCanonical() {
+		if sf.Map[c].Tool == tool {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Allows reports whether filter f, written in canonical names, shows the
+// surface's tool name: the tool's own name on the canonical surface (or a
+// nil sf) and for a tool the map does not name; else whether f shows one
+// of the canonical tools it stands for. CheckFiltersOn makes sure that
+// then it shows them all.
+func (sf *Surface) Allows(f ToolFilter, name string) bool {
+	if sf == nil || sf.Canonical() || f.IsZero() {
+		return f.Allows(name)
+	}
+	actions := sf.actionsOf(name)
+	if len(actions) == 0 {
+		return f.Allows(name)
+	}
+	for _, a := range actions {
+		if f.Allows(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// ShowsOn reports whether case c's model is shown the tool name on
+// surface sf: Shows, with the filters read through the surface's map (see
+// Surface.Allows). A nil c stands for the suite alone.
+func (s *Suite) ShowsOn(sf *Surface, c *Case, name string) bool {
+	if !sf.Allows(s.Tools, name) {
+		return false
+	}
+	return c == nil || sf.Allows(c.Tools.ToolFilter, name)
+}
+
+// ChoiceOn returns case c's tool_choice as it goes to surface sf: a choice
+// naming a canonical tool names the surface tool it maps to (on a surface
+// of meta-tools, the meta-tool, whatever its action). It is nil when c
+// sets none.
+func (s *Suite) ChoiceOn(sf *Surface, c *Case) *ToolChoice {
+	if c == nil || c.ToolChoice == nil {
+		return nil
+	}
+	tc := *c.ToolChoice
+	if tc.Mode == ChoiceTool && sf != nil {
+		tc.Tool, _ = sf.Forward(tc.Tool, nil)
+	}
+	return &tc
+}
+
+// CheckFiltersOn checks the suite's and its cases' tools filters against
+// surface sf, whose target lists the tools listed: a filter must show
+// either all or none of the canonical tools each surface tool stands for,
+// since the model is shown a surface tool whole. Each problem is located
+// at the case, or for the suite's filter at the surface's map entry of a
+// tool it hides.
+func (s *Suite) CheckFiltersOn(sf *Surface, listed []string) error {
+	if sf == nil || sf.Canonical() {
+		return nil
+	}
+	var errs Errors
+	for _, tool := range listed {
+		actions := sf.actionsOf(tool)
+		if len(actions) < 2 {
+			continue
+		}
+		if shown, hidden := split(s.Tools, actions); len(shown) > 0 && len(hidden) > 0 {
+			line := sf.lines[hidden[0]]
+			if line == 0 {
+				line = sf.Line
+			}
+			errs = append(errs, &Error{File: sf.file, Line: line, Msg: fmt.Sprintf("the suite's tools filter cannot be kept on surface %s: its tool %s serves %s, and the filter shows %s but hides %s; a surface shows a tool whole, so include or exclude all of its actions, or run the suite on another surface", sf.Name, tool, strings.Join(actions, ", "), strings.Join(shown, ", "), strings.Join(hidden, ", "))})
+		}
+		for _, c := range s.Cases {
+			if c.Tools.ToolFilter.IsZero() {
+				continue
+			}
+			if shown, hidden := split(c.Tools.ToolFilter, actions); len(shown) > 0 && len(hidden) > 0 {
+				errs = append(errs, &Error{File: c.File, Line: c.Line, Msg: fmt.Sprintf("case %s: its tools filter cannot be kept on surface %s: the surface's tool %s serves %s, and the filter shows %s but hides %s; a surface shows a tool whole, so include or exclude all of its actions, or run the case on another surface", c.ID, sf.Name, tool, strings.Join(actions, ", "), strings.Join(shown, ", "), strings.Join(hidden, ", "))})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs.sorted()
+	}
+	return nil
+}
+
+// split parts names into those filter f shows and those it hides.
+func split(f ToolFilter, names []string) (shown, hidden []string) {
+	for _, n := range names {
+		if f.Allows(n) {
+			shown = append(shown, n)
+		} else {
+			hidden = append(hidden, n)
+		}
+	}
+	return shown, hidden
 }

@@ -132,3 +132,116 @@ func TestSurfacesLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+const filteredSurfacesYAML = `name: s
+target: builtin:ops
+surfaces:
+  - name: individual
+  - name: meta
+    target: builtin:ops-meta
+    map:
+      create_volume: {tool: volumes, args: {action: create}}
+      list_volumes: {tool: volumes, args: {action: list}}
+      remove_volume: {tool: volumes, args: {action: remove}}
+      get_health: {tool: health, args: {action: get}}
+tools:
+  exclude: [get_health]
+cases:
+  - id: a/b
+    prompt: hello
+    tool_choice: {tool: create_volume}
+    tools:
+      exclude: [list_*]
+    decline: true
+  - id: a/c
+    prompt: hello
+    decline: true
+`
+
+// TestFiltersAndChoiceOnSurface: filters and a tool_choice written in
+// canonical names are read through a mapped surface's map: a surface tool
+// is shown when its actions are, a choice of a canonical tool chooses its
+// surface tool, and a filter that shows some actions of a meta-tool and
+// hides others is refused at the case (or at the map entry, for the
+// suite's filter).
+func TestFiltersAndChoiceOnSurface(t *testing.T) {
+	s, err := loadYAML(t, filteredSurfacesYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, ind := s.Surface("meta"), s.Surface("individual")
+	ab, ac := s.Cases[0], s.Cases[1]
+	for _, tc := range []struct {
+		sf   *Surface
+		c    *Case
+		tool string
+		want bool
+	}{
+		{meta, ac, "volumes", true},      // create/list/remove all shown
+		{meta, ac, "health", false},      // its one action hidden by the suite
+		{meta, nil, "health", false},     // by the suite alone
+		{meta, ac, "other_tool", true},   // not mapped: its own name
+		{ind, ac, "get_health", false},   // the canonical surface: names as they are
+		{ind, ac, "create_volume", true}, // ditto
+		{ind, ab, "list_volumes", false}, // the case's filter
+		{nil, ab, "list_volumes", false}, // no surface: Shows
+	} {
+		if got := s.ShowsOn(tc.sf, tc.c, tc.tool); got != tc.want {
+			t.Errorf("ShowsOn(%v, %v, %s) = %v, want %v", tc.sf != nil && tc.sf.Canonical(), tc.c != nil, tc.tool, got, tc.want)
+		}
+	}
+	if got := s.ChoiceOn(meta, ab); got == nil || got.Mode != ChoiceTool || got.Tool != "volumes" {
+		t.Errorf("choice on meta: %+v, want tool volumes", got)
+	}
+	if got := s.ChoiceOn(ind, ab); got == nil || got.Tool != "create_volume" {
+		t.Errorf("choice on individual: %+v, want tool create_volume", got)
+	}
+	if ab.ToolChoice.Tool != "create_volume" {
+		t.Errorf("ChoiceOn changed the case's choice to %s", ab.ToolChoice.Tool)
+	}
+	if got := s.ChoiceOn(meta, ac); got != nil {
+		t.Errorf("a case without a choice got %+v", got)
+	}
+
+	// Case a/b hides list_volumes but shows create_volume: volumes cannot
+	// be shown in part.
+	err = s.CheckFiltersOn(meta, []string{"volumes", "health"})
+	if err == nil {
+		t.Fatal("no error for a filter splitting volumes' actions")
+	}
+	want := "suite.yaml:15: case a/b: its tools filter cannot be kept on surface meta: the surface's tool volumes serves create_volume, list_volumes, remove_volume, and the filter shows create_volume, remove_volume but hides list_volumes"
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q,\nwant it to start %q", err, want)
+	}
+	if strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("more than one problem: %v", err)
+	}
+	if err := s.CheckFiltersOn(ind, []string{"create_volume", "list_volumes"}); err != nil {
+		t.Errorf("the canonical surface: %v", err)
+	}
+
+	// The suite's own filter splitting volumes is located at the map entry
+	// of an action it hides.
+	y := strings.Replace(filteredSurfacesYAML, "exclude: [get_health]", "exclude: [remove_volume]", 1)
+	y = strings.Replace(y, "      exclude: [list_*]\n", "      exclude: [get_health]\n", 1)
+	s, err = loadYAML(t, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.CheckFiltersOn(s.Surface("meta"), []string{"volumes", "health"})
+	want = "suite.yaml:10: the suite's tools filter cannot be kept on surface meta: its tool volumes serves create_volume, list_volumes, remove_volume, and the filter shows create_volume, list_volumes but hides remove_volume"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v,\nwant it to start %q", err, want)
+	}
+}
+
+// TestSurfacesWithTargetsRefused: a suite of several servers cannot
+// declare surfaces; it is told so at its surfaces line.
+func TestSurfacesWithTargetsRefused(t *testing.T) {
+	y := strings.Replace(surfacesYAML, "target: builtin:ops\nsurfaces:", "targets:\n  ops: builtin:ops\n  home: builtin:household\nsurfaces:", 1)
+	_, err := loadYAML(t, y)
+	want := "suite.yaml:5: surfaces and targets: a surface presents the tools of one server"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}
