@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/view"
 	"github.com/mcpeval/mcpeval/record"
@@ -77,7 +76,7 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 		bound = "localhost:" + bound[strings.LastIndex(bound, ":")+1:]
 	}
 	srv, err := view.New(view.Options{
-		Dirs: pos, Grade: viewGrade, Addr: bound, Reviewer: reviewer,
+		Dirs: pos, Suite: viewSuite, Addr: bound, Reviewer: reviewer,
 		Version: buildinfo.Get().Version, Log: log.New(e.stderr, "mcpeval view: ", 0),
 	})
 	if err != nil {
@@ -98,11 +97,6 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// viewGrade grades a run against the suite its header names, as it is now.
-func viewGrade(rec *record.Run) (*grade.Result, *suite.Suite, error) {
-	s, err := loadSuite(rec.Header.Suite.Path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return grade.Run(s, rec), s, nil
-}
+// viewSuite loads the suite a run's header names, as it is now, for the
+// run to be graded against.
+func viewSuite(h *record.Header) (*suite.Suite, error) { return loadSuite(h.Suite.Path) }

@@ -77,7 +77,15 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 	}
 	n, _ := strconv.Atoi(q.Get("n"))
 	caseID := q.Get("case")
-	g, a := find(run, caseID, n)
+	g := find(run, caseID, n)
+	var a *record.Attempt
+	if g != nil {
+		var err error
+		if a, err = run.loadAttempt(caseID, n); err != nil {
+			s.fail(w, http.StatusInternalServerError, fmt.Sprintf("reading attempt %s #%d of run %s: %v", caseID, n, run.Key, err))
+			return
+		}
+	}
 	if g == nil || a == nil {
 		s.fail(w, http.StatusNotFound, fmt.Sprintf("run %s has no attempt %s #%d", run.Key, caseID, n))
 		return
@@ -157,20 +165,15 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 
 func pathEscape(s string) string { return url.PathEscape(s) }
 
-// find returns attempt caseID #n of run, graded and as recorded.
-func find(run *run, caseID string, n int) (*grade.AttemptGrade, *record.Attempt) {
-	var g *grade.AttemptGrade
+// find returns the grade of attempt caseID #n of run; the attempt itself
+// is read back from the record when it is shown.
+func find(run *run, caseID string, n int) *grade.AttemptGrade {
 	for i := range run.Res.Attempts {
 		if x := &run.Res.Attempts[i]; x.Case == caseID && x.N == n {
-			g = x
+			return x
 		}
 	}
-	for i := range run.Rec.Attempts {
-		if x := &run.Rec.Attempts[i]; x.Case == caseID && x.N == n {
-			return g, x
-		}
-	}
-	return g, nil
+	return nil
 }
 
 // siblings are the failed attempts of g's case that failed for exactly

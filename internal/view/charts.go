@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/mcpeval/mcpeval/record"
 )
 
 // histogram is a distribution drawn as inline SVG bars.
@@ -77,29 +79,31 @@ func num(f float64) string {
 	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
 }
 
-// runCharts are a run's distributions: tokens per attempt, attempt wall
-// time and model latency per turn.
-func runCharts(r *run) []*histogram {
-	var tokens, wall, latency []float64
-	for i := range r.Rec.Attempts {
-		a := &r.Rec.Attempts[i]
-		if u := a.Usage(); u.Input+u.Output > 0 {
-			tokens = append(tokens, float64(u.Input+u.Output))
-		}
-		if a.DurationMS > 0 {
-			wall = append(wall, float64(a.DurationMS)/1000)
-		}
-		for _, t := range a.Turns {
-			if t.LatencyMS > 0 {
-				latency = append(latency, float64(t.LatencyMS)/1000)
-			}
+// chartValues gathers a run's distributions attempt by attempt: tokens
+// per attempt, attempt wall time and model latency per turn.
+type chartValues struct{ tokens, wall, latency []float64 }
+
+func (c *chartValues) add(a *record.Attempt) {
+	if u := a.Usage(); u.Input+u.Output > 0 {
+		c.tokens = append(c.tokens, float64(u.Input+u.Output))
+	}
+	if a.DurationMS > 0 {
+		c.wall = append(c.wall, float64(a.DurationMS)/1000)
+	}
+	for _, t := range a.Turns {
+		if t.LatencyMS > 0 {
+			c.latency = append(c.latency, float64(t.LatencyMS)/1000)
 		}
 	}
+}
+
+// charts draws the distributions gathered.
+func (c *chartValues) charts() []*histogram {
 	var out []*histogram
 	for _, h := range []*histogram{
-		newHistogram("tokens per attempt", tokens, ""),
-		newHistogram("attempt time", wall, "s"),
-		newHistogram("model latency per turn", latency, "s"),
+		newHistogram("tokens per attempt", c.tokens, ""),
+		newHistogram("attempt time", c.wall, "s"),
+		newHistogram("model latency per turn", c.latency, "s"),
 	} {
 		if h != nil {
 			out = append(out, h)

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
@@ -21,14 +20,8 @@ import (
 // person fills; a page that runs it sets window.__pwned.
 const hostile = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">"'&</textarea>`
 
-// testGrade grades a run against the suite its header names.
-func testGrade(rec *record.Run) (*grade.Result, *suite.Suite, error) {
-	s, err := suite.Load(rec.Header.Suite.Path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return grade.Run(s, rec), s, nil
-}
+// testSuite loads the suite a run's header names.
+func testSuite(h *record.Header) (*suite.Suite, error) { return suite.Load(h.Suite.Path) }
 
 // answer is one attempt to write: its case and final answer.
 type answer struct {
@@ -147,7 +140,7 @@ func standardRuns(t *testing.T) string {
 // own address.
 func newTest(t *testing.T, root string) (*Server, *httptest.Server) {
 	t.Helper()
-	return serve(t, Options{Dirs: []string{root}, Grade: testGrade, Reviewer: "alice", Version: "test", Poll: 100 * time.Millisecond})
+	return serve(t, Options{Dirs: []string{root}, Suite: testSuite, Reviewer: "alice", Version: "test", Poll: 100 * time.Millisecond})
 }
 
 // serve starts a server with opts on an httptest server, bound to its own
@@ -187,15 +180,10 @@ func urlEscape(s string) string { return url.QueryEscape(s) }
 // newShotServer serves the runs in dir, graded with the embedded suites.
 func newShotServer(t *testing.T, dir string) string {
 	t.Helper()
-	_, ts := serve(t, Options{Dirs: []string{dir}, Grade: shotGrade, Reviewer: "alice", Version: "dev"})
+	_, ts := serve(t, Options{Dirs: []string{dir}, Suite: shotSuite, Reviewer: "alice", Version: "dev"})
 	return ts.URL
 }
 
-func shotGrade(rec *record.Run) (*grade.Result, *suite.Suite, error) {
-	name := strings.TrimPrefix(rec.Header.Suite.Path, "embedded:")
-	s, err := builtin.LoadSuite(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	return grade.Run(s, rec), s, nil
+func shotSuite(h *record.Header) (*suite.Suite, error) {
+	return builtin.LoadSuite(strings.TrimPrefix(h.Suite.Path, "embedded:"))
 }

@@ -53,7 +53,7 @@ func (s *Server) reviewPost(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusConflict, "the run is invalid: nothing was graded, so there is nothing to review")
 		return
 	}
-	g, _ := find(run, caseID, n)
+	g := find(run, caseID, n)
 	switch {
 	case g == nil:
 		s.fail(w, http.StatusNotFound, fmt.Sprintf("run %s has no graded attempt %s #%d", run.Key, caseID, n))

@@ -61,7 +61,7 @@ func summarize(r *run) runRow {
 	if !h.Start.IsZero() {
 		row.Date = h.Start.UTC().Format("2006-01-02 15:04")
 	}
-	row.Attempts, row.Planned = len(r.Rec.Attempts), len(h.Planned)
+	row.Attempts, row.Planned = r.N, len(h.Planned)
 	switch {
 	case r.Res == nil:
 		row.Status, row.Problem = "unreadable", errText(r.Err)
@@ -85,14 +85,8 @@ func summarize(r *run) runRow {
 	row.Rate = htmlreport.Rate("", "", r.RV.AsGraded, colorAs, 120)
 	row.Errors = r.RV.AsGraded.Errors
 	row.Reviewed = reviewedText(r)
-	var in, out int64
-	for i := range r.Rec.Attempts {
-		u := r.Rec.Attempts[i].Usage()
-		in += u.Input
-		out += u.Output
-	}
-	if in+out > 0 {
-		row.Tokens = fmt.Sprintf("%s in, %s out", compact(in), compact(out))
+	if r.In+r.Out > 0 {
+		row.Tokens = fmt.Sprintf("%s in, %s out", compact(r.In), compact(r.Out))
 	}
 	if r.Usage != nil && r.Usage.Total.CostUSD != nil {
 		row.Cost = fmt.Sprintf("$%.2f", *r.Usage.Total.CostUSD)

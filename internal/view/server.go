@@ -29,9 +29,9 @@ type Options struct {
 	// Dirs are the run directories, or directories of run directories, to
 	// show.
 	Dirs []string
-	// Grade grades a run against its suite; nil reads each run's
+	// Suite loads the suite a run is graded against; nil reads each run's
 	// grades.json instead.
-	Grade GradeFunc
+	Suite SuiteFunc
 	// Addr is the address the server is bound to ("127.0.0.1:8080"): every
 	// request's Host header must name it.
 	Addr string
@@ -87,7 +87,7 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(tok); err != nil {
 		return nil, fmt.Errorf("making the session token: %w", err)
 	}
-	s := &Server{opts: opts, store: newStore(opts.Dirs, opts.Grade), tmpl: t, asset: newAsset(), csrf: hex.EncodeToString(tok)}
+	s := &Server{opts: opts, store: newStore(opts.Dirs, opts.Suite), tmpl: t, asset: newAsset(), csrf: hex.EncodeToString(tok)}
 	s.hosts = allowedHosts(opts.Addr)
 	if host, port, err := net.SplitHostPort(opts.Addr); err == nil {
 		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {

@@ -20,16 +20,20 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
-// GradeFunc grades a run against its suite as it is now, and returns the
-// suite too (for what each case expects).
-type GradeFunc func(rec *record.Run) (*grade.Result, *suite.Suite, error)
+// SuiteFunc returns the suite a run with header h is graded against, as
+// it is now.
+type SuiteFunc func(h *record.Header) (*suite.Suite, error)
 
-// run is one run directory as last read: its record, graded, with its
-// reviews applied.
+// run is one run directory as last read: its record's header and end,
+// graded as a stream, with its reviews applied. No attempt is held: a page
+// that shows one reads it back from the record (loadAttempt, eachAttempt).
 type run struct {
-	Key   string
-	Dir   string
-	Rec   *record.Run
+	Key string
+	Dir string
+	// Rec is the run without its attempts: header, end and warnings.
+	Rec *record.Run
+	// N is how many attempts the record holds.
+	N     int
 	Res   *grade.Result
 	Suite *suite.Suite
 	// SuiteErr says why the suite could not be loaded; the grades then
@@ -38,6 +42,11 @@ type run struct {
 	Log      *review.Log
 	RV       *review.Reviewed
 	Usage    *usage.Summary
+	// In and Out are the tokens the run's attempts used; tally prices them.
+	In, Out int64
+	tally   *usage.Tally
+	// charts are the run's distributions, drawn as it was read.
+	charts []*histogram
 	// Err says why the run could not be read at all.
 	Err error
 	sig string
@@ -50,14 +59,14 @@ func (r *run) InProgress() bool { return r.Rec != nil && r.Rec.End == nil }
 // again when its record or reviews change.
 type store struct {
 	roots []string
-	grade GradeFunc
+	suite SuiteFunc
 
 	mu   sync.Mutex
 	runs map[string]*run // by directory
 }
 
-func newStore(roots []string, g GradeFunc) *store {
-	return &store{roots: roots, grade: g, runs: map[string]*run{}}
+func newStore(roots []string, sf SuiteFunc) *store {
+	return &store{roots: roots, suite: sf, runs: map[string]*run{}}
 }
 
 // dirs finds the run directories under the roots: a root that holds a
@@ -160,26 +169,54 @@ func (s *store) get(k string) *run {
 
 // read reads run directory dir: its record, graded against its suite (or
 // its grades.json when the suite cannot be loaded), its reviews and usage.
+// The record is read as a stream: what is kept are verdicts, counters and
+// the answers of failed attempts (which reviews are fingerprinted by),
+// never an attempt.
 func (s *store) read(dir, sig string) *run {
 	r := &run{Dir: dir, Key: filepath.Base(dir), sig: sig}
-	rec, err := record.Read(dir)
+	rd, err := record.Open(dir)
 	if err != nil {
 		r.Err = err
 		return r
 	}
-	r.Rec = rec
+	defer rd.Close()
+	rec := rd.Run()
+	r.Rec, r.N = rec, rd.Len()
 	if rec.Header.RunID != "" {
 		r.Key = rec.Header.RunID
 	}
-	if s.grade != nil {
-		r.Res, r.Suite, err = s.grade(rec)
+	var gr *grade.Grader
+	if s.suite != nil {
+		r.Suite, err = s.suite(&rec.Header)
 		if err != nil {
 			r.SuiteErr = err.Error()
+		} else {
+			gr = grade.NewGrader(r.Suite, rec)
 		}
 	} else {
 		r.SuiteErr = "no suite loader"
 	}
-	if r.Res == nil {
+	r.tally = usage.NewTally(&rec.Header, nil)
+	var c chartValues
+	err = rd.Each(func(a *record.Attempt) error {
+		if gr != nil {
+			gr.Add(a)
+		}
+		r.tally.Add(a)
+		u := a.Usage()
+		r.In += u.Input
+		r.Out += u.Output
+		c.add(a)
+		return nil
+	})
+	if err != nil {
+		r.Err = fmt.Errorf("reading %s: %w", dir, err)
+		return r
+	}
+	r.charts = c.charts()
+	if gr != nil {
+		r.Res = gr.Result()
+	} else {
 		res, gerr := rundir.ReadGrades(dir)
 		if gerr != nil {
 			r.Err = fmt.Errorf("grading %s: %s; and %v", dir, r.SuiteErr, gerr)
@@ -187,10 +224,26 @@ func (s *store) read(dir, sig string) *run {
 		}
 		r.Res = res
 	}
-	log, err := review.Load(rec)
+	// Reviews are fingerprinted by a failed attempt's answer and reasons:
+	// the answers of the failures are read back, and only theirs kept.
+	failed := &record.Run{Dir: rec.Dir, Header: rec.Header}
+	for _, g := range r.Res.Attempts {
+		if g.Outcome != grade.Fail {
+			continue
+		}
+		a, err := rd.Load(record.AttemptKey{Case: g.Case, N: g.N})
+		if err != nil {
+			r.Err = fmt.Errorf("reading %s: %w", dir, err)
+			return r
+		}
+		if a != nil {
+			failed.Attempts = append(failed.Attempts, record.Attempt{Case: a.Case, N: a.N, Answer: a.Answer})
+		}
+	}
+	log, err := review.Load(failed)
 	if err != nil {
 		r.Err = fmt.Errorf("reading reviews of %s: %w", dir, err)
-		log = review.New(rec, nil)
+		log = review.New(failed, nil)
 		log.Dir = dir
 	}
 	r.Log = log
@@ -204,6 +257,51 @@ func (s *store) read(dir, sig string) *run {
 		r.Err = fmt.Errorf("reading usage of %s: %w", dir, err)
 	}
 	return r
+}
+
+// cost prices the run as graded.
+func (r *run) cost() *usage.Cost { return r.tally.Cost(r.Res.Totals.Passed) }
+
+// loadAttempt reads attempt caseID #n back from the run's record; nil
+// when the record has no such attempt.
+func (r *run) loadAttempt(caseID string, n int) (*record.Attempt, error) {
+	rd, err := record.Open(r.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return rd.Load(record.AttemptKey{Case: caseID, N: n})
+}
+
+// eachOf reads the attempts of keys back from the run's record one at a
+// time, in keys' order, and hands each to fn (nil for a key the record
+// lacks); it stops at fn's first error.
+func (r *run) eachOf(keys []record.AttemptKey, fn func(record.AttemptKey, *record.Attempt) error) error {
+	rd, err := record.Open(r.Dir)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	for _, k := range keys {
+		a, err := rd.Load(k)
+		if err != nil {
+			return err
+		}
+		if err := fn(k, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachAttempt hands fn every attempt of the run's record, one at a time.
+func (r *run) eachAttempt(fn func(*record.Attempt) error) error {
+	rd, err := record.Open(r.Dir)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	return rd.Each(fn)
 }
 
 // forget drops dir so that it is read again on the next request.

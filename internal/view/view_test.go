@@ -199,7 +199,8 @@ func TestReviewNeedsTheSessionToken(t *testing.T) {
 	}
 	// The fingerprint is the one mcpeval review writes: answer and reasons.
 	rec, _ := record.Read(dir)
-	res, _, _ := testGrade(rec)
+	st, _ := testSuite(&rec.Header)
+	res := grade.Run(st, rec)
 	var g *grade.AttemptGrade
 	for i := range res.Attempts {
 		if res.Attempts[i].Case == "money/net-worth" && res.Attempts[i].N == 1 {

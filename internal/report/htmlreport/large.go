@@ -87,6 +87,15 @@ func streamSource(p *RunPage, dir string) (*source, error) {
 	return src, nil
 }
 
+// NewRunSummary lays out the run page p for a run held without its
+// attempts (read as a stream: record.Open), which recorded attempts and
+// cost cost; its Attempts hold no transcripts, and for a large run only
+// those its page would show. For a page drawing the summary and reading
+// attempts on demand, such as mcpeval view's.
+func NewRunSummary(p *RunPage, recorded int, cost *usage.Cost) *RunView {
+	return runViewFrom(p, &source{recorded: recorded, cost: cost}, true)
+}
+
 // paging is how the page of a large run is cut: the attempts it shows,
 // and per case what it summarises.
 type paging struct {
