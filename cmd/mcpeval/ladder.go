@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 
-	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/ladder"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -50,17 +50,15 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 	if *bar < 0 || *bar > 1 {
 		return usagef("--bar %v: want a pass rate from 0 to 1, such as 0.9", *bar)
 	}
-	var recs []*record.Run
-	var ress []*grade.Result
+	var runs []ladder.Input
 	for _, dir := range pos {
-		rec, res, err := loadGraded(e, dir, *suitePath)
+		in, err := ladderRun(e, dir, *suitePath)
 		if err != nil {
 			return err
 		}
-		recs = append(recs, rec)
-		ress = append(ress, res)
+		runs = append(runs, in)
 	}
-	l := ladder.Build(recs, ress)
+	l := ladder.BuildFrom(runs)
 	if *bar > 0 {
 		l.SetBar(*bar)
 	}
@@ -71,4 +69,24 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 		return ladder.Markdown(e.stdout, l)
 	}
 	return ladder.Text(e.stdout, l)
+}
+
+// ladderRun reads the run in dir for a ladder: graded as a stream
+// (loadStreamed), then counted and priced in a second pass, so that no
+// attempt is held.
+func ladderRun(e *env, dir, suitePath string) (ladder.Input, error) {
+	rec, res, err := loadStreamed(e, dir, suitePath)
+	if err != nil {
+		return ladder.Input{}, err
+	}
+	rd, err := openRun(dir)
+	if err != nil {
+		return ladder.Input{}, err
+	}
+	defer rd.Close()
+	t := usage.NewTally(&rec.Header, nil)
+	if err := rd.Each(func(a *record.Attempt) error { t.Add(a); return nil }); err != nil {
+		return ladder.Input{}, badInput(err)
+	}
+	return ladder.Input{Run: rec, Result: res, Attempts: rd.Len(), Cost: t.Cost(res.Totals.Passed)}, nil
 }

@@ -80,21 +80,42 @@ type Case struct {
 }
 
 // Build sets runs (with their grades, in the same order) side by side; the
-// first is the strongest model.
+// first is the strongest model. The runs are held whole; BuildFrom takes
+// runs read as streams.
 func Build(runs []*record.Run, results []*grade.Result) *Ladder {
+	in := make([]Input, len(runs))
+	for i, r := range runs {
+		in[i] = Input{Run: r, Result: results[i], Attempts: len(r.Attempts), Cost: usage.NewCost(r, results[i].Totals.Passed, nil)}
+	}
+	return BuildFrom(in)
+}
+
+// Input is one run for BuildFrom: the run (its header and end; its
+// attempts need not be held), its grades, how many attempts it recorded,
+// and what it cost.
+type Input struct {
+	Run      *record.Run
+	Result   *grade.Result
+	Attempts int
+	Cost     *usage.Cost
+}
+
+// BuildFrom sets runs side by side, the strongest model first, as Build
+// does, from what was counted as each was read.
+func BuildFrom(runs []Input) *Ladder {
 	l := &Ladder{}
 	index := map[string]int{}
-	for i, r := range runs {
-		res := results[i]
+	for i, in := range runs {
+		r, res := in.Run, in.Result
 		l.Rungs = append(l.Rungs, Rung{Model: res.Model, RunID: r.Header.RunID, Dir: r.Dir, Valid: res.Valid, Fake: isFake(r.Header.Model), Totals: res.Totals.Counts,
-			Cost: usage.NewCost(r, res.Totals.Passed, nil)})
+			Cost: in.Cost})
 		if !res.Valid {
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s (%s) is invalid: nothing was graded", res.Model, r.Dir))
 		} else if !r.Complete() {
-			l.Warnings = append(l.Warnings, fmt.Sprintf("%s (%s) is incomplete: %d of %d planned attempts recorded", res.Model, r.Dir, len(r.Attempts), len(r.Header.Planned)))
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s (%s) is incomplete: %d of %d planned attempts recorded", res.Model, r.Dir, in.Attempts, len(r.Header.Planned)))
 		}
 		if i > 0 {
-			h0, h := &runs[0].Header, &r.Header
+			h0, h := &runs[0].Run.Header, &r.Header
 			if h.Suite.Hash != h0.Suite.Hash {
 				l.Warnings = append(l.Warnings, fmt.Sprintf("%s ran another suite (hash %.12s, the strongest ran %.12s)", res.Model, h.Suite.Hash, h0.Suite.Hash))
 			}
