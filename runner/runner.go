@@ -172,6 +172,7 @@ type run struct {
 	shown   []record.Tool // as the model saw them
 	tools   []model.Tool
 	known   map[string]bool
+	all     []string // every tool the target lists, shown or not (surface.go)
 	header  *record.Header
 	w       *record.Writer
 	planned []record.Planned
@@ -524,9 +525,13 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 		r.shown = append(r.shown, rt)
 		r.tools = append(r.tools, model.Tool{Name: rt.Name, Description: rt.Description, InputSchema: rt.InputSchema})
 	}
+	r.all = names
 	writes = r.hideTools(writes) // the suite's and cases' tools filters
 	if err := r.cfg.Suite.CheckTools(r.cfg.Surface.CanonicalNames(names)); err != nil {
 		return fmt.Errorf("the suite names tools the target does not list:\n%w", err)
+	}
+	if err := r.cfg.Suite.CheckFiltersOn(r.cfg.Surface, names); err != nil { // surface.go
+		return fmt.Errorf("the suite's tools filters cannot be kept on surface %s:\n%w", r.cfg.Surface.Name, err)
 	}
 	if err := r.checkCases(names); err != nil { // slices and tool_choice
 		return err
@@ -801,7 +806,7 @@ func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: prompt}}}},
 		CacheKey: r.cacheKey(),
 		// The case's tool_choice holds for its first request only.
-		ToolChoice: toolChoice(c),
+		ToolChoice: toolChoice(r.cfg.Suite, r.cfg.Surface, c),
 	}
 }
 

@@ -25,7 +25,7 @@ const ToolChoiceKey = "tool_choice"
 func (r *run) caseTools(c *suite.Case) ([]string, error) {
 	var avail []string
 	for _, t := range r.tools {
-		if c.Tools.ToolFilter.Allows(t.Name) {
+		if r.cfg.Surface.Allows(c.Tools.ToolFilter, t.Name) { // canonical names, through a surface's map
 			avail = append(avail, t.Name)
 		}
 	}
@@ -45,20 +45,21 @@ func (r *run) checkCases(listed []string) error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", c.File, c.Line, err)
 		}
-		if tc := c.ToolChoice; tc != nil && tc.Mode == suite.ChoiceTool && !slices.Contains(names, tc.Tool) {
+		if tc := s.ChoiceOn(r.cfg.Surface, c); tc != nil && tc.Mode == suite.ChoiceTool && !slices.Contains(names, tc.Tool) {
 			return fmt.Errorf("%s:%d: case %s: tool_choice names %s, which the case is not shown (the target lists %d tools)", c.File, c.Line, c.ID, tc.Tool, len(listed))
 		}
 	}
 	return nil
 }
 
-// toolChoice returns what case c's first request asks of tool use, or
-// nil.
-func toolChoice(c *suite.Case) *model.ToolChoice {
-	if c == nil || c.ToolChoice == nil {
+// toolChoice returns what case c's first request asks of tool use on
+// surface sf, or nil.
+func toolChoice(s *suite.Suite, sf *suite.Surface, c *suite.Case) *model.ToolChoice {
+	tc := s.ChoiceOn(sf, c)
+	if tc == nil {
 		return nil
 	}
-	return &model.ToolChoice{Mode: c.ToolChoice.Mode, Tool: c.ToolChoice.Tool}
+	return &model.ToolChoice{Mode: tc.Mode, Tool: tc.Tool}
 }
 
 // recordSliceAndChoices writes into the header the suite's slice
@@ -83,8 +84,8 @@ func (r *run) recordSliceAndChoices() {
 	}
 	choices := map[string]string{}
 	for _, c := range r.cfg.Suite.Cases { // every case, as recordCaseTools
-		if c.ToolChoice != nil {
-			choices[c.ID] = c.ToolChoice.String()
+		if tc := r.cfg.Suite.ChoiceOn(r.cfg.Surface, c); tc != nil { // as sent, on the run's surface
+			choices[c.ID] = tc.String()
 		}
 	}
 	if len(choices) > 0 {

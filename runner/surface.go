@@ -65,10 +65,7 @@ func (r *run) onSurface(ctx context.Context) (*record.Surface, error) {
 	if sf == nil {
 		return nil, nil
 	}
-	var listed []string
-	for n := range r.known { // every tool the target lists, shown or not
-		listed = append(listed, n)
-	}
+	listed := append([]string(nil), r.all...) // every tool the target lists, shown or not
 	sort.Strings(listed)
 	info := &record.Surface{Name: sf.Name}
 	if fx, ok := r.cfg.Fixtures.(SurfaceFixtures); ok {

@@ -24,11 +24,11 @@ const CaseToolsKey = "case_tools"
 func (r *run) hideTools(writes []string) []string {
 	shows := func(name string) bool {
 		s := r.cfg.Suite
-		if !s.Shows(nil, name) {
+		if !s.ShowsOn(r.cfg.Surface, nil, name) { // canonical names, through a surface's map
 			return false
 		}
 		for _, c := range s.Cases {
-			if s.Shows(c, name) {
+			if s.ShowsOn(r.cfg.Surface, c, name) {
 				return true
 			}
 		}
