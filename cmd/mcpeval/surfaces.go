@@ -231,9 +231,18 @@ func surfaceCoverages(ctx context.Context, s *suite.Suite, canonical *audit.Cove
 }
 
 // surfaceProblems checks each mapped surface's map against the canonical
-// tools (canonical, as the suite's target lists them) and the tools its own
-// server lists, for validate: each problem is located at its map entry.
-func surfaceProblems(ctx context.Context, s *suite.Suite, canonical []record.Tool, base target.Config) []located {
+// tools (every tool the canonical surface's server lists, shown or not) and
+// the tools its own server lists, and that the suite's tools filters can be
+// kept on it, for validate: each problem is located at its map entry or
+// case. base is the suite's target, for its builtins.
+func surfaceProblems(ctx context.Context, s *suite.Suite, base target.Config) []located {
+	if len(s.Surfaces) == 0 {
+		return nil
+	}
+	canonical, err := runner.SurfaceTools(ctx, s, s.CanonicalSurface(), base)
+	if err != nil {
+		return []located{{Kind: "surface", File: s.Path, Message: err.Error()}}
+	}
 	var can []string
 	for _, t := range canonical {
 		can = append(can, t.Name)
@@ -252,10 +261,12 @@ func surfaceProblems(ctx context.Context, s *suite.Suite, canonical []record.Too
 		for _, t := range tools {
 			listed = append(listed, t.Name)
 		}
-		var es suite.Errors
-		if err := s.CheckSurface(sf, can, listed); errors.As(err, &es) {
-			for _, e := range es {
-				out = append(out, located{Kind: "surface", File: e.File, Line: e.Line, Message: e.Msg})
+		for _, err := range []error{s.CheckSurface(sf, can, listed), s.CheckFiltersOn(sf, listed)} {
+			var es suite.Errors
+			if errors.As(err, &es) {
+				for _, e := range es {
+					out = append(out, located{Kind: "surface", File: e.File, Line: e.Line, Message: e.Msg})
+				}
 			}
 		}
 	}

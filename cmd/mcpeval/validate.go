@@ -246,7 +246,7 @@ func validateLive(ctx context.Context, s *suite.Suite, override string, headers,
 		}
 	}
 	if override == "" {
-		v.Problems = append(v.Problems, surfaceProblems(ctx, s, ins.Tools, tcfg)...) // surfaces.go
+		v.Problems = append(v.Problems, surfaceProblems(ctx, s, tcfg)...) // surfaces.go
 	}
 	for _, l := range audit.Leaks(s, ins.Tools) {
 		v.Warnings = append(v.Warnings, located{Kind: "leak", File: l.File, Line: l.Line,
