@@ -6,10 +6,16 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpeval/mcpeval/record"
 )
 
 // TestView serves a run made by mcpeval run, graded with its embedded
@@ -63,5 +69,91 @@ func TestView(t *testing.T) {
 		if got := strings.Contains(stderr.String(), "warning: listening on"); got != tc.warn {
 			t.Errorf("--addr %s: warning %v, want %v (stderr %q)", tc.addr, got, tc.warn, stderr.String())
 		}
+	}
+}
+
+// viewPeak serves the run in dir with mcpeval view, a process of its own
+// (the test binary run as mcpeval), opens the runs list, the run's page,
+// the list of its first case's attempts and that case's attempt #1, then
+// stops it. It returns the peak resident memory in MiB and the size of
+// the run's page.
+func viewPeak(t testing.TB, dir string) (peak float64, page int) {
+	t.Helper()
+	h, err := record.ReadHeader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := &exec.Cmd{Path: exe, Args: []string{"mcpeval", "view", "--addr", "127.0.0.1:0", dir}}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatalf("mcpeval view: reading its address: %v: %s", err, errb.String())
+	}
+	base := strings.TrimSuffix(strings.Fields(strings.TrimPrefix(line, "mcpeval view: "))[0], "/")
+	caseID := h.Planned[0].Case
+	for _, p := range []string{
+		"/",
+		"/run/" + url.PathEscape(h.RunID),
+		"/run/" + url.PathEscape(h.RunID) + "?" + url.Values{"case": {caseID}}.Encode(),
+		"/attempt?" + url.Values{"run": {h.RunID}, "case": {caseID}, "n": {"1"}}.Encode(),
+	} {
+		resp, err := http.Get(base + p)
+		if err != nil {
+			cmd.Process.Kill()
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			cmd.Process.Kill()
+			t.Fatalf("GET %s: %d\n%s", p, resp.StatusCode, body)
+		}
+		if strings.HasPrefix(p, "/run/") && !strings.Contains(p, "?") {
+			page = len(body)
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait() // stopped by the signal: its exit status says nothing
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage on this system")
+	}
+	return float64(ru.Maxrss) / 1024, page
+}
+
+// TestViewMemoryFlat: mcpeval view serves a run of 19,000 attempts in
+// under 100 MiB at its peak, within half again what a run of 190 takes,
+// and the run's page stays small: the server holds verdicts and counters,
+// never the attempts, and the page lists cases, not attempts.
+func TestViewMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 19,000-attempt record")
+	}
+	dir := t.TempDir()
+	if keep := os.Getenv("MCPEVAL_MEMORY_RECORDS"); keep != "" {
+		dir = keep
+	}
+	small, big := householdRecords(t, dir, 100)
+	s, sp := viewPeak(t, small)
+	b, bp := viewPeak(t, big)
+	t.Logf("mcpeval view: peak RSS %.1f MiB at 190 attempts (run page %d bytes), %.1f MiB at 19,000 (run page %d bytes)", s, sp, b, bp)
+	if b >= 100 || b > 1.5*s {
+		t.Errorf("mcpeval view: peak RSS %.1f MiB at 190 attempts, %.1f MiB at 19,000: want under 100 MiB and within half again", s, b)
+	}
+	if bp > 64<<10 {
+		t.Errorf("the run page of 19,000 attempts is %d bytes, want at most 64 KiB", bp)
 	}
 }
