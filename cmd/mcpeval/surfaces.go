@@ -225,9 +225,33 @@ func surfaceCoverages(ctx context.Context, s *suite.Suite, canonical *audit.Cove
 		if err != nil {
 			return nil, badInput(err)
 		}
-		out = append(out, audit.SurfaceCoverageOf(s, sf, canonical, tools))
+		out = append(out, audit.SurfaceCoverageOf(s, sf, canonical, shownOn(s, sf, tools)))
 	}
 	return out, nil
+}
+
+// shownOn returns the tools of surface sf some case of s is shown, as a
+// run on it shows them (the tools filters read through its map), so that
+// a surface is covered as its canonical surface is: over what the model
+// may see.
+func shownOn(s *suite.Suite, sf *suite.Surface, tools []record.Tool) []record.Tool {
+	var out []record.Tool
+	for _, t := range tools {
+		if !s.ShowsOn(sf, nil, t.Name) {
+			continue
+		}
+		shown := len(s.Cases) == 0
+		for _, c := range s.Cases {
+			if s.ShowsOn(sf, c, t.Name) {
+				shown = true
+				break
+			}
+		}
+		if shown {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // surfaceProblems checks each mapped surface's map against the canonical
