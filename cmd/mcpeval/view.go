@@ -28,7 +28,10 @@ runs; and runs in progress as they gain attempts.
 
 A DIR is a run directory or a directory of them. Each run is graded
 against its suite as it is now, as mcpeval review does; a run whose suite
-cannot be loaded is shown from its grades.json.
+cannot be loaded is shown from its grades.json. A run of 500 attempts or
+more is listed by case, each with its counts; the server holds verdicts and
+counters, and reads a case's attempts, a search's matches and an attempt's
+transcript from the record when they are opened.
 
 It binds 127.0.0.1 (a free port unless --addr says otherwise) and answers
 only requests addressed to it. Another address shows the runs to whoever
