@@ -62,6 +62,9 @@ func ResolveSurfaceTarget(s *suite.Suite, sf *suite.Surface) (target.Config, err
 // done without a surface.
 func (r *run) onSurface(ctx context.Context) (*record.Surface, error) {
 	sf := r.cfg.Surface
+	if err := r.sameSurface(); err != nil {
+		return nil, err
+	}
 	if sf == nil {
 		return nil, nil
 	}
@@ -100,6 +103,31 @@ func (r *run) onSurface(ctx context.Context) (*record.Surface, error) {
 		r.cfg.Model = m.OnSurface(sf, tools)
 	}
 	return info, nil
+}
+
+// sameSurface refuses to resume a run on a surface other than the one it
+// ran on: its attempts so far were made on that surface's tools.
+func (r *run) sameSurface() error {
+	if r.cfg.Resume == nil {
+		return nil
+	}
+	name := func(s string) string {
+		if s == "" {
+			return "no surface"
+		}
+		return "surface " + s
+	}
+	was, is := "", ""
+	if h := r.cfg.Resume.Header.Surface; h != nil {
+		was = h.Name
+	}
+	if r.cfg.Surface != nil {
+		is = r.cfg.Surface.Name
+	}
+	if was != is {
+		return fmt.Errorf("cannot resume %s: it ran on %s, and this run is on %s; resume it on the surface it ran on", r.cfg.Resume.Dir, name(was), name(is))
+	}
+	return nil
 }
 
 // canonicalTools starts the suite's canonical surface and lists its tools,
