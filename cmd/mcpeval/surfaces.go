@@ -172,8 +172,16 @@ func (f *runFlags) surfaceNames() ([]string, error) {
 // tcfg as it is.
 func (f *runFlags) onSurface(s *suite.Suite, tcfg target.Config, resume *record.Run) (*suite.Surface, target.Config, error) {
 	name := f.surface
-	if resume != nil && resume.Header.Surface != nil {
-		name = resume.Header.Surface.Name
+	if resume != nil {
+		name = ""
+		if resume.Header.Surface != nil {
+			name = resume.Header.Surface.Name
+		}
+		for _, n := range f.surfaces {
+			if n != name {
+				return nil, tcfg, usagef("--surface %s: %s ran on %s, and --resume continues it there; leave --surface out", n, resume.Dir, surfaceLabel(name))
+			}
+		}
 	}
 	if name == "" {
 		return nil, tcfg, nil
@@ -201,6 +209,15 @@ func (f *runFlags) onSurface(s *suite.Suite, tcfg target.Config, resume *record.
 		return nil, tcfg, usagef("%s: surface %s: %v", suiteLine(s, "surfaces"), name, err)
 	}
 	return sf, t, nil
+}
+
+// surfaceLabel names a run's surface in a message: "surface NAME", or "no
+// surface".
+func surfaceLabel(name string) string {
+	if name == "" {
+		return "no surface"
+	}
+	return "surface " + termsafe.Line(name)
 }
 
 // surfaceCoverages covers the suite's mapped surfaces (those only names,
