@@ -26,10 +26,11 @@ type Summary struct {
 	Groups    []grade.GroupStats `json:"groups"`
 	Totals    grade.Totals       `json:"totals"`
 	// Judged are the counts of the cases graded by a judge model
-	// (graded_by: judge), kept out of Groups and Totals; absent when the
-	// run has none.
-	Judged   *grade.Counts `json:"judged,omitempty"`
-	Warnings []string      `json:"warnings,omitempty"`
+	// (graded_by: judge), kept out of Groups and Totals, with each judge
+	// and its measured agreement with people; absent when the run has
+	// none.
+	Judged   *SummaryJudged `json:"judged,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
 	// Actions are the action columns of the run's action cases, per
 	// model, kind and case, with every attempt scored; absent when the
 	// suite has none.
@@ -37,6 +38,9 @@ type Summary struct {
 	// Cost is what the run cost: per run, per attempt and per success, or
 	// that the model is unpriced or fake; absent when not computed.
 	Cost *usage.Cost `json:"cost,omitempty"`
+	// ResourceReads counts the model's reads of the server's resources
+	// and the attempts that made any; absent when it read none.
+	ResourceReads *grade.ResourceReads `json:"resource_reads,omitempty"`
 }
 
 // SummaryCase is one case of a Summary, with its attempts.
@@ -66,12 +70,14 @@ type SummaryAttempt struct {
 }
 
 // NewSummary builds the JSON summary of res; recordPath is where the
-// record is. h and cost may be nil.
-func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost) *Summary {
+// record is. h and cost may be nil; opts add to it (WithAgreement, the
+// judge's measured agreement, in the judged block).
+func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost, opts ...Option) *Summary {
+	o := collect(opts)
 	s := &Summary{
 		RunID: res.RunID, Model: res.Model, Valid: res.Valid, Invalid: res.Invalid, Record: recordPath,
-		Cases: []SummaryCase{}, Groups: res.Groups, Totals: res.Totals, Judged: res.Judged, Warnings: res.Warnings,
-		Actions: res.Actions, Cost: cost,
+		Cases: []SummaryCase{}, Groups: res.Groups, Totals: res.Totals, Judged: summaryJudged(res, o.agreement), Warnings: res.Warnings,
+		Actions: res.Actions, Cost: cost, ResourceReads: res.ResourceReads,
 	}
 	if s.Groups == nil {
 		s.Groups = []grade.GroupStats{}
@@ -101,12 +107,13 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *us
 
 // JSON writes the summary of res as indented JSON: run_id, model, valid,
 // record (recordPath), cases with their attempts' verdicts and reasons,
-// totals and cost. h and cost may be nil.
-func JSON(w io.Writer, res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost) error {
+// totals, the judged cases with their judges' agreement, resource reads
+// and cost. h and cost may be nil; opts add to it (WithAgreement).
+func JSON(w io.Writer, res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost, opts ...Option) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(NewSummary(res, h, recordPath, cost)); err != nil {
+	if err := enc.Encode(NewSummary(res, h, recordPath, cost, opts...)); err != nil {
 		return fmt.Errorf("writing JSON summary: %w", err)
 	}
 	return nil

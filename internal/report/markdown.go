@@ -56,6 +56,9 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost
 		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", name, f.Count(), f.Percent(), f.Range(), mdText(strings.Join(r.notes, ", ")))
 	}
 	judgedMarkdown(bw, res, o.agreement)
+	if l := ResourceReadsLine(res.ResourceReads); l != "" {
+		fmt.Fprintf(bw, "\n%s\n", mdText(l))
+	}
 	actionsMarkdown(bw, res.Actions)
 	var fails []grade.AttemptGrade
 	for _, a := range res.Attempts {

@@ -44,6 +44,9 @@ func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost, op
 		line(width, r.name, f.Count(), f.Percent(), f.CI(), strings.Join(r.notes, ", "))
 	}
 	judgedText(bw, res, o.agreement)
+	if l := ResourceReadsLine(res.ResourceReads); l != "" {
+		fmt.Fprintf(bw, "\n%s\n", termsafe.Line(l))
+	}
 	costText(bw, cost)
 	if err := actionsText(bw, res.Actions); err != nil {
 		return err

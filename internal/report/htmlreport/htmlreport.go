@@ -407,6 +407,9 @@ type RunView struct {
 	// Judged are the cases graded by a judge model, apart; nil when the
 	// run has none.
 	Judged *JudgedView
+	// ResourceReads counts the model's reads of the server's resources;
+	// nil when it read none.
+	ResourceReads *grade.ResourceReads
 }
 
 // CostView is a run's cost: per run, per attempt and per success, or
@@ -472,6 +475,7 @@ func runViewFrom(p *RunPage, src *source, paged bool) *RunView {
 	v.Cost = costView(src.cost)
 	v.Judged = judgedView(res, p.Agreement)
 	if res.Valid {
+		v.ResourceReads = res.ResourceReads
 		v.Actions = actionTable(res.Actions)
 		v.ActionHead = actions.ColumnNames
 	}
