@@ -165,13 +165,17 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	switch {
 	case *asJSON && rv.Reviews():
 		// The two rates side by side, in the same document.
+		ag, aerr := agreement.Read(rec.Dir)
+		if aerr != nil {
+			return badInput(aerr)
+		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(struct {
 			*report.Summary
 			Reviewed *review.Reviewed `json:"reviewed"`
-		}{report.NewSummary(&res, &rec.Header, filepath.Join(rec.Dir, record.FileName), cost), rv})
+		}{report.NewSummary(&res, &rec.Header, filepath.Join(rec.Dir, record.FileName), cost, report.WithAgreement(ag)), rv})
 	default:
 		err = printCost(e, *asJSON, *asMD, &res, rec, cost)
 		if err == nil && *asMD && rv.Reviews() {
@@ -235,7 +239,7 @@ func printCost(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, co
 	}
 	switch {
 	case asJSON:
-		return report.JSON(e.stdout, res, &rec.Header, path, cost)
+		return report.JSON(e.stdout, res, &rec.Header, path, cost, report.WithAgreement(ag))
 	case asMD:
 		return report.Markdown(e.stdout, res, &rec.Header, cost, report.WithAgreement(ag))
 	default:
