@@ -112,10 +112,14 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return badInput(err)
 	}
-	rec, err := readRun(e, pos[0])
+	// The run is read as a stream: Publish grades and prices it from its
+	// record and reads back only the attempts its page shows.
+	rd, err := openRun(pos[0])
 	if err != nil {
 		return err
 	}
+	rec := rd.Run()
+	rd.Close()
 	out, err := publish.Publish(rec, publish.Options{
 		Ledger: *ledger, Site: *site, Replace: *replace, DryRun: *dry, Redact: cfg, Getenv: e.getenv,
 		Version: buildinfo.Get().Version,

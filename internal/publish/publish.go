@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,20 +169,37 @@ func load(rec *record.Run, opts Options) (*publication, error) {
 		p.red.AddTarget(t.Spec, t.Headers, t.Env, opts.Getenv)
 	}
 	p.red.AddTarget(rec.Header.Target.Spec, nil, nil, opts.Getenv)
+	src, err := openAttempts(rec)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	in.recorded = src.len()
 	if in.suite != nil {
-		in.res = grade.Run(in.suite, rec)
+		// Graded and priced attempt by attempt: a run read as a stream
+		// (record.Open) is never held whole.
+		g := grade.NewGrader(in.suite, rec)
+		t := usage.NewTally(&rec.Header, nil)
+		if err := src.each(func(a *record.Attempt) { g.Add(a); t.Add(a) }); err != nil {
+			return nil, err
+		}
+		in.res = g.Result()
 		if err := p.applyJudge(); err != nil {
 			return nil, err
 		}
 		if in.agreement, err = agreement.Read(rec.Dir); err != nil {
 			return nil, err
 		}
-		log, err := review.Load(rec)
+		failed, err := src.failures(in.res)
+		if err != nil {
+			return nil, err
+		}
+		log, err := review.Load(failed)
 		if err != nil {
 			return nil, err
 		}
 		p.rv = review.Apply(in.res, log)
-		row := makeRow(rec, in.res, p.rv)
+		row := makeRowOf(rec, in.recorded, in.res, p.rv, t.Cost(in.res.Totals.Passed))
 		row.Judged = rowJudged(in.res, in.agreement)
 		if err := p.red.Value(&row); err != nil {
 			return nil, err
@@ -269,7 +287,16 @@ func (p *publication) render(f folded) (map[string][]byte, error) {
 	}
 	files := map[string][]byte{}
 	var page bytes.Buffer
-	if err := htmlreport.Run(&page, &htmlreport.RunPage{Run: &pub, Result: &res, Reviewed: p.rv, Banner: f.banner, Version: p.opts.Version}); err != nil {
+	rp := &htmlreport.RunPage{Run: &pub, Result: &res, Reviewed: p.rv, Banner: f.banner, Version: p.opts.Version}
+	if len(p.rec.Attempts) == 0 && p.in.recorded > 0 {
+		// A run read as a stream: the attempts the page shows are read
+		// from the record, each redacted as it is.
+		pub.Dir = p.rec.Dir
+		redact := func(a *record.Attempt) error { return p.red.Value(a) }
+		if err := htmlreport.RunRedacted(&page, rp, redact); err != nil {
+			return nil, err
+		}
+	} else if err := htmlreport.Run(&page, rp); err != nil {
 		return nil, err
 	}
 	files[filepath.Join(p.opts.Site, filepath.FromSlash(f.row.Page))] = page.Bytes()
@@ -373,6 +400,12 @@ func columnName(k string) string {
 // makeRow makes the row the run publishes: what was measured, the two
 // rates, the reviews, and the action columns of res.
 func makeRow(rec *record.Run, res *grade.Result, rv *review.Reviewed) Row {
+	return makeRowOf(rec, len(rec.Attempts), res, rv, usage.NewCost(rec, res.Totals.Passed, nil))
+}
+
+// makeRowOf is makeRow for a run that may be held without its attempts: it
+// recorded recorded attempts, which cost cost.
+func makeRowOf(rec *record.Run, recorded int, res *grade.Result, rv *review.Reviewed, cost *usage.Cost) Row {
 	h := &rec.Header
 	opts := map[string]string{}
 	for k, v := range h.Model.Options {
@@ -383,11 +416,11 @@ func makeRow(rec *record.Run, res *grade.Result, rv *review.Reviewed) Row {
 		Target: Target{Spec: h.Target.Spec, Server: h.Target.Server.Name, ServerVersion: h.Target.Server.Version, ToolsHash: h.ToolsHash, Tools: len(h.Tools), ReadOnly: h.Target.ReadOnly},
 		Suite:  Suite{Name: h.Suite.Name, Hash: h.Suite.Hash, Cases: h.Suite.Cases},
 		Tool:   Tool{Name: h.Tool.Name, Version: h.Tool.Version, Commit: h.Tool.Commit},
-		RunID:  h.RunID, Date: h.Start.UTC().Format("2006-01-02"), Attempts: len(rec.Attempts),
+		RunID:  h.RunID, Date: h.Start.UTC().Format("2006-01-02"), Attempts: recorded,
 		AsGraded: rv.AsGraded, AfterReview: rv.AfterReview,
 		Reviews: Reviews{ModelFailure: rv.ModelFailures, GraderFalseFail: rv.GraderFalseFails, ExpectationInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed},
 		Actions: rowActions(res.Actions),
-		Cost:    usage.NewCost(rec, res.Totals.Passed, nil),
+		Cost:    cost,
 		Surface: surfaceOf(h),
 	}
 }
@@ -415,4 +448,76 @@ func absPath(p string) string {
 		return a
 	}
 	return p
+}
+
+// attempts is where publishing reads a run's attempts: the run itself when
+// it holds them, else the record in its directory, read as a stream.
+type attempts struct {
+	rec *record.Run
+	rd  *record.Reader // nil when rec holds its attempts
+}
+
+// openAttempts opens the attempts of rec: rec's own, or, when it holds none
+// and its directory holds a record, that record's.
+func openAttempts(rec *record.Run) (*attempts, error) {
+	if len(rec.Attempts) > 0 || rec.Dir == "" {
+		return &attempts{rec: rec}, nil
+	}
+	rd, err := record.Open(rec.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &attempts{rec: rec}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the run to publish: %w", err)
+	}
+	return &attempts{rec: rec, rd: rd}, nil
+}
+
+func (s *attempts) len() int {
+	if s.rd != nil {
+		return s.rd.Len()
+	}
+	return len(s.rec.Attempts)
+}
+
+// each hands fn every attempt in the record's order.
+func (s *attempts) each(fn func(*record.Attempt)) error {
+	if s.rd == nil {
+		for i := range s.rec.Attempts {
+			fn(&s.rec.Attempts[i])
+		}
+		return nil
+	}
+	if err := s.rd.Each(func(a *record.Attempt) error { fn(a); return nil }); err != nil {
+		return fmt.Errorf("reading the run to publish: %w", err)
+	}
+	return nil
+}
+
+// failures is the run with only the answers of the attempts res failed:
+// what reviews are fingerprinted by.
+func (s *attempts) failures(res *grade.Result) (*record.Run, error) {
+	if s.rd == nil {
+		return s.rec, nil
+	}
+	out := &record.Run{Dir: s.rec.Dir, Header: s.rec.Header}
+	for _, g := range res.Attempts {
+		if g.Outcome != grade.Fail {
+			continue
+		}
+		a, err := s.rd.Load(record.AttemptKey{Case: g.Case, N: g.N})
+		if err != nil {
+			return nil, fmt.Errorf("reading the run to publish: %w", err)
+		}
+		if a != nil {
+			out.Attempts = append(out.Attempts, record.Attempt{Case: a.Case, N: a.N, Answer: a.Answer})
+		}
+	}
+	return out, nil
+}
+
+func (s *attempts) close() {
+	if s.rd != nil {
+		s.rd.Close()
+	}
 }

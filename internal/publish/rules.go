@@ -37,7 +37,10 @@ func (r Refusal) String() string { return r.Rule + ": " + r.Message }
 
 // input is what the rules look at.
 type input struct {
-	rec      *record.Run
+	rec *record.Run
+	// recorded is how many attempts the record holds (rec may be held
+	// without them).
+	recorded int
 	suite    *suite.Suite // the suite the header names, as it is now; nil if it failed to load
 	suiteErr error
 	res      *grade.Result
@@ -178,15 +181,15 @@ func incompleteRun(in *input) string {
 	r := in.rec
 	switch {
 	case r.End == nil:
-		return fmt.Sprintf("the run did not finish (killed, or still running): %d of %d planned attempts recorded", len(r.Attempts), len(r.Header.Planned))
+		return fmt.Sprintf("the run did not finish (killed, or still running): %d of %d planned attempts recorded", in.recorded, len(r.Header.Planned))
 	case !r.End.Complete:
 		why := r.End.Reason
 		if why == "" {
 			why = "incomplete"
 		}
-		return fmt.Sprintf("the run stopped early (%s): %d of %d planned attempts recorded", why, len(r.Attempts), len(r.Header.Planned))
-	case len(r.Attempts) < len(r.Header.Planned):
-		return fmt.Sprintf("%d of %d planned attempts recorded", len(r.Attempts), len(r.Header.Planned))
+		return fmt.Sprintf("the run stopped early (%s): %d of %d planned attempts recorded", why, in.recorded, len(r.Header.Planned))
+	case in.recorded < len(r.Header.Planned):
+		return fmt.Sprintf("%d of %d planned attempts recorded", in.recorded, len(r.Header.Planned))
 	}
 	return ""
 }

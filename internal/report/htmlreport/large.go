@@ -1,8 +1,10 @@
 package htmlreport
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -60,7 +62,11 @@ func wholeSource(p *RunPage) *source {
 // streamSource is the source of a run read as a stream, whose record is
 // in dir: one pass over it prices the run and keeps the attempts shown
 // (for a large run, only those paging keeps).
-func streamSource(p *RunPage, dir string) (*source, error) {
+func streamSource(p *RunPage, dir string) (*source, error) { return streamSourceWith(p, dir, nil) }
+
+// streamSourceWith is streamSource handing each attempt kept to redact,
+// when it is not nil, before it is kept.
+func streamSourceWith(p *RunPage, dir string, redact func(*record.Attempt) error) (*source, error) {
 	rd, err := record.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading transcripts for the run page: %w", err)
@@ -76,6 +82,11 @@ func streamSource(p *RunPage, dir string) (*source, error) {
 	err = rd.Each(func(a *record.Attempt) error {
 		t.Add(a)
 		if show(a.Key()) {
+			if redact != nil {
+				if err := redact(a); err != nil {
+					return err
+				}
+			}
 			src.attempts[a.Key()] = a
 		}
 		return nil
@@ -85,6 +96,24 @@ func streamSource(p *RunPage, dir string) (*source, error) {
 	}
 	src.cost = t.Cost(p.Result.Totals.Passed)
 	return src, nil
+}
+
+// RunRedacted writes the run page as Run does for a run held without its
+// attempts, whose record is in p.Run.Dir: each attempt the page shows is
+// read from the record and handed to redact, which may change it, before
+// it is drawn. Publishing redacts a large run's transcripts so, holding
+// only those shown.
+func RunRedacted(w io.Writer, p *RunPage, redact func(*record.Attempt) error) error {
+	src, err := streamSourceWith(p, p.Run.Dir, redact)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", runViewFrom(p, src, true)); err != nil {
+		return fmt.Errorf("rendering run page: %w", err)
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
 }
 
 // NewRunSummary lays out the run page p for a run held without its
