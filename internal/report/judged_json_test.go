@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/agreement"
 )
 
 // TestJSONJudgedSaysTheAgreement: report --json's judged block names each
@@ -30,7 +32,7 @@ func TestJSONJudgedSaysTheAgreement(t *testing.T) {
 	}{
 		{"none on file", nil, "null"},
 		{"another judge's", []Option{WithAgreement(measured("openai:other"))}, "null"},
-		{"measured", []Option{WithAgreement(measured("anthropic:judge"))}, `{"kappa":0.4,"kappa_low":0.15,"kappa_high":0.65,"n":50,"measured":"2026-11-30"}`},
+		{"measured", []Option{WithAgreement(withRuns(measured("anthropic:judge"), "r1", "r2"))}, `{"kappa":0.4,"kappa_low":0.15,"kappa_high":0.65,"n":50,"measured":"2026-11-30","runs":["r1","r2"]}`},
 	} {
 		var b bytes.Buffer
 		if err := JSON(&b, res, nil, "record.jsonl", nil, c.opts...); err != nil {
@@ -58,6 +60,11 @@ func TestJSONJudgedSaysTheAgreement(t *testing.T) {
 			t.Errorf("%s: the unmeasured agreement is not written as null:\n%s", c.name, b.String())
 		}
 	}
+}
+
+func withRuns(s *agreement.Saved, runs ...string) *agreement.Saved {
+	s.Runs = runs
+	return s
 }
 
 // TestJSONJudgedWithoutJudge: judged cases no judge read list no judge,
