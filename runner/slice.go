@@ -29,7 +29,7 @@ func (r *run) caseTools(c *suite.Case) ([]string, error) {
 			avail = append(avail, t.Name)
 		}
 	}
-	return r.cfg.Suite.SliceFor(c, avail)
+	return r.cfg.Suite.SliceOn(r.cfg.Surface, c, avail) // canonical names, through a surface's map
 }
 
 // checkCases stops a run before any model request when a case's slice
@@ -37,7 +37,7 @@ func (r *run) caseTools(c *suite.Case) ([]string, error) {
 // a case's tool_choice names a tool the case is not shown.
 func (r *run) checkCases(listed []string) error {
 	s := r.cfg.Suite
-	if err := s.CheckSliceDomains(listed); err != nil {
+	if err := s.CheckSliceDomains(r.cfg.Surface.CanonicalOf(listed)); err != nil {
 		return fmt.Errorf("the suite's slice names tools the target does not list:\n%w", err)
 	}
 	for _, c := range s.Cases {

@@ -446,3 +446,55 @@ func split(f ToolFilter, names []string) (shown, hidden []string) {
 	}
 	return shown, hidden
 }
+
+// A suite's slice names canonical tools too (the case's own, its domains'
+// patterns). On a mapped surface it is drawn over the canonical tools the
+// surface's tools stand for, and shown as the surface tools they map to:
+// each surface shows the same capabilities, and max_tools caps the
+// canonical tools, so a surface whose tools each stand for several shows
+// fewer.
+
+// CanonicalOf returns the canonical tools the surface's tools listed stand
+// for, in their order (each tool's actions sorted), with a tool the map
+// does not name as itself. On the canonical surface (or a nil sf) it is
+// listed.
+func (sf *Surface) CanonicalOf(listed []string) []string {
+	if sf == nil || sf.Canonical() {
+		return listed
+	}
+	var out []string
+	for _, n := range listed {
+		if acts := sf.actionsOf(n); len(acts) > 0 {
+			out = append(out, acts...)
+		} else {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// SliceOn returns the tools case c is shown on surface sf under the
+// suite's slice, given avail, the surface tools its filters let it see:
+// SliceFor over the canonical tools they stand for, each then shown as its
+// surface tool, in avail's order.
+func (s *Suite) SliceOn(sf *Surface, c *Case, avail []string) ([]string, error) {
+	if sf == nil || sf.Canonical() || s.Slice == nil {
+		return s.SliceFor(c, avail)
+	}
+	canon, err := s.SliceFor(c, sf.CanonicalOf(avail))
+	if err != nil {
+		return nil, err
+	}
+	in := map[string]bool{}
+	for _, n := range canon {
+		to, _ := sf.Forward(n, nil)
+		in[to] = true
+	}
+	var out []string
+	for _, n := range avail {
+		if in[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -243,5 +244,67 @@ func TestSurfacesWithTargetsRefused(t *testing.T) {
 	want := "suite.yaml:5: surfaces and targets: a surface presents the tools of one server"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want %q", err, want)
+	}
+}
+
+const slicedSurfacesYAML = `name: s
+target: builtin:ops
+slice:
+  max_tools: 3
+  domains:
+    vol: ["*_volume*"]
+surfaces:
+  - name: individual
+  - name: meta
+    target: builtin:ops-meta
+    map:
+      create_volume: {tool: volumes, args: {action: create}}
+      list_volumes: {tool: volumes, args: {action: list}}
+      get_system_info: {tool: system, args: {action: get_info}}
+      list_events: {tool: system, args: {action: list_events}}
+      list_users: {tool: users, args: {action: list}}
+      list_images: {tool: images, args: {action: list}}
+cases:
+  - id: v/new
+    prompt: Make a volume.
+    tools: {required: [create_volume]}
+    key: {calls: [{tool: create_volume}], answer: "Done."}
+`
+
+// TestSliceOnSurface: a slice on a mapped surface is drawn over the
+// canonical tools its tools stand for (the case's own and its domain's
+// always in it) and shown as their surface tools, so the key's tool is
+// never left out for a distractor.
+func TestSliceOnSurface(t *testing.T) {
+	s, err := loadYAML(t, slicedSurfacesYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, c := s.Surface("meta"), s.Cases[0]
+	avail := []string{"images", "system", "users", "volumes", "unmapped"}
+	if got, want := meta.CanonicalOf(avail), []string{"list_images", "get_system_info", "list_events", "list_users", "create_volume", "list_volumes", "unmapped"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CanonicalOf: %v, want %v", got, want)
+	}
+	got, err := s.SliceOn(meta, c, avail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// create_volume and list_volumes (its domain) and one distractor:
+	// volumes and one other tool.
+	if len(got) != 2 || !slices.Contains(got, "volumes") {
+		t.Errorf("slice on meta: %v, want volumes and one distractor", got)
+	}
+	again, _ := s.SliceOn(meta, c, avail)
+	if !reflect.DeepEqual(got, again) {
+		t.Errorf("the same slice drawn twice differs: %v, %v", got, again)
+	}
+	ind := []string{"list_images", "get_system_info", "list_events", "list_users", "create_volume", "list_volumes"}
+	onInd, err := s.SliceOn(s.Surface("individual"), c, ind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, _ := s.SliceFor(c, ind)
+	if !reflect.DeepEqual(onInd, direct) || len(onInd) != 3 {
+		t.Errorf("on the canonical surface: %v, want SliceFor's %v (3 tools)", onInd, direct)
 	}
 }
