@@ -12,6 +12,7 @@ import (
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
+	"github.com/mcpeval/mcpeval/suite"
 )
 
 // TestResumeOnSurface stops a run of the ops suite on its meta surface
@@ -73,23 +74,7 @@ func TestResumeOnSurface(t *testing.T) {
 		t.Fatalf("leg 2: %d attempts recorded, want more than 4 and fewer than %d", n, planned)
 	}
 
-	// Another surface cannot resume it.
-	other := cfg(rec, nil)
-	other.Surface = s.Surface("individual")
-	if other.Target, err = runner.ResolveSurfaceTarget(s, other.Surface); err != nil {
-		t.Fatal(err)
-	}
-	other.Target.Builtins = builtin.All()
-	if _, err := runner.Run(context.Background(), other); err == nil {
-		t.Errorf("a run on surface meta was resumed on surface individual")
-	}
-	// Nor can a run on no surface, even against the same server.
-	none := cfg(rec, nil)
-	none.Surface = nil
-	want := "it ran on surface meta, and this run is on no surface"
-	if _, err := runner.Run(context.Background(), none); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("resumed with no surface: %v, want %q", err, want)
-	}
+	refusesOtherSurfaces(t, s, cfg(rec, nil), cfg(rec, nil))
 
 	// Leg 3: resumed to the end.
 	rec, err = runner.Run(context.Background(), cfg(rec, nil))
@@ -99,6 +84,35 @@ func TestResumeOnSurface(t *testing.T) {
 	if !rec.Complete() || len(rec.Attempts) != planned {
 		t.Fatalf("leg 3: complete %v, %d attempts of %d", rec.Complete(), len(rec.Attempts), planned)
 	}
+	checkOnMeta(t, s, meta, rec, planned)
+}
+
+// refusesOtherSurfaces checks that a run on surface meta resumes neither
+// on surface individual (other) nor on no surface (none).
+func refusesOtherSurfaces(t *testing.T, s *suite.Suite, other, none runner.Config) {
+	t.Helper()
+	var err error
+	other.Surface = s.Surface("individual")
+	if other.Target, err = runner.ResolveSurfaceTarget(s, other.Surface); err != nil {
+		t.Fatal(err)
+	}
+	other.Target.Builtins = builtin.All()
+	if _, err := runner.Run(context.Background(), other); err == nil {
+		t.Errorf("a run on surface meta was resumed on surface individual")
+	}
+	// Nor can a run on no surface, even against the same server.
+	none.Surface = nil
+	want := "it ran on surface meta, and this run is on no surface"
+	if _, err := runner.Run(context.Background(), none); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("resumed with no surface: %v, want %q", err, want)
+	}
+}
+
+// checkOnMeta checks a finished run on surface meta: its header names the
+// surface, no attempt is recorded twice, every call is of a meta-tool, and
+// fake:perfect passes every planned attempt.
+func checkOnMeta(t *testing.T, s *suite.Suite, meta *suite.Surface, rec *record.Run, planned int) {
+	t.Helper()
 	if h := rec.Header.Surface; h == nil || h.Name != "meta" {
 		t.Errorf("header surface %+v, want meta", h)
 	}
