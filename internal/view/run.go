@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,8 +97,12 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := runData{Key: run.Key, Dir: run.Dir, Q: q.Get("q"), Case: q.Get("case"), SuiteErr: run.SuiteErr, InProgress: run.InProgress(),
 		Large: run.N >= htmlreport.SmallRun, Recorded: run.N}
-	d.Run = htmlreport.NewRunSummary(&htmlreport.RunPage{Run: run.Rec, Result: run.Res, Reviewed: run.RV}, run.N, run.cost())
+	d.Run = htmlreport.NewRunSummary(&htmlreport.RunPage{Run: run.Rec, Result: run.Res, Reviewed: run.RV, Agreement: run.Agreement}, run.N, run.cost())
 	d.Run.Filters = false
+	if run.AgreementErr != "" {
+		// Clipped: the warnings are the stored run's, shared with other requests.
+		d.Run.Warnings = append(slices.Clip(d.Run.Warnings), "the judge's measured agreement could not be read, so it is shown as not measured: "+run.AgreementErr)
+	}
 	d.Run.Provenance = append(d.Run.Provenance, htmlreport.KV{K: "directory", V: run.Dir})
 	if d.InProgress {
 		d.Progress = fmt.Sprintf("%d of %d attempts", run.N, len(run.Rec.Header.Planned))

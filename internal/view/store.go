@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/agreement"
+	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/usage"
@@ -42,6 +44,11 @@ type run struct {
 	Log      *review.Log
 	RV       *review.Reviewed
 	Usage    *usage.Summary
+	// Agreement is the judge's measured agreement with people (the run's
+	// agreement.json), shown beside the cases graded by a judge; nil when
+	// none is saved. AgreementErr says why a saved one could not be read.
+	Agreement    *agreement.Saved
+	AgreementErr string
 	// In and Out are the tokens the run's attempts used; tally prices them.
 	In, Out int64
 	tally   *usage.Tally
@@ -111,10 +118,12 @@ func (s *store) dirs() []string {
 	return out
 }
 
-// signature changes when a run's record or reviews change.
+// signature changes when a run's record or reviews change, or what is
+// derived from it: its grades, usage, the judge's rulings and its
+// measured agreement.
 func signature(dir string) string {
 	sig := ""
-	for _, name := range []string{rundir.Record, rundir.Reviews, rundir.Grades, rundir.Usage} {
+	for _, name := range []string{rundir.Record, rundir.Reviews, rundir.Grades, rundir.Usage, rundir.Judge, rundir.Agreement} {
 		if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			sig += name + ":" + strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10) + ";"
 		}
@@ -215,7 +224,15 @@ func (s *store) read(dir, sig string) *run {
 	}
 	r.charts = c.charts()
 	if gr != nil {
+		// The cases graded by their judge are graded by its stored rulings
+		// (judge.json), as scoring the run does.
+		ops, err := judge.Read(dir)
+		if err != nil {
+			r.Err = fmt.Errorf("grading %s: %w", dir, err)
+			return r
+		}
 		r.Res = gr.Result()
+		judge.Apply(r.Suite, r.Res, ops)
 	} else {
 		res, gerr := rundir.ReadGrades(dir)
 		if gerr != nil {
@@ -248,6 +265,9 @@ func (s *store) read(dir, sig string) *run {
 	}
 	r.Log = log
 	r.RV = review.Apply(r.Res, log)
+	if r.Agreement, err = agreement.Read(dir); err != nil {
+		r.AgreementErr = err.Error()
+	}
 	if b, err := os.ReadFile(rundir.Path(dir, rundir.Usage)); err == nil {
 		var u usage.Summary
 		if json.Unmarshal(b, &u) == nil {
