@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"sort"
 	"sync"
@@ -28,6 +29,10 @@ type Opinions struct {
 	Rulings map[record.AttemptKey]Ruling
 	// Spent is what each decline ask cost, for a judge that calls a model.
 	Spent map[record.AttemptKey]Spent
+	// Earlier are what the asks whose opinions were replaced (asked again
+	// by another judge model, or after failing) cost, a line per judge
+	// model: spent all the same, so counted in Lines.
+	Earlier map[record.AttemptKey][]usage.JudgeLine
 }
 
 // Len is the number of attempts the judge was asked about.
@@ -53,6 +58,8 @@ type entry struct {
 	Error  string  `json:"error,omitempty"`
 	Spent  *Spent  `json:"decline_ask,omitempty"`
 	Ruling *Ruling `json:"rubric,omitempty"`
+	// Earlier are the replaced asks' costs (Opinions.Earlier).
+	Earlier []usage.JudgeLine `json:"earlier_asks,omitempty"`
 }
 
 // MarshalJSON writes the opinions as the run directory's judge.json
@@ -80,6 +87,11 @@ func (o Opinions) MarshalJSON() ([]byte, error) {
 		e.Ruling = &r
 		m[k] = e
 	}
+	for k, ls := range o.Earlier {
+		e := m[k]
+		e.Earlier = ls
+		m[k] = e
+	}
 	return json.Marshal(m)
 }
 
@@ -102,6 +114,9 @@ func (o *Opinions) UnmarshalJSON(b []byte) error {
 		}
 		if e.Ruling != nil {
 			o.rule(k, *e.Ruling)
+		}
+		if len(e.Earlier) > 0 {
+			o.supersede(k, e.Earlier...)
 		}
 	}
 	return nil
@@ -140,13 +155,27 @@ func (o *Opinions) fail(key record.AttemptKey, why string) {
 // with a rubric against it, asks times each (the suite's judge_asks when
 // asks is 0), at most concurrency attempts at a time.
 func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurrency, asks int) Opinions {
+	return Resume(ctx, j, s, rec, concurrency, asks, Opinions{}, false)
+}
+
+// Resume is Ask for a run that already holds opinions, prior (a resumed
+// run's judge.json). With reuse, an attempt prior holds an opinion of the
+// same judge model on is not asked again: a decline opinion of that model,
+// or a ruling of that model, sent the same system prompt and the same
+// prompt (request, rubric, pass condition and answer) and asked as many
+// times, none of them stopped by a budget. Every other attempt is asked,
+// and what the opinion it replaces cost is kept as its earlier asks, so
+// that the opinions total what was spent. The result holds prior's
+// opinions on the attempts not asked, and the new ones.
+func Resume(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurrency, asks int, prior Opinions, reuse bool) Opinions {
 	if concurrency < 1 {
 		concurrency = 1
 	}
 	if asks < 1 {
 		asks = s.JudgeAsksFor()
 	}
-	var ops Opinions
+	name := Name(j)
+	ops := prior.clone()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, concurrency)
@@ -156,19 +185,45 @@ func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurre
 		if c == nil || a.End != record.EndAnswered {
 			continue
 		}
+		k := a.Key()
 		if rj, ok := j.(RubricJudge); ok && c.Judge != nil {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
-				r := rj.Rule(ctx, c, a.Prompt, a.Answer, asks)
-				mu.Lock()
-				defer mu.Unlock()
-				ops.rule(a.Key(), r)
-			}()
+			mu.Lock()
+			r, had := ops.Rulings[k]
+			keep := reuse && had && r.same(name, c, a.Prompt, a.Answer, asks)
+			if had && !keep {
+				ops.supersede(k, r.spentLines()...)
+				delete(ops.Rulings, k)
+			}
+			mu.Unlock()
+			if !keep {
+				wg.Add(1)
+				sem <- struct{}{}
+				go func() {
+					defer wg.Done()
+					defer func() { <-sem }()
+					r := rj.Rule(ctx, c, a.Prompt, a.Answer, asks)
+					mu.Lock()
+					defer mu.Unlock()
+					ops.rule(k, r)
+				}()
+			}
 		}
 		if !c.Decline {
+			continue
+		}
+		mu.Lock()
+		op, had := ops.Given[k]
+		keep := reuse && had && name != "" && op.Model == name
+		if !keep {
+			if sp, ok := ops.Spent[k]; ok {
+				ops.supersede(k, sp.line())
+			}
+			delete(ops.Given, k)
+			delete(ops.Failed, k)
+			delete(ops.Spent, k)
+		}
+		mu.Unlock()
+		if keep {
 			continue
 		}
 		wg.Add(1)
@@ -182,21 +237,123 @@ func Ask(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concurre
 				var sp Spent
 				op, sp, err = mj.declines(ctx, a.Prompt, a.Answer)
 				mu.Lock()
-				ops.spend(a.Key(), sp)
+				ops.spend(k, sp)
 			} else {
 				op, err = j.Declines(ctx, a.Prompt, a.Answer)
 				mu.Lock()
 			}
 			defer mu.Unlock()
 			if err != nil {
-				ops.fail(a.Key(), err.Error())
+				ops.fail(k, err.Error())
 				return
 			}
-			ops.give(a.Key(), op)
+			ops.give(k, op)
 		}()
 	}
 	wg.Wait()
 	return ops
+}
+
+// Name is the judge model j asks, as its opinions and rulings name it
+// ("provider:name"); "" for a judge that calls no model (Fake) or does not
+// say, whose opinions are never taken for its own.
+func Name(j Judge) string {
+	if mj, ok := j.(*modelJudge); ok {
+		return mj.name
+	}
+	return ""
+}
+
+// same reports whether r is what judge name would rule now on answer to
+// question, asked asks times: the same model, system prompt and prompt,
+// every ask made.
+func (r Ruling) same(name string, c *suite.Case, question, answer string, asks int) bool {
+	if name == "" || r.Model != name || r.System != RubricPrompt || len(r.Asks) != asks || r.Prompt != rubricMessage(c, question, answer) {
+		return false
+	}
+	for _, a := range r.Asks {
+		if a.NotAsked {
+			return false
+		}
+	}
+	return true
+}
+
+// spentLines is what the ruling's asks cost, as one line (none when no
+// ask was made).
+func (r Ruling) spentLines() []usage.JudgeLine {
+	l := usage.JudgeLine{Model: r.Model, CostUSD: r.CostUSD}
+	for _, a := range r.Asks {
+		if !a.NotAsked {
+			l.Asks++
+			l.Tokens = l.Tokens.Add(a.Usage)
+		}
+	}
+	if l.Asks == 0 {
+		return nil
+	}
+	return []usage.JudgeLine{l}
+}
+
+// line is what the ask cost, as a line of its judge model; an ask not
+// made costs no line (zero asks).
+func (sp Spent) line() usage.JudgeLine {
+	if sp.NotAsked {
+		return usage.JudgeLine{Model: sp.Model}
+	}
+	return usage.JudgeLine{Model: sp.Model, Asks: 1, Tokens: sp.Usage, CostUSD: sp.CostUSD}
+}
+
+// supersede keeps what the replaced asks about key cost among its
+// earlier asks, a line per judge model.
+func (o *Opinions) supersede(key record.AttemptKey, lines ...usage.JudgeLine) {
+	for _, l := range lines {
+		if l.Asks == 0 {
+			continue
+		}
+		if o.Earlier == nil {
+			o.Earlier = map[record.AttemptKey][]usage.JudgeLine{}
+		}
+		was := o.Earlier[key]
+		out := make([]usage.JudgeLine, 0, len(was)+1)
+		merged := false
+		for _, e := range was {
+			if e.Model == l.Model && !merged {
+				e = addLine(e, l)
+				merged = true
+			}
+			out = append(out, e)
+		}
+		if !merged {
+			out = append(out, l)
+		}
+		o.Earlier[key] = out
+	}
+}
+
+// addLine adds l's asks to e's, of the same judge model; the dollars are
+// unknown (nil) when either's are.
+func addLine(e, l usage.JudgeLine) usage.JudgeLine {
+	e.Asks += l.Asks
+	e.Tokens = e.Tokens.Add(l.Tokens)
+	if e.CostUSD == nil || l.CostUSD == nil {
+		e.CostUSD = nil
+	} else {
+		v := *e.CostUSD + *l.CostUSD
+		e.CostUSD = &v
+	}
+	return e
+}
+
+// clone copies o's maps, so that changing the copy leaves o as it was.
+func (o Opinions) clone() Opinions {
+	return Opinions{
+		Given:   maps.Clone(o.Given),
+		Failed:  maps.Clone(o.Failed),
+		Rulings: maps.Clone(o.Rulings),
+		Spent:   maps.Clone(o.Spent),
+		Earlier: maps.Clone(o.Earlier),
+	}
 }
 
 // Attach puts the opinions next to the grades they concern; it changes no
@@ -228,8 +385,9 @@ func (o Opinions) Cost() (model.Usage, *float64) {
 }
 
 // Lines totals what the judge's asks cost, a line per judge model: every
-// decline ask and every ask against a rubric, with the asks the run's
-// budget stopped counted apart. A judge with any unpriced ask has no
+// decline ask and every ask against a rubric, those whose opinions were
+// since replaced included (Earlier), with the asks the run's budget
+// stopped counted apart. A judge with any unpriced ask has no
 // dollars (nil), never a part of them.
 func (o Opinions) Lines() []usage.JudgeLine {
 	byModel := map[string]*usage.JudgeLine{}
@@ -271,6 +429,18 @@ func (o Opinions) Lines() []usage.JudgeLine {
 		}
 		if r.CostUSD != nil {
 			*line(r.Model).CostUSD += *r.CostUSD
+		}
+	}
+	for _, ls := range o.Earlier {
+		for _, e := range ls {
+			l := line(e.Model)
+			l.Asks += e.Asks
+			l.Tokens = l.Tokens.Add(e.Tokens)
+			if e.CostUSD == nil {
+				unpriced[e.Model] = true
+			} else {
+				*l.CostUSD += *e.CostUSD
+			}
 		}
 	}
 	out := make([]usage.JudgeLine, 0, len(byModel))

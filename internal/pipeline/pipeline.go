@@ -22,9 +22,16 @@ import (
 // and writes every derived file, asking no judge.
 type Options struct {
 	// Judge, when set, is asked whether the run's decline answers decline,
-	// and its opinions replace those stored in the run directory. Stored
-	// opinions are attached to the grades either way; they never change one.
+	// and reads the answers of the cases with a rubric against it. An
+	// attempt the run directory already holds its model's opinion on (the
+	// same rubric prompt too, for a ruling) is not asked again
+	// (judge.Resume): a resumed run asks only about its new attempts.
+	// The opinions, old and new, are stored and attached to the grades;
+	// a decline opinion never changes one.
 	Judge judge.Judge
+	// Rejudge asks Judge about every attempt again, even those it already
+	// gave an opinion on; what the replaced opinions cost stays counted.
+	Rejudge bool
 	// JudgeConcurrency is how many answers are put to the judge at once;
 	// 0 means 4.
 	JudgeConcurrency int
@@ -206,7 +213,13 @@ func (g *Graded) judge(ctx context.Context, opts Options) {
 		if opts.JudgeBudget != nil {
 			j = judge.WithBudget(j, opts.JudgeBudget)
 		}
-		ops = judge.Ask(ctx, j, g.Suite, g.Record, n, opts.JudgeAsks)
+		var prior judge.Opinions
+		if dir != "" {
+			var err error
+			prior, err = judge.Read(dir)
+			g.problem(err)
+		}
+		ops = judge.Resume(ctx, j, g.Suite, g.Record, n, opts.JudgeAsks, prior, !opts.Rejudge)
 		if dir != "" {
 			g.problem(judge.Write(dir, ops))
 		}
