@@ -56,6 +56,7 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	judgeSpec := fs.String("judge", "", "ask an advisory judge `SPEC` about decline answers (stored opinions are kept otherwise)")
 	spend := fs.Bool("spend", false, "allow a paid judge (or MCPEVAL_SPEND=yes)")
 	judgeAsks := fs.Int("judge-asks", 0, "ask the judge `N` times about each answer of a case with a rubric, keeping the majority (default: the suite's judge_asks, else 3)")
+	rejudge := fs.Bool("rejudge", false, "with --judge: ask it again about every answer, even those the run already holds its opinion on (default: only the others)")
 	budgetTokens := fs.Int64("budget-tokens", 2_000_000, "with a paid --judge: stop asking it once this many tokens are billed (0: no limit)")
 	budgetUSD := fs.Float64("budget-usd", 0, "with a paid --judge: stop asking it once this many dollars are spent, at its own price (0: no limit)")
 	var pf pricesFlag
@@ -69,6 +70,9 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if *judgeAsks < 0 || (*judgeAsks > 0 && *judgeSpec == "") {
 		return usagef("--judge-asks wants a positive number and goes with --judge SPEC")
+	}
+	if *rejudge && *judgeSpec == "" {
+		return usagef("--rejudge goes with --judge SPEC")
 	}
 	prices, err := pf.load()
 	if err != nil {
@@ -95,7 +99,7 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	g, err := pipeline.ScoreStream(ctx, s, rd, pipeline.Options{Judge: jdg, JudgeAsks: *judgeAsks, JudgeBudget: budget, Prices: prices})
+	g, err := pipeline.ScoreStream(ctx, s, rd, pipeline.Options{Judge: jdg, JudgeAsks: *judgeAsks, Rejudge: *rejudge, JudgeBudget: budget, Prices: prices})
 	if err != nil {
 		return err
 	}
