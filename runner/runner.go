@@ -73,7 +73,8 @@ type Config struct {
 	// Truncated. The conversation sent back to the model is not cut.
 	MaxOutputBytes int
 	// Now and NewID make records reproducible in tests (defaults: the
-	// clock and a random id).
+	// clock and a random id). Now is called from every attempt in flight
+	// at once, so it must be safe for concurrent use.
 	Now   func() time.Time
 	NewID func() string
 	// Progress, when set, is told of every finished attempt, from one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -48,10 +49,16 @@ func run(t *testing.T, s *suite.Suite, dir string, sh *record.Shard) *record.Run
 	p, _ := fake.New("perfect", s)
 	r, _ := fake.New("refuse", s)
 	clock := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex // the runner asks the clock from every attempt at once
 	rec, err := runner.Run(context.Background(), runner.Config{
 		Suite: s, Target: target.Config{Builtins: builtin.All()}, Model: mixed{p, r}, ModelInfo: model.Info{Spec: "test:mixed", Provider: "test", Name: "mixed", Fake: true},
 		Attempts: 2, Concurrency: 3, OutDir: dir, Shard: sh,
-		Now:   func() time.Time { clock = clock.Add(time.Millisecond); return clock },
+		Now: func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			clock = clock.Add(time.Millisecond)
+			return clock
+		},
 		NewID: func() string { return filepath.Base(dir) },
 	})
 	if err != nil {
