@@ -135,6 +135,9 @@ func TestMemoryFlatInAttempts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates a 19,000-attempt record")
 	}
+	if raceDetector {
+		t.Skip("peak memory under the race detector is the detector's")
+	}
 	dir := t.TempDir()
 	if keep := os.Getenv("MCPEVAL_MEMORY_RECORDS"); keep != "" {
 		dir = keep // keep the records, to measure other builds against them
@@ -229,6 +232,9 @@ func TestLargeRunPage(t *testing.T) {
 func TestRunMemoryFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 19,000 attempts")
+	}
+	if raceDetector {
+		t.Skip("peak memory under the race detector is the detector's")
 	}
 	dir := t.TempDir()
 	s := peakRSS(t, "run", "--model", "fake:perfect", "--attempts", "10", "--concurrency", "16", "--quiet", "--out", filepath.Join(dir, "190"))
