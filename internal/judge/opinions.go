@@ -67,32 +67,21 @@ type entry struct {
 // the judge failed and "rubric" holding a ruling.
 func (o Opinions) MarshalJSON() ([]byte, error) {
 	m := map[record.AttemptKey]entry{}
-	for k, op := range o.Given {
-		e := m[k]
-		e.Opinion = &op
-		m[k] = e
-	}
-	for k, why := range o.Failed {
-		e := m[k]
-		e.Error = why
-		m[k] = e
-	}
-	for k, sp := range o.Spent {
-		e := m[k]
-		e.Spent = &sp
-		m[k] = e
-	}
-	for k, r := range o.Rulings {
-		e := m[k]
-		e.Ruling = &r
-		m[k] = e
-	}
-	for k, ls := range o.Earlier {
-		e := m[k]
-		e.Earlier = ls
-		m[k] = e
-	}
+	put(m, o.Given, func(e *entry, op grade.Opinion) { e.Opinion = &op })
+	put(m, o.Failed, func(e *entry, why string) { e.Error = why })
+	put(m, o.Spent, func(e *entry, sp Spent) { e.Spent = &sp })
+	put(m, o.Rulings, func(e *entry, r Ruling) { e.Ruling = &r })
+	put(m, o.Earlier, func(e *entry, ls []usage.JudgeLine) { e.Earlier = ls })
 	return json.Marshal(m)
+}
+
+// put sets one field of each attempt's entry in m from src.
+func put[V any](m map[record.AttemptKey]entry, src map[record.AttemptKey]V, set func(*entry, V)) {
+	for k, v := range src {
+		e := m[k]
+		set(&e, v)
+		m[k] = e
+	}
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
