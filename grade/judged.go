@@ -153,14 +153,3 @@ func recountJudged(s *suite.Suite, res *Result) {
 	judged.finish()
 	res.Judged = judged
 }
-
-// JudgedCases lists the cases of the result graded by their judge, by id.
-func JudgedCases(s *suite.Suite, res *Result) []string {
-	var out []string
-	for _, cs := range res.Cases {
-		if c := s.Case(cs.ID); c != nil && c.JudgedOnly() {
-			out = append(out, cs.ID)
-		}
-	}
-	return out
-}

@@ -277,19 +277,3 @@ func WithoutErrors(rec *record.Run) *record.Run {
 	}
 	return &out
 }
-
-// Missing returns the planned attempts of rec that it does not hold, in
-// plan order.
-func Missing(rec *record.Run) []record.Planned {
-	done := map[record.Planned]bool{}
-	for _, a := range rec.Attempts {
-		done[record.Planned{Case: a.Case, N: a.N}] = true
-	}
-	var missing []record.Planned
-	for _, p := range rec.Header.Planned {
-		if !done[p] {
-			missing = append(missing, p)
-		}
-	}
-	return missing
-}

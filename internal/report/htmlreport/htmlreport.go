@@ -428,10 +428,6 @@ func costView(c *usage.Cost) CostView {
 	return v
 }
 
-// NewRunView lays out the run page p: provenance, rates, groups and
-// cases, action columns and every attempt.
-func NewRunView(p *RunPage) *RunView { return runView(p) }
-
 // Templates returns a copy of the pages' templates, the shared ones
 // ("head", "foot", "bar", "rate", "cell", "summary", "call" and
 // "transcript") included, for another page set to add its own to.
@@ -450,8 +446,6 @@ func Transcript(a *record.Attempt) AttemptView {
 	fillTranscript(&av, a)
 	return av
 }
-
-func runView(p *RunPage) *RunView { return runViewFrom(p, wholeSource(p), false) }
 
 // runViewFrom lays out the run page p with its attempts from src, paging
 // a large run when paged is set.

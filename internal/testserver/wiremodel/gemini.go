@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 // The generateContent request, as far as the handler reads it. The Gemini
@@ -288,15 +286,3 @@ func geminiError(status int, kind, msg string) string {
 	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": msg, "status": kind}})
 	return string(b)
 }
-
-// NewGemini returns a generateContent handler (Gemini API and Vertex AI
-// paths) answering s's cases and the probe.
-func NewGemini(s *suite.Suite) *Handler { return newHandler(Gemini, s) }
-
-// NewBedrock returns a Bedrock Converse handler answering s's cases and the
-// probe; it requires a well-formed SigV4 signature.
-func NewBedrock(s *suite.Suite) *Handler { return newHandler(Bedrock, s) }
-
-// NewAzureOpenAI returns an Azure OpenAI chat completions handler answering
-// s's cases and the probe.
-func NewAzureOpenAI(s *suite.Suite) *Handler { return newHandler(AzureOpenAI, s) }
