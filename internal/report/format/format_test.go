@@ -16,23 +16,17 @@ func TestRate(t *testing.T) {
 		{Of(3, 3), "3/3", "100%", "[44%, 100%]", "44%–100%", "100% [44%, 100%] n=3", "100% 3/3"},
 		{Counts(grade.Counts{Passed: 1, Failed: 1, Graded: 2, Rate: 0.5, WilsonLow: 0.0945, WilsonHigh: 0.9055}), "1/2", "50%", "[9%, 91%]", "9%–91%", "50% [9%, 91%] n=2", "50% 1/2"},
 	} {
-		if got := c.r.Count(); got != c.count {
-			t.Errorf("%+v Count = %q, want %q", c.r, got, c.count)
-		}
-		if got := c.r.Percent(); got != c.percent {
-			t.Errorf("%+v Percent = %q, want %q", c.r, got, c.percent)
-		}
-		if got := c.r.CI(); got != c.ci {
-			t.Errorf("%+v CI = %q, want %q", c.r, got, c.ci)
-		}
-		if got := c.r.Range(); got != c.rng {
-			t.Errorf("%+v Range = %q, want %q", c.r, got, c.rng)
-		}
-		if got := c.r.String(); got != c.str {
-			t.Errorf("%+v String = %q, want %q", c.r, got, c.str)
-		}
-		if got := c.r.Cell(); got != c.cell {
-			t.Errorf("%+v Cell = %q, want %q", c.r, got, c.cell)
+		for _, m := range []struct{ method, got, want string }{
+			{"Count", c.r.Count(), c.count},
+			{"Percent", c.r.Percent(), c.percent},
+			{"CI", c.r.CI(), c.ci},
+			{"Range", c.r.Range(), c.rng},
+			{"String", c.r.String(), c.str},
+			{"Cell", c.r.Cell(), c.cell},
+		} {
+			if m.got != m.want {
+				t.Errorf("%+v %s = %q, want %q", c.r, m.method, m.got, m.want)
+			}
 		}
 	}
 }
