@@ -16,9 +16,8 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
-// fixture is the test run graded, with reviews: a grader false fail, a
-// model failure, a questioned expectation, and two failures not reviewed.
-func fixture(t testing.TB) *RunPage {
+// testRun reads the test run (testdata/run) and its suite, ungraded.
+func testRun(t testing.TB) (*record.Run, *suite.Suite) {
 	t.Helper()
 	rec, err := record.Read("testdata/run")
 	if err != nil {
@@ -28,6 +27,14 @@ func fixture(t testing.TB) *RunPage {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rec, s
+}
+
+// fixture is the test run graded, with reviews: a grader false fail, a
+// model failure, a questioned expectation, and two failures not reviewed.
+func fixture(t testing.TB) *RunPage {
+	t.Helper()
+	rec, s := testRun(t)
 	res := grade.Run(s, rec)
 	log := review.New(rec, nil)
 	for _, r := range []struct {

@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 // TestStreamedPageIsTheWholePage: a page made of a run without its
@@ -41,14 +40,7 @@ var (
 // the others by number, counts the passes and shows none, and says so;
 // read whole or as a stream, the page is the same.
 func TestLargeRunIsPaged(t *testing.T) {
-	base, err := record.Read("testdata/run")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := suite.Load("testdata/suite.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, s := testRun(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	times := SmallRun/len(base.Attempts) + 1
 	big := replayed(t, base, dir, times)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 // TestResourceReadsFigure: a run whose model read the server's resources
@@ -23,14 +22,7 @@ func TestResourceReadsFigure(t *testing.T) {
 		return m[1]
 	}
 	for _, reads := range []bool{true, false} {
-		rec, err := record.Read("testdata/run")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := suite.Load("testdata/suite.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
+		rec, s := testRun(t)
 		if reads {
 			read := func(name string) record.Call {
 				return record.Call{ID: name, Name: name, Args: json.RawMessage(`{}`), Result: "{}", Kind: record.CallResource}
