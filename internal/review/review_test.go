@@ -45,21 +45,35 @@ func reviewOf(l *Log, res *grade.Result, c string, n int, v Verdict) Review {
 	panic("no attempt " + c)
 }
 
+// verdict is a person's reading of attempt n of case c.
+type verdict struct {
+	c string
+	n int
+	v Verdict
+}
+
+// reviewed is the fixture graded, with a log of its run holding a review
+// per verdict, added in order.
+func reviewed(t *testing.T, vs ...verdict) (*Log, *grade.Result) {
+	t.Helper()
+	rec, res := fixture()
+	l := New(rec, nil)
+	for _, v := range vs {
+		if err := l.Add(reviewOf(l, res, v.c, v.n, v.v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return l, res
+}
+
 // TestOnlyGraderFalseFailsBecomePasses checks the reviewed rate: a grader
 // false fail counts as a pass; a model failure, a questioned expectation
 // and an unreviewed failure stay failures; errors stay out of both rates.
 func TestOnlyGraderFalseFailsBecomePasses(t *testing.T) {
-	rec, res := fixture()
-	l := New(rec, nil)
-	for _, r := range []Review{
-		reviewOf(l, res, "single/net-worth", 2, GraderFalseFail),
-		reviewOf(l, res, "single/net-worth", 3, ModelFailure),
-		reviewOf(l, res, "unanswerable/price", 1, ExpectationInQuestion),
-	} {
-		if err := l.Add(r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	l, res := reviewed(t,
+		verdict{"single/net-worth", 2, GraderFalseFail},
+		verdict{"single/net-worth", 3, ModelFailure},
+		verdict{"unanswerable/price", 1, ExpectationInQuestion})
 	rv := Apply(res, l)
 	counts := func(p, f, e int) grade.Counts {
 		lo, hi := stats.Wilson(p, p+f)
@@ -91,16 +105,11 @@ func TestOnlyGraderFalseFailsBecomePasses(t *testing.T) {
 // passes, ends in an error, fails for other reasons, or was made on
 // another run.
 func TestStale(t *testing.T) {
-	rec, res := fixture()
-	l := New(rec, nil)
-	for _, r := range []Review{
-		reviewOf(l, res, "single/net-worth", 2, GraderFalseFail),
-		reviewOf(l, res, "single/net-worth", 3, GraderFalseFail),
-		reviewOf(l, res, "unanswerable/price", 1, ModelFailure),
-		reviewOf(l, res, "unanswerable/price", 2, ModelFailure),
-	} {
-		l.Add(r)
-	}
+	l, res := reviewed(t,
+		verdict{"single/net-worth", 2, GraderFalseFail},
+		verdict{"single/net-worth", 3, GraderFalseFail},
+		verdict{"unanswerable/price", 1, ModelFailure},
+		verdict{"unanswerable/price", 2, ModelFailure})
 	other := reviewOf(l, res, "unanswerable/price", 2, GraderFalseFail)
 	other.RunID = "run-0"
 	l.Reviews = append(l.Reviews, other)
@@ -144,10 +153,9 @@ func TestStale(t *testing.T) {
 // TestLaterReviewReplaces checks that the last review of a failure is the
 // one that counts.
 func TestLaterReviewReplaces(t *testing.T) {
-	rec, res := fixture()
-	l := New(rec, nil)
-	l.Add(reviewOf(l, res, "single/net-worth", 2, GraderFalseFail))
-	l.Add(reviewOf(l, res, "single/net-worth", 2, ModelFailure))
+	l, res := reviewed(t,
+		verdict{"single/net-worth", 2, GraderFalseFail},
+		verdict{"single/net-worth", 2, ModelFailure})
 	rv := Apply(res, l)
 	if rv.Entries[0].Status != Replaced || rv.Entries[1].Status != Current {
 		t.Errorf("statuses %s, %s; want replaced, current", rv.Entries[0].Status, rv.Entries[1].Status)
