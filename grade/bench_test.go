@@ -2,8 +2,6 @@ package grade
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
@@ -20,35 +18,17 @@ func benchHouseholdRun(b *testing.B) (*record.Run, int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	hh := &household{}
-	for name, v := range map[string]any{"tools.json": &hh.tools, "results.json": &hh.results} {
-		data, err := os.ReadFile(filepath.Join("testdata", "household", name))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := json.Unmarshal(data, v); err != nil {
-			b.Fatalf("%s: %v", name, err)
-		}
-	}
+	hh := loadHousehold(b)
 	run := &record.Run{Header: *hh.header(false)}
 	for _, c := range s.Cases {
 		var calls []record.Call
 		for _, k := range c.Key.Calls {
-			call := record.Call{ID: "c-" + k.Tool, Name: k.Tool, Args: json.RawMessage("{}"), Shown: true}
-			key := k.Tool
+			args := ""
 			if len(k.Args) > 0 {
-				call.Args, _ = json.Marshal(k.Args)
-				if m, ok := k.Args["months"]; ok {
-					mb, _ := json.Marshal(m)
-					key += "?months=" + string(mb)
-				}
+				a, _ := json.Marshal(k.Args)
+				args = string(a)
 			}
-			r, ok := hh.results[key]
-			if !ok {
-				r = hh.results[k.Tool]
-			}
-			call.Result, call.Structured = r.Text, r.Structured
-			calls = append(calls, call)
+			calls = append(calls, hh.call(b, k.Tool, args))
 		}
 		for n, answer := range []string{c.Key.Answer, "I'm sorry, I can't help with that.", "It is SGD 1,234,567 (up 12.5%), about 4,321 units."} {
 			a := answered(c, answer, calls...)

@@ -21,7 +21,9 @@ type household struct {
 	}
 }
 
-func loadHousehold(t *testing.T) *household {
+// loadHousehold reads the household server's tools and results captured
+// in testdata/household.
+func loadHousehold(t testing.TB) *household {
 	t.Helper()
 	h := &household{}
 	for name, v := range map[string]any{"tools.json": &h.tools, "results.json": &h.results} {
@@ -50,7 +52,7 @@ func (h *household) header(writes bool) *record.Header {
 
 // call is a successful call of a tool with args (JSON), answered with the
 // captured result for "tool?months=N" when args set months, else "tool".
-func (h *household) call(t *testing.T, tool, args string) record.Call {
+func (h *household) call(t testing.TB, tool, args string) record.Call {
 	t.Helper()
 	key := tool
 	if args != "" {
