@@ -8,21 +8,16 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 )
 
+// TestTextShowsJudgedCasesApart: the text report shows the cases graded by
+// a judge below the table, not in it, with each attempt whose judge split
+// or gave no majority.
 func TestTextShowsJudgedCasesApart(t *testing.T) {
-	res := &grade.Result{RunID: "r", Model: "m", Valid: true,
-		Attempts: []grade.AttemptGrade{
-			{Case: "s/total", N: 1, Outcome: grade.Pass},
-			{Case: "agent/plan", N: 1, Outcome: grade.Pass, Judged: &grade.Judgement{Model: "script:judge", Verdict: grade.Pass, Pass: 2, Fail: 1}},
-			{Case: "agent/plan", N: 2, Outcome: grade.Error, ErrorKind: grade.ErrorNoVerdict, Reasons: []grade.Reason{{Check: grade.CheckJudge, Message: "no majority verdict: judge script:judge: 1 pass, 1 fail, 1 abstained"}}},
-		},
-		Cases: []grade.CaseStats{
-			{ID: "s/total", Group: "s", Counts: grade.Counts{Passed: 1, Graded: 1, Rate: 1}},
-			{ID: "agent/plan", Group: "s", Judged: true, Counts: grade.Counts{Passed: 1, Errors: 1, Graded: 1, Rate: 1}},
-		},
-		Groups: []grade.GroupStats{{Name: "s", Counts: grade.Counts{Passed: 1, Graded: 1, Rate: 1}}},
-		Totals: grade.Totals{Counts: grade.Counts{Passed: 1, Graded: 1, Rate: 1}},
-		Judged: &grade.Counts{Passed: 1, Errors: 1, Graded: 1, Rate: 1},
-	}
+	res := judgedResult("script:judge")
+	// Attempt #1's judge split; a fifth attempt got no majority verdict.
+	res.Attempts[1].Judged = &grade.Judgement{Model: "script:judge", Verdict: grade.Pass, Pass: 2, Fail: 1}
+	res.Attempts = append(res.Attempts, grade.AttemptGrade{Case: "agent/plan", N: 5, Outcome: grade.Error, ErrorKind: grade.ErrorNoVerdict, Reasons: []grade.Reason{{Check: grade.CheckJudge, Message: "no majority verdict: judge script:judge: 1 pass, 1 fail, 1 abstained"}}})
+	res.Cases[1].Counts.Errors++
+	res.Judged.Errors++
 	var b bytes.Buffer
 	if err := Text(&b, res, nil, nil); err != nil {
 		t.Fatal(err)
@@ -35,7 +30,7 @@ func TestTextShowsJudgedCasesApart(t *testing.T) {
 	if strings.Contains(table, "agent/plan") {
 		t.Errorf("the judged case is in the main table:\n%s", table)
 	}
-	for _, want := range []string{"agent/plan", "judged total", "agent/plan #1: judge script:judge split (2 pass, 1 fail), majority pass", "agent/plan #2: no majority verdict"} {
+	for _, want := range []string{"agent/plan", "judged total", "agent/plan #1: judge script:judge split (2 pass, 1 fail), majority pass", "agent/plan #5: no majority verdict"} {
 		if !strings.Contains(apart, want) {
 			t.Errorf("judged block lacks %q:\n%s", want, apart)
 		}
