@@ -7,31 +7,14 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 )
-
-func col(num, den int) actions.Column { return actions.Column{Num: num, Den: den} }
-
-// actionReport is a run's action columns: a model with a write kind that
-// lost an argument and a decline kind that changed something.
-func actionReport(model string) *actions.Report {
-	write := actions.Row{Model: model, Kind: "write", Scored: 3, Excluded: map[string]int{"provider": 1},
-		Columns: actions.Columns{Pass: col(2, 3), Reached: col(3, 3), FirstTime: col(2, 3), Arguments: col(5, 6),
-			Confirmation: col(0, 0), Clean: col(3, 3), Declined: col(0, 0), Completion: col(3, 3)}}
-	decline := actions.Row{Model: model, Kind: "decline", Scored: 2,
-		Columns: actions.Columns{Pass: col(1, 2), Reached: col(0, 0), FirstTime: col(0, 0), Arguments: col(0, 0),
-			Confirmation: col(0, 0), Clean: col(1, 2), Declined: col(1, 2), Completion: col(2, 2)}}
-	all := actions.Row{Model: model, Scored: 5, Excluded: map[string]int{"provider": 1}}
-	all.Columns.Add(write.Columns)
-	all.Columns.Add(decline.Columns)
-	return &actions.Report{Suite: "report-test", Models: []actions.Row{all}, Kinds: []actions.Row{write, decline},
-		Attempts: []actions.Scored{{Model: model, Result: actions.Result{Case: "write/make", N: 2, Kind: "write", Reasons: []string{"step 1 (make_thing): argument name: want \"a\", got \"b\""}}}}}
-}
 
 // TestGoldenActions renders a run with action cases: the text, Markdown
 // and JSON reports each carry the action columns, per model and kind.
 func TestGoldenActions(t *testing.T) {
 	res, h := graded(t, "record")
-	res.Actions = actionReport(res.Model)
+	res.Actions = reporttest.ActionReport(res.Model)
 	var text, md, js bytes.Buffer
 	if err := Text(&text, res, h, nil); err != nil {
 		t.Fatal(err)
@@ -60,7 +43,7 @@ func TestGoldenActions(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &sum); err != nil {
 		t.Fatal(err)
 	}
-	if sum.Actions == nil || len(sum.Actions.Kinds) != 2 || sum.Actions.Models[0].Columns.Arguments != col(5, 6) {
+	if sum.Actions == nil || len(sum.Actions.Kinds) != 2 || sum.Actions.Models[0].Columns.Arguments != (actions.Column{Num: 5, Den: 6}) {
 		t.Errorf("JSON summary actions = %+v", sum.Actions)
 	}
 
@@ -83,7 +66,7 @@ func TestGoldenActions(t *testing.T) {
 // link, or show an image.
 func TestActionsMarkdownEscaped(t *testing.T) {
 	res, h := graded(t, "record")
-	res.Actions = actionReport("evil|`x`![i](http://e/i.png)[l](http://e)<b>")
+	res.Actions = reporttest.ActionReport("evil|`x`![i](http://e/i.png)[l](http://e)<b>")
 	var md bytes.Buffer
 	if err := Markdown(&md, res, h, nil); err != nil {
 		t.Fatal(err)

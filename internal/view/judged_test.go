@@ -11,6 +11,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -104,21 +105,6 @@ func judgedRunDir(t *testing.T) (root, dir string) {
 	return root, dir
 }
 
-// judgedBlock is the run page's judged block: from its heading to the
-// next heading.
-func judgedBlock(t *testing.T, page string) string {
-	t.Helper()
-	i := strings.Index(page, "<h2>Judged by a model (graded_by: judge)</h2>")
-	if i < 0 {
-		t.Fatalf("the run page has no judged block:\n%s", page)
-	}
-	s := page[i:]
-	if j := strings.Index(s[1:], "<h2"); j >= 0 {
-		s = s[:j+1]
-	}
-	return s
-}
-
 // TestRunPageJudged: the view's run page shows the cases graded by a judge
 // apart, as the reports do: their rate with its interval, the judge, and
 // its agreement with people — "agreement not measured" until the run's
@@ -138,7 +124,7 @@ func TestRunPageJudged(t *testing.T) {
 			if code != 200 {
 				t.Fatalf("run page: %d\n%s", code, page)
 			}
-			block := judgedBlock(t, page)
+			block := reporttest.JudgedSection(t, page)
 			for _, want := range []string{
 				`data-check="as-judged-rate"`,
 				"<b>67%</b> passed, as judged (2/3, 95% CI [21%, 94%])", // Wilson
@@ -166,7 +152,7 @@ func TestRunPageJudged(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, page, _ := get(t, ts.URL, "/run/judged-run")
-	block := judgedBlock(t, page)
+	block := reporttest.JudgedSection(t, page)
 	if want := escaped + "kappa 0.62, 95% CI [0.41, 0.83] (n=40"; !strings.Contains(block, want) || strings.Contains(block, "not measured") {
 		t.Errorf("with agreement.json, the judged block lacks %q:\n%s", want, block)
 	}
@@ -177,7 +163,7 @@ func TestRunPageJudged(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, page, _ = get(t, ts.URL, "/run/judged-run")
-	if block := judgedBlock(t, page); !strings.Contains(block, "<b>agreement not measured</b>") {
+	if block := reporttest.JudgedSection(t, page); !strings.Contains(block, "<b>agreement not measured</b>") {
 		t.Errorf("an agreement of another judge is shown as this one's:\n%s", block)
 	}
 
@@ -186,7 +172,7 @@ func TestRunPageJudged(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, page, _ := get(t, ts.URL, "/run/judged-run")
-	if code != 200 || !strings.Contains(page, "the judge&#39;s measured agreement could not be read") || !strings.Contains(judgedBlock(t, page), "agreement not measured") {
+	if code != 200 || !strings.Contains(page, "the judge&#39;s measured agreement could not be read") || !strings.Contains(reporttest.JudgedSection(t, page), "agreement not measured") {
 		t.Errorf("an unreadable agreement.json: %d, want the page with a warning:\n%s", code, page)
 	}
 }

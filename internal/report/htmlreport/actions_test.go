@@ -5,24 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/report/format"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 )
-
-func col(num, den int) actions.Column { return actions.Column{Num: num, Den: den} }
-
-// actionReport is a model's action columns, with a write kind and a
-// decline kind.
-func actionReport(model string) *actions.Report {
-	write := actions.Row{Model: model, Kind: "write", Scored: 3, Excluded: map[string]int{"provider": 1},
-		Columns: actions.Columns{Pass: col(2, 3), Reached: col(3, 3), FirstTime: col(2, 3), Arguments: col(5, 6), Clean: col(3, 3), Completion: col(3, 3)}}
-	decline := actions.Row{Model: model, Kind: "decline", Scored: 2,
-		Columns: actions.Columns{Pass: col(1, 2), Clean: col(1, 2), Declined: col(1, 2), Completion: col(2, 2)}}
-	all := actions.Row{Model: model, Scored: 5, Excluded: map[string]int{"provider": 1}}
-	all.Columns.Add(write.Columns)
-	all.Columns.Add(decline.Columns)
-	return &actions.Report{Models: []actions.Row{all}, Kinds: []actions.Row{write, decline}}
-}
 
 // TestRunActions checks that a run page shows the action columns per
 // model and kind, marks the model's figures for the ledger's check, and
@@ -30,7 +15,7 @@ func actionReport(model string) *actions.Report {
 func TestRunActions(t *testing.T) {
 	p := fixture(t)
 	res := *p.Result
-	res.Actions = actionReport(`<script>alert(1)</script>`)
+	res.Actions = reporttest.ActionReport(`<script>alert(1)</script>`)
 	p.Result = &res
 	page := render(t, p)
 	got := checks(page)

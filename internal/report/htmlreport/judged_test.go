@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/agreement"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 )
 
 const hostileJudge = `evil:<script>alert(1)</script>`
@@ -40,23 +41,13 @@ func judgedFixture(t *testing.T) (*RunPage, string) {
 	return p, id
 }
 
-func judgedSection(t *testing.T, page string) string {
-	t.Helper()
-	i := strings.Index(page, "<h2>Judged by a model (graded_by: judge)</h2>")
-	if i < 0 {
-		t.Fatalf("no judged section:\n%s", page)
-	}
-	s := page[i:]
-	return s[:strings.Index(s[1:], "<h2>")+1]
-}
-
 // TestJudgedSection: the run page shows the cases graded by a judge apart,
 // labelled as judged, with their own rate and interval, the judge, and its
 // agreement with people or that none is measured; the judge's name is
 // escaped.
 func TestJudgedSection(t *testing.T) {
 	p, id := judgedFixture(t)
-	sec := judgedSection(t, render(t, p))
+	sec := reporttest.JudgedSection(t, render(t, p))
 	for _, want := range []string{
 		`data-check="as-judged-rate"`, "passed, as judged (", "95% CI",
 		`<td class="mono">` + id + `</td>`,
@@ -72,7 +63,7 @@ func TestJudgedSection(t *testing.T) {
 
 	k, lo, hi, se := 0.62, 0.41, 0.83, 0.1
 	p.Agreement = &agreement.Saved{Agreement: &agreement.Agreement{N: 40, Kappa: &k, KappaLow: &lo, KappaHigh: &hi, KappaSE: &se, Judges: []string{hostileJudge}}, Measured: "2026-11-30"}
-	sec = judgedSection(t, render(t, p))
+	sec = reporttest.JudgedSection(t, render(t, p))
 	if want := "kappa 0.62, 95% CI [0.41, 0.83] (n=40"; !strings.Contains(sec, want) || strings.Contains(sec, "not measured") {
 		t.Errorf("judged section lacks %q:\n%s", want, sec)
 	}
