@@ -309,10 +309,7 @@ func blockParam(b model.Block, mp *toolname.Mapping) (sdk.ContentBlockParamUnion
 		if !json.Valid(args) {
 			return sdk.ContentBlockParamUnion{}, false, fmt.Errorf("call %s: arguments are not JSON, which a tool_use block cannot carry", b.Call.ID)
 		}
-		name := mp.Wire(b.Call.Name)
-		if name == b.Call.Name && b.Call.WireName != "" {
-			name = b.Call.WireName
-		}
+		name := send.CallName(mp, b.Call)
 		return sdk.ContentBlockParamUnion{OfToolUse: &sdk.ToolUseBlockParam{ID: b.Call.ID, Name: name, Input: json.RawMessage(args)}}, true, nil
 	case model.ToolResult:
 		if b.Result == nil {

@@ -287,10 +287,7 @@ func contentBlock(b model.Block, mp *toolname.Mapping) (types.ContentBlock, erro
 		if err := json.Unmarshal(args, &v); err != nil {
 			return nil, fmt.Errorf("call %s: arguments are not a JSON object, which a toolUse block cannot carry", b.Call.ID)
 		}
-		name := mp.Wire(b.Call.Name)
-		if name == b.Call.Name && b.Call.WireName != "" {
-			name = b.Call.WireName
-		}
+		name := send.CallName(mp, b.Call)
 		return &types.ContentBlockMemberToolUse{Value: types.ToolUseBlock{ToolUseId: aws.String(b.Call.ID), Name: aws.String(name), Input: document.NewLazyDocument(v)}}, nil
 	case model.ToolResult:
 		if b.Result == nil {

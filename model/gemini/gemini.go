@@ -381,10 +381,7 @@ func part(b model.Block, mp *names) (*genai.Part, error) {
 				return nil, fmt.Errorf("call %s: arguments are not a JSON object, which a function call cannot carry", b.Call.ID)
 			}
 		}
-		name := mp.Wire(b.Call.Name)
-		if name == b.Call.Name && b.Call.WireName != "" {
-			name = b.Call.WireName
-		}
+		name := send.CallName(mp, b.Call)
 		return &genai.Part{FunctionCall: &genai.FunctionCall{ID: b.Call.ID, Name: name, Args: args}}, nil
 	case model.ToolResult:
 		if b.Result == nil {

@@ -291,10 +291,7 @@ func assistantMessage(msg model.Message, mp *toolname.Mapping) sdk.ChatCompletio
 		case b.Kind == model.Text && b.Text != "":
 			text = append(text, b.Text)
 		case b.Kind == model.ToolUse && b.Call != nil:
-			name := mp.Wire(b.Call.Name)
-			if name == b.Call.Name && b.Call.WireName != "" {
-				name = b.Call.WireName
-			}
+			name := send.CallName(mp, b.Call)
 			a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
 				OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
 					ID:       b.Call.ID,

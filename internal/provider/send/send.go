@@ -37,3 +37,15 @@ func Turn[M, P any](ctx context.Context, policy retry.Policy, who string, req *m
 	resp.Tries = tries
 	return resp, nil
 }
+
+// CallName is the name a call of the model's goes back to the API under:
+// its tool's wire name in this request's mapping mp, or, where mp does
+// not know the tool (it passes the name through: a tool this request does
+// not offer), the name the model called it by, as recorded.
+func CallName(mp interface{ Wire(string) string }, c *model.Call) string {
+	name := mp.Wire(c.Name)
+	if name == c.Name && c.WireName != "" {
+		return c.WireName
+	}
+	return name
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/retry"
+	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
 )
 
@@ -51,5 +52,26 @@ func TestTurn(t *testing.T) {
 	var pe *model.ProviderError
 	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "x:m: ") {
 		t.Errorf("a refusal: %v, want a *model.ProviderError named after the model", err)
+	}
+}
+
+// TestCallName: a call goes back under its tool's wire name in this
+// request's mapping; a call of a tool the request does not offer goes back
+// under the name the model called it by, or its own name when none was
+// recorded.
+func TestCallName(t *testing.T) {
+	mp := toolname.Map([]string{"list containers"})
+	for _, c := range []struct {
+		call model.Call
+		want string
+	}{
+		{model.Call{Name: "list containers", WireName: "list_containers"}, "list_containers"},
+		{model.Call{Name: "list containers"}, "list_containers"},
+		{model.Call{Name: "container.stop", WireName: "container_stop"}, "container_stop"},
+		{model.Call{Name: "stop"}, "stop"},
+	} {
+		if got := CallName(mp, &c.call); got != c.want {
+			t.Errorf("CallName(%+v) = %q, want %q", c.call, got, c.want)
+		}
 	}
 }
