@@ -2,7 +2,8 @@ package grade
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/record"
@@ -29,11 +30,7 @@ func checkToolCall(c *suite.Case, h *record.Header, calls []record.Call) []Reaso
 		rs = append(rs, Reason{CheckTools, fmt.Sprintf("expected a first tool call of %s; the first call was %s", orList(c.ExpectTools), first.Name)})
 		return rs
 	}
-	keys := make([]string, 0, len(c.ExpectArgs))
-	for k := range c.ExpectArgs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(c.ExpectArgs))
 	var bad []string
 	for _, k := range keys {
 		v, how := argValue(h, first, k)

@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 
@@ -76,11 +77,7 @@ func closeFor(conn *target.Conn) {
 // value in v; numbers are equal within a millionth.
 func CheckExpect(v any, expect map[string]any) []string {
 	var problems []string
-	paths := make([]string, 0, len(expect))
-	for p := range expect {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	paths := slices.Sorted(maps.Keys(expect))
 	for _, path := range paths {
 		want := expect[path]
 		got, ok := lookup(v, path)

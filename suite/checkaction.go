@@ -2,8 +2,9 @@ package suite
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -173,11 +174,7 @@ func (ck *actionCheck) step(i int, st Step) {
 	if st.Tool == "" {
 		ck.at(st.Line, "step %d has no tool", i+1)
 	}
-	paths := make([]string, 0, len(st.Args))
-	for p := range st.Args {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	paths := slices.Sorted(maps.Keys(st.Args))
 	for _, p := range paths {
 		ck.arg(i, what, p, st.Args[p], st.Line)
 	}

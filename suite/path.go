@@ -2,8 +2,9 @@ package suite
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -87,11 +88,7 @@ func step(x any, key string) []any {
 	switch x := x.(type) {
 	case map[string]any:
 		if key == "*" {
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(x))
 			var out []any
 			for _, k := range keys {
 				out = append(out, x[k])

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -82,7 +83,7 @@ func (s *Suite) SliceFor(c *Case, avail []string) ([]string, error) {
 			named++
 		}
 	}
-	for _, d := range sortedDomains(sl.Domains) {
+	for _, d := range slices.Sorted(maps.Keys(sl.Domains)) {
 		pats := sl.Domains[d]
 		wanted := slices.Contains(c.Tools.Domains, d)
 		for n := range in {
@@ -140,7 +141,7 @@ func (s *Suite) CheckSliceDomains(known []string) error {
 		return nil
 	}
 	var errs Errors
-	for _, d := range sortedDomains(s.Slice.Domains) {
+	for _, d := range slices.Sorted(maps.Keys(s.Slice.Domains)) {
 		for _, p := range s.Slice.Domains[d] {
 			if !anyMatches(p, known) {
 				errs = append(errs, &Error{File: s.Path, Msg: fmt.Sprintf("slice.domains.%s: %q matches no tool of the target", d, p)})
@@ -151,15 +152,6 @@ func (s *Suite) CheckSliceDomains(known []string) error {
 		return errs
 	}
 	return nil
-}
-
-func sortedDomains(m map[string][]string) []string {
-	ds := make([]string, 0, len(m))
-	for d := range m {
-		ds = append(ds, d)
-	}
-	sort.Strings(ds)
-	return ds
 }
 
 // checkSlice checks the suite's slice settings, in the settings file
@@ -173,7 +165,7 @@ func (l *loader) checkSlice(s *Suite, file string, data []byte) {
 	if sl.MaxTools < 0 {
 		l.errorf(file, line, 0, "slice.max_tools is %d: want a positive number (leave it out for %d)", sl.MaxTools, DefaultSliceTools)
 	}
-	for _, d := range sortedDomains(sl.Domains) {
+	for _, d := range slices.Sorted(maps.Keys(sl.Domains)) {
 		if strings.TrimSpace(d) == "" {
 			l.errorf(file, line, 0, "slice.domains: a domain has no name")
 		}
@@ -204,7 +196,7 @@ func (l *loader) checkCaseSlices(s *Suite) {
 		}
 		for _, d := range c.Tools.Domains {
 			if _, ok := s.Slice.Domains[d]; !ok {
-				at("tools.domains names %q, which the suite's slice.domains does not define (have %s)", d, strings.Join(sortedDomains(s.Slice.Domains), ", "))
+				at("tools.domains names %q, which the suite's slice.domains does not define (have %s)", d, strings.Join(slices.Sorted(maps.Keys(s.Slice.Domains)), ", "))
 			}
 		}
 		if n := len(SliceNamed(c)); n > s.Slice.Cap() {

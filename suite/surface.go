@@ -2,6 +2,8 @@ package suite
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -133,12 +135,7 @@ func (sf *Surface) Back(tool string, args map[string]any) (canonical string, car
 
 // sortedCanonical lists the canonical tools the map names, sorted.
 func (sf *Surface) sortedCanonical() []string {
-	names := make([]string, 0, len(sf.Map))
-	for c := range sf.Map {
-		names = append(names, c)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(sf.Map))
 }
 
 // SurfaceTools returns the surface's own tools that stand for canonical

@@ -2,8 +2,9 @@ package suite
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,12 +26,7 @@ var targetName = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 // TargetNames returns the names of the suite's targets, sorted.
 func (s *Suite) TargetNames() []string {
-	names := make([]string, 0, len(s.Targets))
-	for n := range s.Targets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(s.Targets))
 }
 
 // checkTargets checks the suite's targets: not beside a target, each
@@ -369,12 +365,7 @@ func (rv *resolver) filter(f ToolFilter, file string, line int) ToolFilter {
 }
 
 func (rv *resolver) serverNames() []string {
-	names := make([]string, 0, len(rv.servers))
-	for n := range rv.servers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(rv.servers))
 }
 
 // spellings lists the SERVER/TOOL names of a tool several servers list.

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -157,12 +158,7 @@ func lineCol(data []byte, off int64) (line, col int) {
 
 // Names returns the servers' names, sorted.
 func (f *MCPJSON) Names() []string {
-	names := make([]string, 0, len(f.Servers))
-	for n := range f.Servers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(f.Servers))
 }
 
 // Target returns the configuration that reaches server name: the only

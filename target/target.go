@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,7 +75,7 @@ type Builtins map[string]func(writable bool) (*mcp.Server, error)
 
 // Names lists the builtin targets, sorted.
 func (b Builtins) Names() []string {
-	return sortedKeys(b)
+	return slices.Sorted(maps.Keys(b))
 }
 
 // Server returns a fresh server of the builtin target name.
@@ -305,7 +306,7 @@ func (c Config) Environ(parent []string, getenv func(string) string) []string {
 			env = append(env, kv)
 		}
 	}
-	for _, k := range sortedKeys(c.Env) {
+	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 		env = append(env, k+"="+os.Expand(c.Env[k], getenv))
 	}
 	return env
@@ -476,15 +477,6 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp.Body = limitBody(resp.Body, MaxResponseBytes)
 	}
 	return resp, err
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // SplitCommand splits a command line into words as a POSIX shell would for

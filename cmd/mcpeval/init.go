@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/report"
@@ -233,11 +234,7 @@ func suiteSkeleton(l *toolListing, spec, dir string, headers, envs []string) (st
 				continue
 			}
 			fmt.Fprintf(&b, "  %s:\n", m.key)
-			keys := make([]string, 0, len(m.vals))
-			for k := range m.vals {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(m.vals))
 			for _, k := range keys {
 				fmt.Fprintf(&b, "    %s: %s\n", yamlString(k), yamlString(m.vals[k]))
 			}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -225,11 +227,7 @@ func leaves(schema json.RawMessage) []string {
 	var walk func(s map[string]any, prefix string)
 	walk = func(s map[string]any, prefix string) {
 		props, _ := s["properties"].(map[string]any)
-		names := make([]string, 0, len(props))
-		for n := range props {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(props))
 		for _, n := range names {
 			p, _ := props[n].(map[string]any)
 			path := prefix + n
@@ -326,11 +324,7 @@ func Arguments(schema json.RawMessage) []Argument {
 				}
 			}
 		}
-		names := make([]string, 0, len(props))
-		for n := range props {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(props))
 		for _, n := range names {
 			p, _ := props[n].(map[string]any)
 			path := prefix + n

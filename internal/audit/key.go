@@ -3,6 +3,8 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -166,11 +168,7 @@ func (k *keyChecker) step(c *suite.Case, i int, st suite.Step, at func(line int,
 		at(st.Line, "step %d: %s is destructive: make the case kind destructive", i+1, st.Tool)
 	}
 	args := map[string]any{}
-	paths := make([]string, 0, len(st.Args))
-	for p := range st.Args {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	paths := slices.Sorted(maps.Keys(st.Args))
 	ok := true
 	for _, p := range paths {
 		prop := propAt(schema, p)
@@ -216,7 +214,7 @@ func (k *keyChecker) question(c *suite.Case) {
 		}
 	}
 	if len(c.ExpectArgs) > 0 && len(c.ExpectTools) > 0 {
-		for _, a := range sortedKeys(c.ExpectArgs) {
+		for _, a := range slices.Sorted(maps.Keys(c.ExpectArgs)) {
 			has := false
 			for _, tool := range c.ExpectTools {
 				if _, ok := k.byName[tool]; ok && propAt(k.schemaOf(tool), a) != nil {
@@ -237,7 +235,7 @@ func (k *keyChecker) question(c *suite.Case) {
 func (k *keyChecker) keyCall(i int, kc suite.KeyCall, at func(format string, args ...any)) {
 	schema := k.schemaOf(kc.Tool)
 	ok := true
-	for _, p := range sortedKeys(kc.Args) {
+	for _, p := range slices.Sorted(maps.Keys(kc.Args)) {
 		if propAt(schema, p) == nil {
 			at("key call %d: argument %s is not in the input schema of %s (it has %s)", i+1, p, kc.Tool, argList(schema))
 			ok = false
@@ -259,22 +257,13 @@ func (k *keyChecker) keyCall(i int, kc suite.KeyCall, at func(format string, arg
 	}
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // argList names the top-level arguments of a schema, for a message.
 func argList(schema map[string]any) string {
 	props, _ := schema["properties"].(map[string]any)
 	if len(props) == 0 {
 		return "no arguments"
 	}
-	return strings.Join(sortedKeys(props), ", ")
+	return strings.Join(slices.Sorted(maps.Keys(props)), ", ")
 }
 
 // example is the value a correct agent would give an argument, for

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -109,11 +111,7 @@ func unmappedValues(sf *suite.Surface, t record.Tool) []string {
 	}
 	json.Unmarshal(t.InputSchema, &schema)
 	var gaps []string
-	args := make([]string, 0, len(named))
-	for k := range named {
-		args = append(args, k)
-	}
-	sort.Strings(args)
+	args := slices.Sorted(maps.Keys(named))
 	for _, k := range args {
 		for _, v := range schema.Properties[k].Enum {
 			if !named[k][fmt.Sprint(v)] {

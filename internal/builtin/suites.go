@@ -4,7 +4,8 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/mcpeval/mcpeval/internal/builtin/household"
 	"github.com/mcpeval/mcpeval/internal/builtin/ops"
@@ -35,12 +36,7 @@ func sub(f fs.FS, dir string) fs.FS {
 // SuiteNames lists the embedded suites, so that `mcpeval run` works with
 // no files of its own.
 func SuiteNames() []string {
-	names := make([]string, 0, len(suites))
-	for n := range suites {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(suites))
 }
 
 // LoadSuite reads the embedded suite name. Each is a directory of YAML

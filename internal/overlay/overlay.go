@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -358,7 +360,7 @@ func (o *Overlay) Apply(tools []record.Tool) ([]record.Tool, error) {
 			if !found {
 				have := "it takes no parameters"
 				if len(props) > 0 {
-					have = "it has " + strings.Join(sortedKeys(props), ", ")
+					have = "it has " + strings.Join(slices.Sorted(maps.Keys(props)), ", ")
 				}
 				errorf(p.Line, "tool %s: parameter %s: the tool's input schema has no such property (%s)", e.Name, p.Name, have)
 				ok = false
@@ -395,15 +397,6 @@ func properties(raw json.RawMessage) (map[string]any, map[string]any, error) {
 	}
 	props, _ := schema["properties"].(map[string]any)
 	return schema, props, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Hash returns the SHA-256, hex-encoded, of the overlay's content in a

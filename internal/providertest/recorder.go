@@ -289,3 +289,14 @@ func Open[C, M any](t *testing.T, spec string, cfg C, open func(model.Info, C) (
 	}
 	return open(info, cfg)
 }
+
+// MustOpen is Open for a spec and cfg that must open: it fails the test if
+// open refuses them.
+func MustOpen[C, M any](t *testing.T, spec string, cfg C, open func(model.Info, C) (M, error)) M {
+	t.Helper()
+	m, err := Open(t, spec, cfg, open)
+	if err != nil {
+		t.Fatalf("opening %s: %v", spec, err)
+	}
+	return m
+}

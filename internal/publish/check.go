@@ -3,10 +3,12 @@ package publish
 import (
 	"fmt"
 	"html"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -105,7 +107,7 @@ func Check(ledgerPath, site string) ([]string, error) {
 			want[l.Rows[i].Key()+"|"+f] = v
 		}
 	}
-	for _, k := range sortedKeys(want) {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
 		g, ok := got[k]
 		key, field := splitKey(k)
 		switch {
@@ -115,7 +117,7 @@ func Check(ledgerPath, site string) ([]string, error) {
 			problem("%s: row %s: %s: the page says %s, the ledger %s", indexPath, key, field, g, want[k])
 		}
 	}
-	for _, k := range sortedKeys(got) {
+	for _, k := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := want[k]; !ok {
 			key, field := splitKey(k)
 			problem("%s: shows %s for row %s, which the ledger does not have", indexPath, field, key)
@@ -138,7 +140,7 @@ func Check(ledgerPath, site string) ([]string, error) {
 		}
 		banner(name, page)
 		got, _ := figures(page)
-		for _, f := range sortedKeys(rowFigures(r)) {
+		for _, f := range slices.Sorted(maps.Keys(rowFigures(r))) {
 			w := rowFigures(r)[f]
 			if g, ok := got[f]; !ok {
 				problem("%s: %s is not on the page (the ledger says %s)", name, f, w)

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -319,7 +321,7 @@ func (p *publication) render(f folded) (map[string][]byte, error) {
 // where: "FILE (finding, finding, ...)".
 func findLeaks(red *redact.Redactor, files map[string][]byte) []string {
 	var leaks []string
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		found := red.Find(files[name])
 		if len(found) == 0 {
 			continue
@@ -336,7 +338,7 @@ func findLeaks(red *redact.Redactor, files map[string][]byte) []string {
 // writeFiles writes every file, in name order, and returns those written.
 func writeFiles(files map[string][]byte) ([]string, error) {
 	var written []string
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if err := writeFile(name, files[name]); err != nil {
 			return written, err
 		}

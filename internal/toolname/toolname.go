@@ -4,7 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // MaxLen is the longest wire name a mapping makes.
@@ -43,11 +44,7 @@ func Map(names []string) *Mapping {
 	for _, n := range names {
 		uniq[n] = true
 	}
-	sorted := make([]string, 0, len(uniq))
-	for n := range uniq {
-		sorted = append(sorted, n)
-	}
-	sort.Strings(sorted)
+	sorted := slices.Sorted(maps.Keys(uniq))
 
 	// Valid names keep themselves.
 	var rest []string

@@ -6,7 +6,8 @@ package usage
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -84,11 +85,7 @@ func add(l *Line, a *record.Attempt, p price.Price, priced bool, batch price.Bat
 func Text(w io.Writer, s *Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "case\tattempts\tinput\toutput\tcache write\tcache read\tcost\tmodel time\tretries\t")
-	ids := make([]string, 0, len(s.Cases))
-	for id := range s.Cases {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(s.Cases))
 	row := func(name string, l Line) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t\n", name, l.Attempts, l.Tokens.Input, l.Tokens.Output,
 			l.Tokens.CacheWrite, l.Tokens.CacheRead, dollars(l.CostUSD), (time.Duration(l.ModelMS) * time.Millisecond).Round(time.Millisecond), l.Retries)

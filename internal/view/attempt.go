@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -211,7 +212,7 @@ func checks(s *suite.Suite, c *suite.Case, g *grade.AttemptGrade) ([]checkView, 
 			if len(c.ExpectTools) > 0 {
 				e = append(e, "first call to one of: "+strings.Join(c.ExpectTools, ", "))
 			}
-			for _, k := range sortedKeys(c.ExpectArgs) {
+			for _, k := range slices.Sorted(maps.Keys(c.ExpectArgs)) {
 				b, _ := json.Marshal(c.ExpectArgs[k])
 				e = append(e, k+" = "+string(b))
 			}
@@ -273,15 +274,6 @@ func checks(s *suite.Suite, c *suite.Case, g *grade.AttemptGrade) ([]checkView, 
 		}
 	}
 	return out, rest
-}
-
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 func quoteAll(ss []string) []string {

@@ -3,9 +3,10 @@ package view
 import (
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -153,19 +154,10 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) {
 		d.HasLive = d.HasLive || row.Live
 		d.Rows = append(d.Rows, row)
 	}
-	d.Suites, d.Models = sorted(suites), sorted(models)
+	d.Suites, d.Models = slices.Sorted(maps.Keys(suites)), slices.Sorted(maps.Keys(models))
 	p := s.page("Runs", d)
 	p.Live = "*"
 	s.render(w, http.StatusOK, "runs.html.tmpl", p)
-}
-
-func sorted(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // counts is a rate's figures for a live update.

@@ -320,7 +320,7 @@ func (v *validator) checkAccounts(d *Data, owners map[string]bool, asOf time.Tim
 				at([]any{"owners", j}, "unknown owner %q", o)
 			}
 		}
-		ms := sortedKeys(a.Balances)
+		ms := slices.Sorted(maps.Keys(a.Balances))
 		for _, m := range ms {
 			if _, err := time.Parse(monthLayout, m); err != nil {
 				at([]any{"balances", m}, "month %q: want a month like 2026-03", m)
@@ -340,7 +340,7 @@ func (v *validator) checkAccounts(d *Data, owners map[string]bool, asOf time.Tim
 				at([]any{"holdings", j}, "holding %d: want a symbol and units of 0 or more", j+1)
 			}
 		}
-		for _, m := range sortedKeys(a.Returns) {
+		for _, m := range slices.Sorted(maps.Keys(a.Returns)) {
 			if _, ok := a.Balances[m]; !ok {
 				at([]any{"returns", m}, "a return for %s, a month with no balance", m)
 			}
@@ -431,22 +431,13 @@ func (v *validator) checkMonths(path []any, ms []string, asOf time.Time) {
 	}
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // Months returns the months of history, oldest first ("2025-10" ..
 // "2026-09").
 func (d *Data) Months() []string {
 	if len(d.Accounts) == 0 {
 		return nil
 	}
-	return sortedKeys(d.Accounts[0].Balances)
+	return slices.Sorted(maps.Keys(d.Accounts[0].Balances))
 }
 
 // LatestMonth returns the latest month of history, the month of AsOf.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -607,7 +608,7 @@ func (h *state) returns(in monthsInput) (ReturnsOut, string, error) {
 	if a == nil {
 		return ReturnsOut{}, "", fmt.Errorf("no account has returns")
 	}
-	ms := lastN(sortedKeys(a.Returns), in.Months) // not empty: a has returns
+	ms := lastN(slices.Sorted(maps.Keys(a.Returns)), in.Months) // not empty: a has returns
 	out := ReturnsOut{Account: a.Name, Currency: a.Currency, Method: "time-weighted, as reported by the broker; deposits are not return",
 		Months: len(ms), From: ms[0], To: ms[len(ms)-1], Monthly: []MonthReturn{}}
 	growth := 1.0

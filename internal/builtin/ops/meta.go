@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -100,11 +101,7 @@ func newMetaTool(domain string, acts []*op) *metaTool {
 		m.actions[o.action] = o
 		action.Enum = append(action.Enum, o.action)
 		in := o.tool.InputSchema.(*jsonschema.Schema)
-		names := make([]string, 0, len(in.Properties))
-		for p := range in.Properties {
-			names = append(names, p)
-		}
-		slices.Sort(names)
+		names := slices.Sorted(maps.Keys(in.Properties))
 		var args []string
 		for _, p := range names {
 			ps := in.Properties[p]

@@ -5,7 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -133,11 +134,7 @@ func Export(ctx context.Context, c *Client, in Input) (Stats, error) {
 			touched[s.DatasetOf(c)] = true
 		}
 	}
-	names := make([]string, 0, len(touched))
-	for ds := range touched {
-		names = append(names, ds)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(touched))
 	for _, ds := range names {
 		name := DatasetName(s, ds)
 		desc := fmt.Sprintf("mcpeval suite %s", s.Name)

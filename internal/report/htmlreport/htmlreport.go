@@ -9,8 +9,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -731,11 +732,7 @@ func provenance(run *record.Run, res *grade.Result, recorded int) []KV {
 
 // options writes request options as "k=v; k=v", sorted.
 func options(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + m[k]
