@@ -15,32 +15,23 @@ import (
 func TestGoldenActions(t *testing.T) {
 	res, h := graded(t, "record")
 	res.Actions = reporttest.ActionReport(res.Model)
-	var text, md, js bytes.Buffer
-	if err := Text(&text, res, h, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := Markdown(&md, res, h, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := JSON(&js, res, h, "runs/"+res.RunID+"/record.jsonl", nil); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "actions.txt", text.Bytes())
-	golden(t, "actions.md", md.Bytes())
-	golden(t, "actions.json", js.Bytes())
+	out := render(t, res, h, "runs/"+res.RunID+"/record.jsonl", nil)
+	golden(t, "actions.txt", out.text)
+	golden(t, "actions.md", out.md)
+	golden(t, "actions.json", out.js)
 
 	for _, want := range []string{"action scores", "first time", "  write", "  decline", "60% 3/5", "5/6", "provider 1"} {
-		if !strings.Contains(text.String(), want) {
-			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		if !strings.Contains(out.text, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out.text)
 		}
 	}
-	if !strings.Contains(md.String(), "| &nbsp;&nbsp;write | 3 | 67% 2/3 | 21%–94% | 3/3 | 2/3 | 5/6 | — | 3/3 | — | 3/3 | provider 1 |") {
-		t.Errorf("Markdown report lacks the write row:\n%s", md.String())
+	if !strings.Contains(out.md, "| &nbsp;&nbsp;write | 3 | 67% 2/3 | 21%–94% | 3/3 | 2/3 | 5/6 | — | 3/3 | — | 3/3 | provider 1 |") {
+		t.Errorf("Markdown report lacks the write row:\n%s", out.md)
 	}
 	var sum struct {
 		Actions *actions.Report `json:"actions"`
 	}
-	if err := json.Unmarshal(js.Bytes(), &sum); err != nil {
+	if err := json.Unmarshal([]byte(out.js), &sum); err != nil {
 		t.Fatal(err)
 	}
 	if sum.Actions == nil || len(sum.Actions.Kinds) != 2 || sum.Actions.Models[0].Columns.Arguments != (actions.Column{Num: 5, Den: 6}) {
@@ -49,13 +40,8 @@ func TestGoldenActions(t *testing.T) {
 
 	// A run without action cases shows no action table.
 	res.Actions = nil
-	text.Reset()
-	md.Reset()
-	js.Reset()
-	Text(&text, res, h, nil)
-	Markdown(&md, res, h, nil)
-	JSON(&js, res, h, "", nil)
-	for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "json": js.String()} {
+	out = render(t, res, h, "", nil)
+	for name, out := range map[string]string{"text": out.text, "markdown": out.md, "json": out.js} {
 		if strings.Contains(strings.ToLower(out), "action") {
 			t.Errorf("%s report of a run without action cases mentions actions:\n%s", name, out)
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/report/junit"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 // FuzzRenderers drives untrusted strings (a case id, a tool name, a tool
@@ -72,15 +70,7 @@ type rendered struct{ markdown, html, junit, text string }
 // fuzzRun is the report tests' run, graded and read.
 func fuzzRun(t testing.TB) (*grade.Result, *record.Run) {
 	t.Helper()
-	s, err := suite.Load(filepath.Join("testdata", "suite.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := record.Read(filepath.Join("testdata", "record.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec.Header.Suite.Hash = s.Hash
+	s, rec := testRun(t, "record")
 	return grade.Run(s, rec), rec
 }
 

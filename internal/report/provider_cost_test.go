@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -34,36 +33,17 @@ func TestNewProvidersCost(t *testing.T) {
 		rec := &record.Run{Header: record.Header{RunID: "r", Model: c.info, Preflight: record.Preflight{Valid: true}},
 			Attempts: []record.Attempt{{Case: "a", N: 1, Turns: []record.Turn{{Usage: model.Usage{Input: 1_000_000, Output: 100_000}}}}}}
 		cost := usage.NewCost(rec, 1, nil)
-		var text, md, js, page bytes.Buffer
-		if err := Text(&text, res, &rec.Header, cost); err != nil {
-			t.Fatal(err)
-		}
-		if err := Markdown(&md, res, &rec.Header, cost); err != nil {
-			t.Fatal(err)
-		}
-		if err := JSON(&js, res, &rec.Header, "", cost); err != nil {
-			t.Fatal(err)
-		}
-		if err := HTML(&page, &RunPage{Run: rec, Result: res}); err != nil {
-			t.Fatal(err)
-		}
-		for format, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
-			line := out[strings.Index(out, "ost"):]
-			line = line[:strings.Index(line, "\n")]
-			if !strings.Contains(line, c.want) || strings.Contains(line, c.absent) {
-				t.Errorf("%s %s: cost line %q, want %q and no %q", c.info.Spec, format, line, c.want, c.absent)
-			}
-		}
-		var sum struct{ Cost usage.Cost }
-		if err := json.Unmarshal(js.Bytes(), &sum); err != nil {
-			t.Fatal(err)
-		}
+		got := checkCost(t, c.info.Spec, render(t, res, &rec.Header, "", cost), c.want, c.absent)
 		wantState := usage.Priced
 		if c.want == "unpriced" {
 			wantState = usage.Unpriced
 		}
-		if sum.Cost.State != wantState || (wantState == usage.Unpriced) != (sum.Cost.RunUSD == nil) {
-			t.Errorf("%s json cost %+v, want %s", c.info.Spec, sum.Cost, wantState)
+		if got.State != wantState || (wantState == usage.Unpriced) != (got.RunUSD == nil) {
+			t.Errorf("%s json cost %+v, want %s", c.info.Spec, got, wantState)
+		}
+		var page bytes.Buffer
+		if err := HTML(&page, &RunPage{Run: rec, Result: res}); err != nil {
+			t.Fatal(err)
 		}
 		sec := page.String()[strings.Index(page.String(), "<h2>Cost</h2>"):]
 		sec = sec[:strings.Index(sec, "</p>")]

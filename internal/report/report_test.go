@@ -19,8 +19,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// graded grades testdata/<name>.jsonl against testdata/suite.yaml.
-func graded(t *testing.T, name string) (*grade.Result, *record.Header) {
+// testRun reads testdata/suite.yaml and the run testdata/<name>.jsonl
+// recorded with it.
+func testRun(t testing.TB, name string) (*suite.Suite, *record.Run) {
 	t.Helper()
 	s, err := suite.Load(filepath.Join("testdata", "suite.yaml"))
 	if err != nil {
@@ -31,14 +32,41 @@ func graded(t *testing.T, name string) (*grade.Result, *record.Header) {
 		t.Fatal(err)
 	}
 	r.Header.Suite.Hash = s.Hash // keep the "suite changed" warning out of the goldens
+	return s, r
+}
+
+// graded grades testdata/<name>.jsonl against testdata/suite.yaml.
+func graded(t *testing.T, name string) (*grade.Result, *record.Header) {
+	t.Helper()
+	s, r := testRun(t, name)
 	return grade.Run(s, r), &r.Header
 }
 
-func golden(t *testing.T, file string, got []byte) {
+// reports is a run's report in each format report writes alone.
+type reports struct{ text, md, js string }
+
+// render writes res's text, Markdown and JSON reports; recordPath is the
+// record the JSON names.
+func render(t *testing.T, res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost) reports {
+	t.Helper()
+	var text, md, js bytes.Buffer
+	if err := Text(&text, res, h, cost); err != nil {
+		t.Fatal(err)
+	}
+	if err := Markdown(&md, res, h, cost); err != nil {
+		t.Fatal(err)
+	}
+	if err := JSON(&js, res, h, recordPath, cost); err != nil {
+		t.Fatal(err)
+	}
+	return reports{text.String(), md.String(), js.String()}
+}
+
+func golden(t *testing.T, file string, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", file)
 	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -47,7 +75,7 @@ func golden(t *testing.T, file string, got []byte) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
-	if !bytes.Equal(got, want) {
+	if got != string(want) {
 		t.Errorf("%s differs (run go test -update to accept):\n--- got\n%s\n--- want\n%s", file, got, want)
 	}
 }
@@ -65,25 +93,12 @@ func testPrices(t *testing.T) *price.Set {
 
 func TestGolden(t *testing.T) {
 	for _, name := range []string{"record", "invalid"} {
-		res, h := graded(t, name)
-		r, err := record.Read(filepath.Join("testdata", name+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cost := usage.NewCost(r, res.Totals.Passed, testPrices(t))
-		var text, md, js bytes.Buffer
-		if err := Text(&text, res, h, cost); err != nil {
-			t.Fatal(err)
-		}
-		if err := Markdown(&md, res, h, cost); err != nil {
-			t.Fatal(err)
-		}
-		if err := JSON(&js, res, h, "runs/"+res.RunID+"/record.jsonl", cost); err != nil {
-			t.Fatal(err)
-		}
-		golden(t, name+".txt", text.Bytes())
-		golden(t, name+".md", md.Bytes())
-		golden(t, name+".json", js.Bytes())
+		s, r := testRun(t, name)
+		res := grade.Run(s, r)
+		out := render(t, res, &r.Header, "runs/"+res.RunID+"/record.jsonl", usage.NewCost(r, res.Totals.Passed, testPrices(t)))
+		golden(t, name+".txt", out.text)
+		golden(t, name+".md", out.md)
+		golden(t, name+".json", out.js)
 	}
 }
 
@@ -125,20 +140,15 @@ func TestJSONShape(t *testing.T) {
 	}
 }
 
+// TestNilHeader: without the record's header, each report still names the
+// model, from the grades.
 func TestNilHeader(t *testing.T) {
 	res, _ := graded(t, "record")
-	var b bytes.Buffer
-	if err := Text(&b, res, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := Markdown(&b, res, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := JSON(&b, res, nil, "", nil); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "anthropic:claude-sonnet-5-5") {
-		t.Error("the model is missing without a header")
+	out := render(t, res, nil, "", nil)
+	for format, out := range map[string]string{"text": out.text, "markdown": out.md, "json": out.js} {
+		if !strings.Contains(out, "anthropic:claude-sonnet-5-5") {
+			t.Errorf("the %s report lacks the model without a header:\n%s", format, out)
+		}
 	}
 }
 
@@ -165,29 +175,28 @@ func TestCost(t *testing.T) {
 		{"fake", fake, "$0 (fake)", "unpriced"},
 	} {
 		cost := usage.NewCost(c.run, 1, nil)
-		var text, md, js bytes.Buffer
-		if err := Text(&text, res, h, cost); err != nil {
-			t.Fatal(err)
-		}
-		if err := Markdown(&md, res, h, cost); err != nil {
-			t.Fatal(err)
-		}
-		if err := JSON(&js, res, h, "", cost); err != nil {
-			t.Fatal(err)
-		}
-		for format, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
-			line := out[strings.Index(out, "ost"):]
-			line = line[:strings.Index(line, "\n")]
-			if !strings.Contains(line, c.want) || strings.Contains(line, c.absent) {
-				t.Errorf("%s %s: cost line %q, want %q and no %q", c.name, format, line, c.want, c.absent)
-			}
-		}
-		var sum struct{ Cost usage.Cost }
-		if err := json.Unmarshal(js.Bytes(), &sum); err != nil {
-			t.Fatal(err)
-		}
-		if sum.Cost.State != cost.State || (sum.Cost.PerSuccessUSD == nil) != (cost.PerSuccessUSD == nil) {
-			t.Errorf("%s json cost %+v, want %+v", c.name, sum.Cost, cost)
+		got := checkCost(t, c.name, render(t, res, h, "", cost), c.want, c.absent)
+		if got.State != cost.State || (got.PerSuccessUSD == nil) != (cost.PerSuccessUSD == nil) {
+			t.Errorf("%s json cost %+v, want %+v", c.name, got, cost)
 		}
 	}
+}
+
+// checkCost checks that the cost line of the text and Markdown reports in
+// out says want and not absent, and returns the cost the JSON report
+// gives; name names the run in the errors.
+func checkCost(t *testing.T, name string, out reports, want, absent string) usage.Cost {
+	t.Helper()
+	for format, out := range map[string]string{"text": out.text, "markdown": out.md} {
+		line := out[strings.Index(out, "ost"):]
+		line = line[:strings.Index(line, "\n")]
+		if !strings.Contains(line, want) || strings.Contains(line, absent) {
+			t.Errorf("%s %s: cost line %q, want %q and no %q", name, format, line, want, absent)
+		}
+	}
+	var sum struct{ Cost usage.Cost }
+	if err := json.Unmarshal([]byte(out.js), &sum); err != nil {
+		t.Fatal(err)
+	}
+	return sum.Cost
 }

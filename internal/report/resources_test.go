@@ -1,15 +1,12 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 // withReads grades testdata/record.jsonl against testdata/suite.yaml, its
@@ -17,15 +14,7 @@ import (
 // once when reads is set, as a suite with resources: true records them.
 func withReads(t *testing.T, reads bool) (*grade.Result, *record.Header) {
 	t.Helper()
-	s, err := suite.Load(filepath.Join("testdata", "suite.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := record.Read(filepath.Join("testdata", "record.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Header.Suite.Hash = s.Hash
+	s, r := testRun(t, "record")
 	if reads {
 		read := func(name, args string) record.Call {
 			return record.Call{ID: name, Name: name, Args: json.RawMessage(args), Result: "{}", Kind: record.CallResource}
@@ -43,36 +32,27 @@ func TestResourceReadsInReports(t *testing.T) {
 	const line = "resource reads: 3 (in 2 attempts)"
 	for _, reads := range []bool{true, false} {
 		res, h := withReads(t, reads)
-		var txt, md, js bytes.Buffer
-		if err := Text(&txt, res, h, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := Markdown(&md, res, h, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := JSON(&js, res, h, "record.jsonl", nil); err != nil {
-			t.Fatal(err)
-		}
+		out := render(t, res, h, "record.jsonl", nil)
 		var got struct {
 			ResourceReads *grade.ResourceReads `json:"resource_reads"`
 		}
-		if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		if err := json.Unmarshal([]byte(out.js), &got); err != nil {
 			t.Fatal(err)
 		}
 		if !reads {
-			if strings.Contains(txt.String(), "resource reads") || strings.Contains(md.String(), "resource reads") || strings.Contains(js.String(), "resource_reads") {
-				t.Errorf("a run without resource reads mentions them:\n%s\n%s\n%s", txt.String(), md.String(), js.String())
+			if strings.Contains(out.text, "resource reads") || strings.Contains(out.md, "resource reads") || strings.Contains(out.js, "resource_reads") {
+				t.Errorf("a run without resource reads mentions them:\n%s\n%s\n%s", out.text, out.md, out.js)
 			}
 			continue
 		}
-		if !strings.Contains(txt.String(), "\n"+line+"\n") {
-			t.Errorf("text lacks %q:\n%s", line, txt.String())
+		if !strings.Contains(out.text, "\n"+line+"\n") {
+			t.Errorf("text lacks %q:\n%s", line, out.text)
 		}
-		if !strings.Contains(md.String(), "\nresource reads: 3 \\(in 2 attempts\\)\n") && !strings.Contains(md.String(), "\n"+line+"\n") {
-			t.Errorf("Markdown lacks %q:\n%s", line, md.String())
+		if !strings.Contains(out.md, "\nresource reads: 3 \\(in 2 attempts\\)\n") && !strings.Contains(out.md, "\n"+line+"\n") {
+			t.Errorf("Markdown lacks %q:\n%s", line, out.md)
 		}
 		if got.ResourceReads == nil || *got.ResourceReads != (grade.ResourceReads{Reads: 3, Attempts: 2}) {
-			t.Errorf("JSON resource_reads = %+v, want 3 reads in 2 attempts:\n%s", got.ResourceReads, js.String())
+			t.Errorf("JSON resource_reads = %+v, want 3 reads in 2 attempts:\n%s", got.ResourceReads, out.js)
 		}
 	}
 }
