@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -37,8 +38,7 @@ func TestCost(t *testing.T) {
 			}
 		}
 		page := render(t, p)
-		cost := page[strings.Index(page, "<h2>Cost</h2>"):]
-		cost = cost[:strings.Index(cost[1:], "<h2>")+1]
+		cost := reporttest.Section(t, page, "Cost")
 		for _, w := range c.want {
 			if !strings.Contains(cost, w) {
 				t.Errorf("%s: cost section lacks %q:\n%s", c.name, w, cost)

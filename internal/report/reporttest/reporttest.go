@@ -1,6 +1,6 @@
 // Package reporttest holds what the tests of the renderers share: a run's
-// action columns to render, and the judged section cut out of a run page,
-// which the HTML report and the browser view draw from the same template.
+// action columns to render, and a section cut out of a run page, which
+// the HTML report and the browser view draw from the same templates.
 package reporttest
 
 import (
@@ -29,21 +29,25 @@ func ActionReport(model string) *actions.Report {
 		Attempts: []actions.Scored{{Model: model, Result: actions.Result{Case: "write/make", N: 2, Kind: "write", Reasons: []string{"step 1 (make_thing): argument name: want \"a\", got \"b\""}}}}}
 }
 
-// judgedHeading is the heading of a run page's section of the cases graded
-// by a judge.
-const judgedHeading = "<h2>Judged by a model (graded_by: judge)</h2>"
-
-// JudgedSection is the section of the run page page that shows the cases
-// graded by a judge: from its heading to the next heading, or to the end
-// of the page. The test fails when the page has no such section.
-func JudgedSection(t testing.TB, page string) string {
+// Section is the section of an HTML page headed title: from its <h2>
+// heading to the next heading, or to the end of the page. The test fails
+// when the page has no such section.
+func Section(t testing.TB, page, title string) string {
 	t.Helper()
-	_, s, ok := strings.Cut(page, judgedHeading)
+	heading := "<h2>" + title + "</h2>"
+	_, s, ok := strings.Cut(page, heading)
 	if !ok {
-		t.Fatalf("the run page has no judged section:\n%s", page)
+		t.Fatalf("the page has no section %q:\n%s", title, page)
 	}
 	if end := strings.Index(s, "<h2"); end >= 0 {
 		s = s[:end]
 	}
-	return judgedHeading + s
+	return heading + s
+}
+
+// JudgedSection is the section of a run page that shows the cases graded
+// by a judge.
+func JudgedSection(t testing.TB, page string) string {
+	t.Helper()
+	return Section(t, page, "Judged by a model (graded_by: judge)")
 }
