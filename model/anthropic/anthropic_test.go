@@ -52,11 +52,7 @@ func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
 	if cfg.Retry.Sleep == nil {
 		cfg.Retry.Sleep = (&providertest.Sleeps{}).Sleep
 	}
-	m, err := providertest.Open(t, spec, cfg, New)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return providertest.MustOpen(t, spec, cfg, New)
 }
 
 var tools = []model.Tool{
@@ -336,13 +332,9 @@ func TestNewRefuses(t *testing.T) {
 		"anthropic:m;base_url=ftp://x":              "not an http(s) URL",
 		"openai:m":                                  "not anthropic",
 	})
-	info, _ := model.ParseSpec("anthropic:claude-sonnet-5-5")
-	if _, err := New(info, Config{}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
-		t.Errorf("New without a key = %v, want it to name ANTHROPIC_API_KEY", err)
-	}
-	if _, err := New(info, Config{BaseURL: "http://127.0.0.1:9/"}); err != nil {
-		t.Errorf("New without a key for a local base URL: %v", err)
-	}
+	// Without a key, the API's own endpoint is refused; a local one is not.
+	providertest.Refuses(t, New, Config{}, map[string]string{"anthropic:claude-sonnet-5-5": "ANTHROPIC_API_KEY"})
+	providertest.MustOpen(t, "anthropic:claude-sonnet-5-5", Config{BaseURL: "http://127.0.0.1:9/"}, New)
 }
 
 var hello = providertest.Hello

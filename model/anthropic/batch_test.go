@@ -17,11 +17,7 @@ func TestBatches(t *testing.T) {
 	providertest.Batches(t, providertest.BatchClient{
 		API: wiremodel.Anthropic, Key: key,
 		Open: func(t *testing.T, url string, policy retry.Policy) (model.Batcher, error) {
-			info, err := model.ParseSpec("anthropic:claude-test")
-			if err != nil {
-				t.Fatal(err)
-			}
-			return New(info, Config{APIKey: key, BaseURL: url, Retry: policy})
+			return providertest.Open(t, "anthropic:claude-test", Config{APIKey: key, BaseURL: url, Retry: policy}, New)
 		},
 		MaxRequests: MaxBatchRequests, MaxBytes: MaxBatchBytes,
 		SetLimits:  func(requests, bytes int) { batchLimits = send.Limits{Requests: requests, Bytes: bytes} },

@@ -3,8 +3,6 @@ package anthropic_test
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -14,7 +12,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 const (
@@ -29,11 +26,6 @@ func bedrockConfig(endpoint string) anthropic.BedrockConfig {
 	}
 }
 
-func openBedrock(t *testing.T, spec string, cfg anthropic.BedrockConfig) (*anthropic.Model, error) {
-	t.Helper()
-	return providertest.Open(t, spec, cfg, anthropic.NewBedrock)
-}
-
 // TestBedrockProviderSuite runs the shared provider suite against Claude
 // on Bedrock: the Messages body at InvokeModel, signed with SigV4.
 func TestBedrockProviderSuite(t *testing.T) {
@@ -43,7 +35,7 @@ func TestBedrockProviderSuite(t *testing.T) {
 		Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
 			cfg := bedrockConfig(url)
 			cfg.Timeout, cfg.Retry = o.Timeout, o.Retry
-			return openBedrock(t, "anthropic-bedrock:anthropic.claude-test-v1:0", cfg)
+			return providertest.Open(t, "anthropic-bedrock:anthropic.claude-test-v1:0", cfg, anthropic.NewBedrock)
 		},
 	})
 }
@@ -53,19 +45,13 @@ func TestBedrockProviderSuite(t *testing.T) {
 // options apply as on the first-party API.
 func TestBedrockOnTheWire(t *testing.T) {
 	t.Setenv("AWS_BEARER_TOKEN_BEDROCK", "")
-	h := &wiremodel.Handler{API: wiremodel.AnthropicBedrock, Keys: map[string]suite.Key{providertest.Prompt: providertest.Key}, APIKey: awsKeyID}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	m, err := openBedrock(t, "anthropic-bedrock:anthropic.claude-test-v1:0;region=eu-central-1;thinking=2048", bedrockConfig(srv.URL))
+	st := providertest.Serve(t, providertest.Provider{API: wiremodel.AnthropicBedrock, HandlerKey: awsKeyID})
+	m := providertest.MustOpen(t, "anthropic-bedrock:anthropic.claude-test-v1:0;region=eu-central-1;thinking=2048", bedrockConfig(st.URL), anthropic.NewBedrock)
+	resp, err := m.Generate(context.Background(), providertest.Request())
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := m.Generate(context.Background(), &model.Request{System: "Be brief.", Tools: providertest.Tools,
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: providertest.Prompt}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := h.Requests()[0]
+	r := st.H.Requests()[0]
 	sig := wiremodel.SigV4RE.FindStringSubmatch(r.Header.Get("Authorization"))
 	if r.Path != "/model/anthropic.claude-test-v1:0/invoke" || sig == nil || sig[3] != "eu-central-1" {
 		t.Errorf("path %s, Authorization %q", r.Path, r.Header.Get("Authorization"))
@@ -88,12 +74,8 @@ func TestBedrockRefuses(t *testing.T) {
 		"anthropic-bedrock:m;region=us/east":         "AWS region",
 		"anthropic:m":                                "is not anthropic-bedrock",
 	})
-	if _, err := openBedrock(t, "anthropic-bedrock:m", bedrockConfig("ftp://x.test")); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
-		t.Errorf("ftp endpoint: %v", err)
-	}
-	cfg := bedrockConfig("")
-	cfg.AWS.Region = ""
-	if _, err := openBedrock(t, "anthropic-bedrock:m", cfg); err == nil || !strings.Contains(err.Error(), "AWS_REGION") {
-		t.Errorf("no region: %v", err)
-	}
+	providertest.Refuses(t, anthropic.NewBedrock, bedrockConfig("ftp://x.test"), map[string]string{"anthropic-bedrock:m": "not an http(s) URL"})
+	noRegion := bedrockConfig("")
+	noRegion.AWS.Region = ""
+	providertest.Refuses(t, anthropic.NewBedrock, noRegion, map[string]string{"anthropic-bedrock:m": "AWS_REGION"})
 }

@@ -17,11 +17,7 @@ func TestProviderSuite(t *testing.T) {
 	providertest.Run(t, providertest.Provider{
 		API: wiremodel.Anthropic, HandlerKey: suiteKey, Secret: suiteKey,
 		Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
-			info, err := model.ParseSpec("anthropic:claude-test")
-			if err != nil {
-				t.Fatal(err)
-			}
-			return anthropic.New(info, anthropic.Config{APIKey: suiteKey, BaseURL: url, Timeout: o.Timeout, Retry: o.Retry})
+			return providertest.Open(t, "anthropic:claude-test", anthropic.Config{APIKey: suiteKey, BaseURL: url, Timeout: o.Timeout, Retry: o.Retry}, anthropic.New)
 		},
 	})
 }

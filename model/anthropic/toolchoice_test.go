@@ -22,15 +22,7 @@ func TestToolChoiceOnTheWire(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	open := func(spec string) model.Model {
-		info, err := model.ParseSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := anthropic.New(info, anthropic.Config{APIKey: "sk-ant-test", BaseURL: srv.URL})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
+		return providertest.MustOpen(t, spec, anthropic.Config{APIKey: "sk-ant-test", BaseURL: srv.URL}, anthropic.New)
 	}
 	providertest.ToolChoiceOnTheWire(t, h, open("anthropic:claude-test"), []providertest.ChoiceWire{
 		{Want: ``},

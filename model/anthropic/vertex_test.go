@@ -3,8 +3,6 @@ package anthropic_test
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"golang.org/x/oauth2"
@@ -14,7 +12,6 @@ import (
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 const vertexToken = "ya29.PLANTED-anthropic-vertex-0123456789"
@@ -26,11 +23,6 @@ func vertexConfig(endpoint string) anthropic.VertexConfig {
 	}
 }
 
-func openVertex(t *testing.T, spec string, cfg anthropic.VertexConfig) (*anthropic.Model, error) {
-	t.Helper()
-	return providertest.Open(t, spec, cfg, anthropic.NewVertex)
-}
-
 // TestVertexProviderSuite runs the shared provider suite against Claude on
 // Vertex AI: the Messages body at rawPredict, with a bearer token.
 func TestVertexProviderSuite(t *testing.T) {
@@ -39,7 +31,7 @@ func TestVertexProviderSuite(t *testing.T) {
 		Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
 			cfg := vertexConfig(url)
 			cfg.Timeout, cfg.Retry = o.Timeout, o.Retry
-			return openVertex(t, "anthropic-vertex:claude-test@20260101", cfg)
+			return providertest.Open(t, "anthropic-vertex:claude-test@20260101", cfg, anthropic.NewVertex)
 		},
 	})
 }
@@ -48,18 +40,12 @@ func TestVertexProviderSuite(t *testing.T) {
 // config's) and the model go in the path, the token in Authorization, the
 // API version in the body and no model there.
 func TestVertexOnTheWire(t *testing.T) {
-	h := &wiremodel.Handler{API: wiremodel.AnthropicVertex, Keys: map[string]suite.Key{providertest.Prompt: providertest.Key}, APIKey: vertexToken}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	m, err := openVertex(t, "anthropic-vertex:claude-test@20260101;location=europe-west1;effort=low", vertexConfig(srv.URL))
-	if err != nil {
+	st := providertest.Serve(t, providertest.Provider{API: wiremodel.AnthropicVertex, HandlerKey: vertexToken})
+	m := providertest.MustOpen(t, "anthropic-vertex:claude-test@20260101;location=europe-west1;effort=low", vertexConfig(st.URL), anthropic.NewVertex)
+	if _, err := m.Generate(context.Background(), providertest.Request()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Generate(context.Background(), &model.Request{Tools: providertest.Tools,
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: providertest.Prompt}}}}}); err != nil {
-		t.Fatal(err)
-	}
-	r := h.Requests()[0]
+	r := st.H.Requests()[0]
 	if r.Path != "/v1/projects/proj-1/locations/europe-west1/publishers/anthropic/models/claude-test@20260101:rawPredict" || r.Header.Get("Authorization") != "Bearer "+vertexToken {
 		t.Errorf("path %s, Authorization sent %v", r.Path, r.Header.Get("Authorization") != "")
 	}
@@ -77,12 +63,8 @@ func TestVertexRefuses(t *testing.T) {
 		"anthropic-vertex:m;project=a/b":            "project name",
 		"anthropic:m":                               "is not anthropic-vertex",
 	})
-	if _, err := openVertex(t, "anthropic-vertex:m", vertexConfig("ftp://x.test")); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
-		t.Errorf("ftp endpoint: %v", err)
-	}
-	cfg := vertexConfig("")
-	cfg.Project = ""
-	if _, err := openVertex(t, "anthropic-vertex:m", cfg); err == nil || !strings.Contains(err.Error(), "GOOGLE_CLOUD_PROJECT") {
-		t.Errorf("no project: %v", err)
-	}
+	providertest.Refuses(t, anthropic.NewVertex, vertexConfig("ftp://x.test"), map[string]string{"anthropic-vertex:m": "not an http(s) URL"})
+	noProject := vertexConfig("")
+	noProject.Project = ""
+	providertest.Refuses(t, anthropic.NewVertex, noProject, map[string]string{"anthropic-vertex:m": "GOOGLE_CLOUD_PROJECT"})
 }

@@ -29,10 +29,7 @@ func stand(t *testing.T) (*wiremodel.Handler, string) {
 func TestSignedRequestOnTheWire(t *testing.T) {
 	staticEnv(t)
 	h, url := stand(t)
-	m, err := open(t, "bedrock:anthropic.claude-test-v1:0;region=ap-southeast-1;max_tokens=900;temperature=0.5;top_p=0.9", bedrock.Config{BaseEndpoint: url})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := providertest.MustOpen(t, "bedrock:anthropic.claude-test-v1:0;region=ap-southeast-1;max_tokens=900;temperature=0.5;top_p=0.9", bedrock.Config{BaseEndpoint: url}, bedrock.New)
 	req := providertest.Request()
 	resp, err := m.Generate(context.Background(), req)
 	if err != nil {
@@ -87,10 +84,7 @@ func TestCacheOff(t *testing.T) {
 	staticEnv(t)
 	for _, spec := range []string{"bedrock:anthropic.claude-test-v1:0;cache=false", "bedrock:meta.llama-test-v1:0"} {
 		h, url := stand(t)
-		m, err := open(t, spec, bedrock.Config{BaseEndpoint: url})
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := providertest.MustOpen(t, spec, bedrock.Config{BaseEndpoint: url}, bedrock.New)
 		if _, err := m.Generate(context.Background(), providertest.Request()); err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +108,5 @@ func TestOptionsRefused(t *testing.T) {
 		"gemini:m":                 "not bedrock",
 	})
 	t.Setenv("AWS_REGION", "")
-	if _, err := open(t, "bedrock:m", bedrock.Config{}); err == nil || !strings.Contains(err.Error(), "AWS_REGION") {
-		t.Errorf("no region: %v", err)
-	}
+	providertest.Refuses(t, bedrock.New, bedrock.Config{}, map[string]string{"bedrock:m": "AWS_REGION"})
 }

@@ -38,11 +38,6 @@ func staticEnv(t *testing.T) {
 	}
 }
 
-func open(t *testing.T, spec string, cfg bedrock.Config) (*bedrock.Model, error) {
-	t.Helper()
-	return providertest.Open(t, spec, cfg, bedrock.New)
-}
-
 // TestProviderSuite runs the shared provider suite through the Converse
 // API, signed with credentials the standard chain finds in the
 // environment; the stand-in refuses a request without a well-formed SigV4
@@ -52,7 +47,7 @@ func TestProviderSuite(t *testing.T) {
 	providertest.Run(t, providertest.Provider{
 		API: wiremodel.Bedrock, HandlerKey: accessKeyID, Secret: secretKey,
 		Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
-			return open(t, "bedrock:anthropic.claude-test-v1:0", bedrock.Config{BaseEndpoint: url, Timeout: o.Timeout, Retry: o.Retry})
+			return providertest.Open(t, "bedrock:anthropic.claude-test-v1:0", bedrock.Config{BaseEndpoint: url, Timeout: o.Timeout, Retry: o.Retry}, bedrock.New)
 		},
 	})
 }

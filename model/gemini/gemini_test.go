@@ -39,10 +39,7 @@ func body(t *testing.T, r wiremodel.Request) map[string]any {
 // the thought goes back too.
 func TestRequestOnTheWire(t *testing.T) {
 	h, url := stand(t, apiKey)
-	m, err := open(t, "gemini:gemini-test;max_tokens=900;temperature=0.5;top_p=0.9;seed=7;thinking=1024", gemini.Config{APIKey: apiKey, BaseURL: url})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := providertest.MustOpen(t, "gemini:gemini-test;max_tokens=900;temperature=0.5;top_p=0.9;seed=7;thinking=1024", gemini.Config{APIKey: apiKey, BaseURL: url}, gemini.New)
 	req := providertest.Request()
 	resp, err := m.Generate(context.Background(), req)
 	if err != nil {
@@ -111,10 +108,7 @@ func TestUsageCountsCachedTokens(t *testing.T) {
 			"usageMetadata":{"promptTokenCount":2000,"cachedContentTokenCount":1500,"candidatesTokenCount":30,"thoughtsTokenCount":20,"toolUsePromptTokenCount":5,"totalTokenCount":2055}}`)
 	}))
 	defer srv.Close()
-	m, err := open(t, "gemini:gemini-test", gemini.Config{APIKey: apiKey, BaseURL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := providertest.MustOpen(t, "gemini:gemini-test", gemini.Config{APIKey: apiKey, BaseURL: srv.URL}, gemini.New)
 	resp, err := m.Generate(context.Background(), providertest.Request())
 	if err != nil {
 		t.Fatal(err)
@@ -183,10 +177,7 @@ func TestOptionsRefused(t *testing.T) {
 		"gemini:g;vertex=true;location=europe": "needs a project and a location",
 		"bedrock:g":                            "not gemini",
 	})
-	info, _ := model.ParseSpec("gemini:g")
-	if _, err := gemini.New(info, gemini.Config{}); err == nil || !strings.Contains(err.Error(), "GEMINI_API_KEY") {
-		t.Errorf("no key: %v", err)
-	}
+	providertest.Refuses(t, gemini.New, gemini.Config{}, map[string]string{"gemini:g": "GEMINI_API_KEY"})
 }
 
 // TestNamesStartWithALetter: Gemini refuses a function name that starts
@@ -198,10 +189,7 @@ func TestNamesStartWithALetter(t *testing.T) {
 	}}}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	m, err := open(t, "gemini:gemini-test", gemini.Config{APIKey: apiKey, BaseURL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := providertest.MustOpen(t, "gemini:gemini-test", gemini.Config{APIKey: apiKey, BaseURL: srv.URL}, gemini.New)
 	resp, err := m.Generate(context.Background(), &model.Request{
 		Tools:    []model.Tool{{Name: "1password lookup"}, {Name: "-dash"}, {Name: "ok_name"}},
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "Look it up."}}}},

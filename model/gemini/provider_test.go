@@ -17,11 +17,6 @@ const (
 	token  = "ya29.PLANTED-vertex-token-0123456789"
 )
 
-func open(t *testing.T, spec string, cfg gemini.Config) (model.Model, error) {
-	t.Helper()
-	return providertest.Open(t, spec, cfg, gemini.New)
-}
-
 // TestProviderSuite runs the shared provider suite through the Gemini API
 // (an API key in x-goog-api-key) and through Vertex AI (an OAuth token from
 // the credentials).
@@ -30,7 +25,7 @@ func TestProviderSuite(t *testing.T) {
 		providertest.Run(t, providertest.Provider{
 			API: wiremodel.Gemini, HandlerKey: apiKey, Secret: apiKey,
 			Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
-				return open(t, "gemini:gemini-test", gemini.Config{APIKey: apiKey, BaseURL: url, Timeout: o.Timeout, Retry: o.Retry})
+				return providertest.Open(t, "gemini:gemini-test", gemini.Config{APIKey: apiKey, BaseURL: url, Timeout: o.Timeout, Retry: o.Retry}, gemini.New)
 			},
 		})
 	})
@@ -38,9 +33,9 @@ func TestProviderSuite(t *testing.T) {
 		providertest.Run(t, providertest.Provider{
 			API: wiremodel.Gemini, HandlerKey: token, Secret: token,
 			Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
-				return open(t, "gemini:gemini-test;vertex=true;project=proj-1;location=us-central1", gemini.Config{
+				return providertest.Open(t, "gemini:gemini-test;vertex=true;project=proj-1;location=us-central1", gemini.Config{
 					BaseURL: url, Credentials: staticToken(token), Timeout: o.Timeout, Retry: o.Retry,
-				})
+				}, gemini.New)
 			},
 		})
 	})

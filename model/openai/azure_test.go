@@ -2,15 +2,12 @@ package openai_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
-	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/openai"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 // TestAzureOnTheWire: the request goes to the deployment's path with the
@@ -18,18 +15,12 @@ import (
 // header, even with an OpenAI key in the environment.
 func TestAzureOnTheWire(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-PLANTED-openai-env")
-	h := &wiremodel.Handler{API: wiremodel.AzureOpenAI, Keys: map[string]suite.Key{providertest.Prompt: providertest.Key}, APIKey: azureKey}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	m, err := openai.NewAzure(info(t, "azure-openai:my-gpt;api_version=2025-04-01-preview;max_tokens=300"), openai.AzureConfig{Endpoint: srv.URL, APIKey: azureKey})
-	if err != nil {
+	st := providertest.Serve(t, providertest.Provider{API: wiremodel.AzureOpenAI, HandlerKey: azureKey})
+	m := providertest.MustOpen(t, "azure-openai:my-gpt;api_version=2025-04-01-preview;max_tokens=300", openai.AzureConfig{Endpoint: st.URL, APIKey: azureKey}, openai.NewAzure)
+	if _, err := m.Generate(context.Background(), providertest.Request()); err != nil {
 		t.Fatal(err)
 	}
-	_, err = m.Generate(context.Background(), &model.Request{Tools: providertest.Tools, Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: providertest.Prompt}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := h.Requests()[0]
+	r := st.H.Requests()[0]
 	if r.Path != "/openai/deployments/my-gpt/chat/completions" || r.Header.Get("Api-Key") != azureKey || r.Header.Get("Authorization") != "" {
 		t.Errorf("path %s, api-key sent %v, Authorization %q", r.Path, r.Header.Get("Api-Key") != "", r.Header.Get("Authorization"))
 	}
@@ -64,7 +55,7 @@ func TestAzureRefuses(t *testing.T) {
 		{"azure-openai:d", openai.AzureConfig{Endpoint: ok.Endpoint}, "set AZURE_OPENAI_API_KEY"},
 		{"azure-openai:d", openai.AzureConfig{Endpoint: "http://res.example.com/", APIKey: azureKey}, "https only"},
 	} {
-		if _, err := openai.NewAzure(info(t, c.spec), c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := providertest.Open(t, c.spec, c.cfg, openai.NewAzure); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %+v: %v, want %q", c.spec, c.cfg.Endpoint, err, c.want)
 		}
 	}

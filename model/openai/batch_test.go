@@ -18,11 +18,7 @@ func TestBatches(t *testing.T) {
 	providertest.Batches(t, providertest.BatchClient{
 		API: wiremodel.OpenAI, Key: key,
 		Open: func(t *testing.T, url string, policy retry.Policy) (model.Batcher, error) {
-			info, err := model.ParseSpec("openai:gpt-test")
-			if err != nil {
-				t.Fatal(err)
-			}
-			return New(info, Config{APIKey: key, BaseURL: url + "/v1", Retry: policy})
+			return providertest.Open(t, "openai:gpt-test", Config{APIKey: key, BaseURL: url + "/v1", Retry: policy}, New)
 		},
 		MaxRequests: MaxBatchRequests, MaxBytes: MaxBatchBytes,
 		SetLimits:  func(requests, bytes int) { batchLimits = send.Limits{Requests: requests, Bytes: bytes} },

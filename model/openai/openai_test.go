@@ -33,11 +33,7 @@ func newModel(t *testing.T, f *fake, spec string, cfg Config) *Model {
 	if cfg.Retry.Sleep == nil {
 		cfg.Retry.Sleep = (&providertest.Sleeps{}).Sleep
 	}
-	m, err := providertest.Open(t, spec, cfg, New)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return providertest.MustOpen(t, spec, cfg, New)
 }
 
 var tools = []model.Tool{
@@ -204,11 +200,7 @@ func TestTimeoutAndReset(t *testing.T) {
 func TestLocalServer(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-env-key-must-not-be-sent")
 	f := newFake(t, reply(200, secondAnswer))
-	info, _ := model.ParseSpec("openai:qwen3:8b;base_url=" + f.URL)
-	m, err := New(info, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := providertest.MustOpen(t, "openai:qwen3:8b;base_url="+f.URL, Config{}, New)
 	if _, err := m.Generate(context.Background(), hello()); err != nil {
 		t.Fatal(err)
 	}
@@ -235,10 +227,7 @@ func TestNewRefuses(t *testing.T) {
 		"openai:m;base_url=localhost":     "not an http(s) URL",
 		"anthropic:m":                     "not openai",
 	})
-	info, _ := model.ParseSpec("openai:gpt-6-sol")
-	if _, err := New(info, Config{}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
-		t.Errorf("New without a key = %v, want it to name OPENAI_API_KEY", err)
-	}
+	providertest.Refuses(t, New, Config{}, map[string]string{"openai:gpt-6-sol": "OPENAI_API_KEY"})
 }
 
 var hello = providertest.Hello

@@ -14,15 +14,6 @@ const (
 	azureKey = "PLANTED0azure0key0123456789abcdef"
 )
 
-func info(t *testing.T, spec string) model.Info {
-	t.Helper()
-	i, err := model.ParseSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return i
-}
-
 // TestProviderSuite runs the shared provider suite through chat
 // completions, at OpenAI's path and at an Azure OpenAI deployment's.
 func TestProviderSuite(t *testing.T) {
@@ -30,7 +21,7 @@ func TestProviderSuite(t *testing.T) {
 		providertest.Run(t, providertest.Provider{
 			API: wiremodel.OpenAI, HandlerKey: suiteKey, Secret: suiteKey,
 			Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
-				return openai.New(info(t, "openai:gpt-test"), openai.Config{APIKey: suiteKey, BaseURL: url + "/v1", Timeout: o.Timeout, Retry: o.Retry})
+				return providertest.Open(t, "openai:gpt-test", openai.Config{APIKey: suiteKey, BaseURL: url + "/v1", Timeout: o.Timeout, Retry: o.Retry}, openai.New)
 			},
 		})
 	})
@@ -38,9 +29,9 @@ func TestProviderSuite(t *testing.T) {
 		providertest.Run(t, providertest.Provider{
 			API: wiremodel.AzureOpenAI, HandlerKey: azureKey, Secret: azureKey,
 			Open: func(t *testing.T, url string, o providertest.Options) (model.Model, error) {
-				return openai.NewAzure(info(t, "azure-openai:my-deployment"), openai.AzureConfig{
+				return providertest.Open(t, "azure-openai:my-deployment", openai.AzureConfig{
 					Endpoint: url, APIKey: azureKey, Config: openai.Config{Timeout: o.Timeout, Retry: o.Retry},
-				})
+				}, openai.NewAzure)
 			},
 		})
 	})

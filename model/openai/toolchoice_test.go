@@ -19,14 +19,7 @@ func TestToolChoiceOnTheWire(t *testing.T) {
 	h := wiremodel.NewOpenAI(nil)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	info, err := model.ParseSpec("openai:gpt-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := openai.New(info, openai.Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := providertest.MustOpen(t, "openai:gpt-test", openai.Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1"}, openai.New)
 	providertest.ToolChoiceOnTheWire(t, h, m, []providertest.ChoiceWire{
 		{Want: ``},
 		{Choice: &model.ToolChoice{Mode: model.ChoiceAuto}, Want: `"auto"`},
