@@ -114,18 +114,18 @@ func serverHash(h *record.Header) string {
 }
 
 func toolsLabel(ts []record.Tool, hash string) string {
-	return fmt.Sprintf("%s, hash %s", format.N(len(ts), "tool"), short(hash))
+	return fmt.Sprintf("%s, hash %s", format.N(len(ts), "tool"), format.Hash(hash))
 }
 
 func overlayLabel(o *record.Overlay) string {
 	if o == nil {
 		return "none"
 	}
-	return fmt.Sprintf("%s (hash %s)", o.Path, short(o.Hash))
+	return fmt.Sprintf("%s (hash %s)", o.Path, format.Hash(o.Hash))
 }
 
 func suiteLabel(s record.SuiteInfo) string {
-	return fmt.Sprintf("%s (%d cases, hash %s)", s.Name, s.Cases, short(s.Hash))
+	return fmt.Sprintf("%s (%d cases, hash %s)", s.Name, s.Cases, format.Hash(s.Hash))
 }
 
 func targetLabel(t record.TargetInfo) string {
@@ -139,7 +139,7 @@ func targetLabel(t record.TargetInfo) string {
 func buildLabel(b record.Build) string {
 	s := b.Version
 	if b.Commit != "" {
-		s += " " + short(b.Commit)
+		s += " " + format.Hash(b.Commit)
 	}
 	if b.Dirty {
 		s += " (dirty)"

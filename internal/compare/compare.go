@@ -394,16 +394,6 @@ func FormatP(p float64) string {
 	return fmt.Sprintf("%.1e", p)
 }
 
-func short(h string) string {
-	if h == "" {
-		return "-"
-	}
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
-
 func joinNonEmpty(sep string, parts ...string) string {
 	var keep []string
 	for _, p := range parts {

@@ -97,11 +97,7 @@ func TestCompareWithItself(t *testing.T) {
 	if err := Text(&out, c); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"nothing: same model", "no significant movement at 0.05", "Fisher's exact test"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("text report lacks %q:\n%s", want, out.String())
-		}
-	}
+	reporttest.Contains(t, "text report", out.String(), "nothing: same model", "no significant movement at 0.05", "Fisher's exact test")
 }
 
 // TestGroupBreaks compares a run where every attempt passes with one where

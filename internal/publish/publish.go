@@ -15,6 +15,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/redact"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/usage"
@@ -359,9 +360,9 @@ func RenderLedger(l *Ledger, version string) ([]byte, error) {
 	for _, r := range rows {
 		p.Rows = append(p.Rows, htmlreport.LedgerRow{
 			Key: r.Key(), Model: r.Model.Spec, Options: options(r.Model.Options),
-			Target: targetOnSurface(r), Server: strings.TrimSpace(r.Target.Server + " " + r.Target.ServerVersion), ToolsHash: short(r.Target.ToolsHash),
-			Suite: r.Suite.Name, SuiteHash: short(r.Suite.Hash), Date: r.Date, RunID: r.RunID,
-			Commit: short(r.Tool.Commit), ToolVersion: r.Tool.Version,
+			Target: targetOnSurface(r), Server: strings.TrimSpace(r.Target.Server + " " + r.Target.ServerVersion), ToolsHash: format.Hash(r.Target.ToolsHash),
+			Suite: r.Suite.Name, SuiteHash: format.Hash(r.Suite.Hash), Date: r.Date, RunID: r.RunID,
+			Commit: format.Hash(r.Tool.Commit), ToolVersion: r.Tool.Version,
 			AsGraded: r.AsGraded, AfterReview: r.AfterReview,
 			GraderFalseFails: r.Reviews.GraderFalseFail, ModelFailures: r.Reviews.ModelFailure,
 			ExpectationsInQuestion: r.Reviews.ExpectationInQuestion, Unreviewed: r.Reviews.Unreviewed,

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/redact"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -172,7 +173,7 @@ func staleCorpus(in *input) string {
 	case in.suite == nil || h.Suite.Hash == "":
 		return "" // incomplete-provenance says so
 	case in.suite.Hash != h.Suite.Hash:
-		return fmt.Sprintf("the run was made against suite %s at hash %s; at HEAD it is %s: it would be scored against a key it was not asked", h.Suite.Name, short(h.Suite.Hash), short(in.suite.Hash))
+		return fmt.Sprintf("the run was made against suite %s at hash %s; at HEAD it is %s: it would be scored against a key it was not asked", h.Suite.Name, format.Hash(h.Suite.Hash), format.Hash(in.suite.Hash))
 	}
 	return ""
 }
@@ -236,7 +237,7 @@ func SuiteProvenance(h *record.Header) Provenance {
 func dirtyTree(in *input) string {
 	p := SuiteProvenance(&in.rec.Header)
 	if p.Dirty {
-		return fmt.Sprintf("the run was made with uncommitted changes to the suite's files (on top of %s): commit before a run you mean to publish", short(p.Commit))
+		return fmt.Sprintf("the run was made with uncommitted changes to the suite's files (on top of %s): commit before a run you mean to publish", format.Hash(p.Commit))
 	}
 	if p.Commit == "" {
 		return p.Why + ": a published figure must point at a commit that exists"
@@ -250,7 +251,7 @@ func dirtyTree(in *input) string {
 			return fmt.Sprintf("%v: a published figure must point at a commit that exists", err)
 		}
 		if !ok {
-			return fmt.Sprintf("commit %s, which the run names, is not in the repository: a published figure must point at a commit that exists", short(p.Commit))
+			return fmt.Sprintf("commit %s, which the run names, is not in the repository: a published figure must point at a commit that exists", format.Hash(p.Commit))
 		}
 	}
 	changed, err := in.repo.Changes()
@@ -330,14 +331,4 @@ func list(xs []string, n int) string {
 		return strings.Join(xs, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(xs[:n], ", "), len(xs)-n)
-}
-
-func short(h string) string {
-	if h == "" {
-		return "-"
-	}
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

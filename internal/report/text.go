@@ -113,10 +113,10 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 	if h.Model.Fake {
 		fmt.Fprintf(w, "%s        (a fake model: its figures prove the pipeline, not a model)\n", prefix)
 	}
-	fmt.Fprintf(w, "%ssuite   %s (%d cases, hash %s)\n", prefix, termsafe.Line(h.Suite.Name), h.Suite.Cases, termsafe.Line(short(h.Suite.Hash)))
-	tools := fmt.Sprintf("%d shown, hash %s", len(h.Tools), short(h.ToolsHash))
+	fmt.Fprintf(w, "%ssuite   %s (%d cases, hash %s)\n", prefix, termsafe.Line(h.Suite.Name), h.Suite.Cases, termsafe.Line(format.Hash(h.Suite.Hash)))
+	tools := fmt.Sprintf("%d shown, hash %s", len(h.Tools), format.Hash(h.ToolsHash))
 	if h.Overlay != nil {
-		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, short(h.Overlay.Hash))
+		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, format.Hash(h.Overlay.Hash))
 	}
 	fmt.Fprintf(w, "%stools   %s\n", prefix, termsafe.Line(tools))
 	target := h.Target.Spec
@@ -133,16 +133,6 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 	if h.Filter != "" {
 		fmt.Fprintf(w, "%sfilter  %s\n", prefix, termsafe.Line(h.Filter))
 	}
-}
-
-func short(h string) string {
-	if h == "" {
-		return "-"
-	}
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }
 
 // failures lists every failing attempt with its reasons.

@@ -116,3 +116,15 @@ func Kinds(kinds map[string]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Hash shortens a content hash (a suite's, a catalog's) to its first 12
+// characters for a table; "-" stands for none.
+func Hash(h string) string {
+	if h == "" {
+		return "-"
+	}
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
