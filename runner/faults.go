@@ -14,11 +14,9 @@ import (
 // may never let its session close, and is then left to it.
 const closeWait = 5 * time.Second
 
-// restart closes a connection whose target failed or hung, so that the
-// next attempt starts it anew, and then takes the server's last stderr
-// lines again: a stdio server's stderr is whole only once it has exited.
-// Closing is safe on the run's first connection too (closing twice is).
-func restart(a *record.Attempt, conn *target.Conn) {
+// closeFor closes conn, waiting at most closeWait for a stdio server to
+// exit and its stderr to be read to the end.
+func closeFor(conn *target.Conn) {
 	closed := make(chan struct{})
 	go func() {
 		conn.Close()
@@ -30,6 +28,14 @@ func restart(a *record.Attempt, conn *target.Conn) {
 	case <-closed:
 	case <-t.C:
 	}
+}
+
+// restart closes a connection whose target failed or hung, so that the
+// next attempt starts it anew, and then takes the server's last stderr
+// lines again: a stdio server's stderr is whole only once it has exited.
+// Closing is safe on the run's first connection too (closing twice is).
+func restart(a *record.Attempt, conn *target.Conn) {
+	closeFor(conn)
 	if s := conn.Stderr(); len(s) > 0 {
 		a.Error.Stderr = s
 	}

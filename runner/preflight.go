@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -55,22 +54,6 @@ func (r *run) preflight(ctx context.Context, conn *target.Conn) (record.Prefligh
 		pre.Checks = append(pre.Checks, chk)
 	}
 	return pre, nil
-}
-
-// closeFor closes conn, waiting at most closeWait for a stdio server to
-// exit and its stderr to be read to the end.
-func closeFor(conn *target.Conn) {
-	closed := make(chan struct{})
-	go func() {
-		conn.Close()
-		close(closed)
-	}()
-	t := time.NewTimer(closeWait)
-	defer t.Stop()
-	select {
-	case <-closed:
-	case <-t.C:
-	}
 }
 
 // CheckExpect checks that each dotted path of expect leads to the expected
