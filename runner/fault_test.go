@@ -104,54 +104,42 @@ func stderrHas(lines []string, s string) bool {
 	return false
 }
 
-// TestStdioCrashIsAnError: a stdio server that crashes mid-attempt makes
-// that attempt an error with its last stderr lines, and is restarted for
-// the next attempts.
-func TestStdioCrashIsAnError(t *testing.T) {
-	rec, _, err := runFaults(t, faultserver.Target("-crash-on", "2"), 3, Config{})
-	if err != nil {
-		t.Fatal(err)
+// TestStdioFaultsAreErrors: a stdio server that fails on the second tool
+// call makes that attempt an error holding its last stderr lines, and is
+// replaced for the next attempts: one that crashes, one that hangs past the
+// call timeout (a timeout), one that writes non-JSON on stdout (which
+// breaks the session).
+func TestStdioFaultsAreErrors(t *testing.T) {
+	for _, tc := range []struct {
+		fault  string // the fault server's flag
+		cfg    Config
+		kind   record.ErrorKind
+		msg    string
+		stderr []string // what the error's stderr lines hold
+	}{
+		{"-crash-on", Config{}, record.KindTarget, "calling tool get_total", []string{"crashing on tool call 2", "panic: runtime error"}},
+		{"-hang-on", Config{CallTimeout: 300 * time.Millisecond}, record.KindTimeout, "did not answer within 300ms", []string{"hanging on tool call 2"}},
+		{"-garbage-on", Config{}, record.KindTarget, "calling tool get_total", []string{"writing garbage for tool call 2"}},
+	} {
+		t.Run(tc.fault, func(t *testing.T) {
+			rec, _, err := runFaults(t, faultserver.Target(tc.fault, "2"), 3, tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rec.Complete() || len(rec.Attempts) != 3 {
+				t.Fatalf("complete %v, %d attempts", rec.Complete(), len(rec.Attempts))
+			}
+			as := byN(t, rec)
+			wantAnswered(t, as, 1, 3)
+			a := as[2]
+			wantError(t, a, tc.kind, tc.msg)
+			for _, want := range tc.stderr {
+				if a.Error == nil || !stderrHas(a.Error.Stderr, want) {
+					t.Errorf("attempt 2's error %+v, want the server's last stderr lines, %q among them", a.Error, want)
+				}
+			}
+		})
 	}
-	if !rec.Complete() || len(rec.Attempts) != 3 {
-		t.Fatalf("complete %v, %d attempts", rec.Complete(), len(rec.Attempts))
-	}
-	as := byN(t, rec)
-	wantAnswered(t, as, 1, 3)
-	a := as[2]
-	wantError(t, a, record.KindTarget, "calling tool get_total")
-	if a.Error == nil || !stderrHas(a.Error.Stderr, "crashing on tool call 2") || !stderrHas(a.Error.Stderr, "panic: runtime error") {
-		t.Errorf("attempt 2's error holds stderr %q, want the server's last lines", a.Error.Stderr)
-	}
-}
-
-// TestStdioHangIsATimeout: a tool call that hangs past the call timeout is
-// an error, and the hung server is replaced.
-func TestStdioHangIsATimeout(t *testing.T) {
-	rec, _, err := runFaults(t, faultserver.Target("-hang-on", "2"), 3, Config{CallTimeout: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	as := byN(t, rec)
-	wantError(t, as[2], record.KindTimeout, "did not answer within 300ms")
-	if !stderrHas(as[2].Error.Stderr, "hanging on tool call 2") {
-		t.Errorf("stderr %q", as[2].Error.Stderr)
-	}
-	wantAnswered(t, as, 1, 3)
-}
-
-// TestStdioGarbageIsAnError: a server writing non-JSON on stdout breaks the
-// session: the attempt is an error and the server is restarted.
-func TestStdioGarbageIsAnError(t *testing.T) {
-	rec, _, err := runFaults(t, faultserver.Target("-garbage-on", "2"), 3, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	as := byN(t, rec)
-	wantError(t, as[2], record.KindTarget, "calling tool get_total")
-	if !stderrHas(as[2].Error.Stderr, "writing garbage for tool call 2") {
-		t.Errorf("stderr %q", as[2].Error.Stderr)
-	}
-	wantAnswered(t, as, 1, 3)
 }
 
 // TestTargetThatCannotStart: a target that cannot start is reported, with

@@ -12,20 +12,11 @@ import (
 	"github.com/mcpeval/mcpeval/target"
 )
 
-const crashPreflightSuite = `name: faults
-system_prompt: Use the tools.
-preflight:
+// crashPreflightSuite is faultSuite with a preflight that calls get_total.
+const crashPreflightSuite = `preflight:
   - tool: get_total
     expect: {total: 42}
-cases:
-  - id: f/total
-    prompt: What is the total?
-    tools: {required: [get_total]}
-    figures: [{value: 42, kind: count}]
-    key:
-      calls: [{tool: get_total}]
-      answer: The total is 42.
-`
+` + faultSuite
 
 // TestPreflightCrashIsAnError runs a suite whose server crashes on the
 // preflight's call: the run and validate fail with the server's stderr,

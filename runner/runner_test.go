@@ -382,8 +382,7 @@ func TestShardsCoverThePlanOnce(t *testing.T) {
 func TestOverlayRecordsBothVersions(t *testing.T) {
 	s := loadSuite(t, testSuite)
 	m, _ := fake.New("perfect", s)
-	var shownToModel []model.Tool
-	spy := &spyModel{m: m, tools: &shownToModel}
+	spy := &spyModel{Model: m}
 	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: spy, OutDir: t.TempDir(), Attempts: 1, Cases: []string{"g/total"},
 		Overlay: func(ts []record.Tool) ([]record.Tool, error) {
 			out := append([]record.Tool(nil), ts...)
@@ -398,19 +397,21 @@ func TestOverlayRecordsBothVersions(t *testing.T) {
 	if h.Tools[0].Description != "the grand total, in dollars" || h.ServerTools[0].Description != "the total" || h.ToolsHash == h.ServerToolsHash || h.Overlay == nil {
 		t.Errorf("header tools %+v server tools %+v", h.Tools, h.ServerTools)
 	}
-	if shownToModel[0].Description != "the grand total, in dollars" {
-		t.Errorf("the model was shown %q", shownToModel[0].Description)
+	if shown := spy.last.Tools[0].Description; shown != "the grand total, in dollars" {
+		t.Errorf("the model was shown %q", shown)
 	}
 }
 
+// spyModel answers as the model it wraps and keeps the last request it
+// was sent.
 type spyModel struct {
-	m     model.Model
-	tools *[]model.Tool
+	model.Model
+	last model.Request
 }
 
 func (s *spyModel) Generate(ctx context.Context, r *model.Request) (*model.Response, error) {
-	*s.tools = r.Tools
-	return s.m.Generate(ctx, r)
+	s.last = *r
+	return s.Model.Generate(ctx, r)
 }
 
 func TestEmptyShardWritesACompleteRecord(t *testing.T) {
@@ -439,13 +440,13 @@ func TestToolResultsWithStructured(t *testing.T) {
 	} {
 		s := loadSuite(t, strings.Replace(terse, "attempts: 2\n", "attempts: 1\ntool_results: "+tc.mode+"\n", 1))
 		m, _ := fake.New("perfect", s)
-		var seen []model.Message
-		rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: &msgSpy{m: m, msgs: &seen}, OutDir: t.TempDir(), Cases: []string{"g/terse"}})
+		spy := &spyModel{Model: m}
+		rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: spy, OutDir: t.TempDir(), Cases: []string{"g/terse"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		shown := ""
-		for _, msg := range seen {
+		for _, msg := range spy.last.Messages {
 			for _, b := range msg.Blocks {
 				if b.Result != nil {
 					shown = b.Result.Content
@@ -459,16 +460,6 @@ func TestToolResultsWithStructured(t *testing.T) {
 			t.Errorf("tool_results %s: recorded %q / %s", tc.mode, c.Result, c.Structured)
 		}
 	}
-}
-
-type msgSpy struct {
-	m    model.Model
-	msgs *[]model.Message
-}
-
-func (s *msgSpy) Generate(ctx context.Context, r *model.Request) (*model.Response, error) {
-	*s.msgs = r.Messages
-	return s.m.Generate(ctx, r)
 }
 
 func TestCheckExpectShowsNumbersInFull(t *testing.T) {
