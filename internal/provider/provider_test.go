@@ -27,20 +27,13 @@ cases:
             path: {literal: "note-{{token}}.txt"}
 `
 
-// loadSuite loads testSuite, which every model opened here is for.
-func loadSuite(t *testing.T) *suite.Suite {
-	t.Helper()
+// TestOpenFakes checks that every fake model opens by name from the one
+// registry, with nothing else imported to add to it.
+func TestOpenFakes(t *testing.T) {
 	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(testSuite)}}, "suite.yaml", "t")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
-}
-
-// TestOpenFakes checks that every fake model opens by name from the one
-// registry, with nothing else imported to add to it.
-func TestOpenFakes(t *testing.T) {
-	s := loadSuite(t)
 	for _, name := range []string{"perfect", "refuse", "invent", "wrong-args", "no-confirm", "declines", "extra-change", "gives-up"} {
 		m, info, err := Open("fake:"+name, Options{Suite: s})
 		if err != nil || m == nil || !info.Fake {
@@ -58,7 +51,10 @@ func TestOpenFakes(t *testing.T) {
 // TestOpenScriptRendersToken checks that a script opened for a suite
 // renders {{token}} from the prompt it is sent.
 func TestOpenScriptRendersToken(t *testing.T) {
-	s := loadSuite(t)
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(testSuite)}}, "suite.yaml", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
 	file := filepath.Join(t.TempDir(), "s.yaml")
 	os.WriteFile(file, []byte("write/note:\n  - call: write_file\n    args: {path: \"note-{{token}}.txt\"}\n"), 0o600)
 	m, info, err := Open("script:"+file, Options{Suite: s})
