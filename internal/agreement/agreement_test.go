@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -116,7 +117,7 @@ func TestKnownKappa(t *testing.T) {
 	if err := Text(&b, a); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{
+	reporttest.Contains(t, "text", b.String(),
 		"judge fake:phrases against people, over 50 attempts both read",
 		"person pass           20           5",
 		"person fail           10          15",
@@ -125,11 +126,7 @@ func TestKnownKappa(t *testing.T) {
 		"set aside      1 review of expectation in question",
 		"disagreements (15)",
 		"  r1  u/decline #21\n    person ana says pass (grader false fail): read it\n    judge fake:phrases says fail: reason 21\n",
-	} {
-		if !strings.Contains(b.String(), s) {
-			t.Errorf("text lacks %q:\n%s", s, b.String())
-		}
-	}
+	)
 	b.Reset()
 	if err := JSON(&b, a); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -67,16 +68,12 @@ func TestReadings(t *testing.T) {
 	if err := Text(&b, l); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{
+	reporttest.Contains(t, "text", b.String(),
 		"not calibrated: 1 case fails on strong",
 		"b/broken: fails on strong, the strongest model (0/3): a case defect or a product gap",
 		"a/hard: passes on strong, fails on middle (0/3), weak (0/3): the descriptions",
 		"strong*",
-	} {
-		if !strings.Contains(b.String(), s) {
-			t.Errorf("text lacks %q:\n%s", s, b.String())
-		}
-	}
+	)
 	b.Reset()
 	if err := Markdown(&b, l); err != nil || !strings.Contains(b.String(), "| a/easy | 100% n=3 | 100% n=3 | 0% n=3 | descriptions |") {
 		t.Errorf("markdown (%v):\n%s", err, b.String())
@@ -198,11 +195,7 @@ func TestCostAndBar(t *testing.T) {
 	if err := Markdown(&b, l); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| $/success | $5.00 | $3.00 | $1.50 | unpriced |", "| clears 60% | yes | yes | no | yes |", "**cheapest to clear 60%: anthropic:claude-sonnet-5-5"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("markdown lacks %q:\n%s", want, b.String())
-		}
-	}
+	reporttest.Contains(t, "markdown", b.String(), "| $/success | $5.00 | $3.00 | $1.50 | unpriced |", "| clears 60% | yes | yes | no | yes |", "**cheapest to clear 60%: anthropic:claude-sonnet-5-5")
 	// A bar only the unpriced model clears names no cheapest.
 	l.SetBar(1)
 	if l.Cheapest != nil && *l.Cheapest != 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/agreement"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 )
 
 // judgedResult is a run with one checked case and one case graded by its
@@ -69,11 +70,7 @@ func TestJudgedBlockSaysTheAgreement(t *testing.T) {
 		if strings.Contains(table, "agent/plan") {
 			t.Errorf("%s: the judged case is in the main Markdown table:\n%s", c.name, table)
 		}
-		for _, w := range []string{"**75% passed, as judged** (3 of 4 graded, 95% CI ", "| agent/plan | 3/4 | 75% |", "| **judged total** | 3/4 |", "- " + mdText(c.want)} {
-			if !strings.Contains(apart, w) {
-				t.Errorf("%s: Markdown judged section lacks %q:\n%s", c.name, w, apart)
-			}
-		}
+		reporttest.Contains(t, c.name+": Markdown judged section", apart, "**75% passed, as judged** (3 of 4 graded, 95% CI ", "| agent/plan | 3/4 | 75% |", "| **judged total** | 3/4 |", "- "+mdText(c.want))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 )
 
 // TestTextShowsJudgedCasesApart: the text report shows the cases graded by
@@ -30,11 +31,7 @@ func TestTextShowsJudgedCasesApart(t *testing.T) {
 	if strings.Contains(table, "agent/plan") {
 		t.Errorf("the judged case is in the main table:\n%s", table)
 	}
-	for _, want := range []string{"agent/plan", "judged total", "agent/plan #1: judge script:judge split (2 pass, 1 fail), majority pass", "agent/plan #5: no majority verdict"} {
-		if !strings.Contains(apart, want) {
-			t.Errorf("judged block lacks %q:\n%s", want, apart)
-		}
-	}
+	reporttest.Contains(t, "judged block", apart, "agent/plan", "judged total", "agent/plan #1: judge script:judge split (2 pass, 1 fail), majority pass", "agent/plan #5: no majority verdict")
 	res.Judged = nil
 	b.Reset()
 	Text(&b, res, nil, nil)

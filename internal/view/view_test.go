@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -86,11 +87,7 @@ func TestRunsList(t *testing.T) {
 	if i < 0 || j < 0 || i > j {
 		t.Fatalf("runs list does not show the newer run first (new at %d, base at %d)", i, j)
 	}
-	for _, want := range []string{"63% 5/8", "100% 8/8", "0/3 reviewed", "no failures", "view-test", "21k in, 960 out"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("runs list lacks %q", want)
-		}
-	}
+	reporttest.Contains(t, "runs list", body, "63% 5/8", "100% 8/8", "0/3 reviewed", "no failures", "view-test", "21k in, 960 out")
 	_, body, _ = get(t, ts.URL, "/?model=fake:perfect")
 	if strings.Contains(body, `href="/run/new-run"`) || !strings.Contains(body, `href="/run/base-run"`) {
 		t.Error("the model filter does not keep to the model")
@@ -275,7 +272,7 @@ func TestAttemptShowsWhatWasExpected(t *testing.T) {
 	root := standardRuns(t)
 	_, ts := newTest(t, root)
 	_, body, _ := get(t, ts.URL, attemptPath("new-run", "money/net-worth", 1))
-	for _, want := range []string{
+	reporttest.Contains(t, "attempt page", body,
 		"net worth: SGD 2,394,755 (exact)",               // the figure with its tolerance
 		`class="check failed" data-check-name="figures"`, // marked failed
 		`class="check passed" data-check-name="tools"`,
@@ -294,11 +291,7 @@ func TestAttemptShowsWhatWasExpected(t *testing.T) {
 		`name="csrf"`,
 		"apply to the 2 identical failures of this case",
 		`<mark class="fig off" title="expected SGD 2,394,755 (exactly) for net worth; answer states SGD 2,261,924 (5.55% off)">SGD 2,261,924</mark>`,
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("attempt page lacks %q", want)
-		}
-	}
+	)
 	// A right figure is marked as the expected one.
 	_, body, _ = get(t, ts.URL, attemptPath("new-run", "money/net-worth", 4))
 	if !strings.Contains(body, `<mark class="fig ok" title="expected figure net worth: SGD 2,394,755 (exact)">SGD 2,394,755</mark>`) {
@@ -310,11 +303,7 @@ func TestCompare(t *testing.T) {
 	root := standardRuns(t)
 	_, ts := newTest(t, root)
 	_, body, _ := get(t, ts.URL, "/compare?run=base-run&run=new-run")
-	for _, want := range []string{"What changed", "What moved", "100% [51%, 100%] n=4", "25% [5%, 70%] n=4", `href="/run/new-run?case=money%2Fnet-worth"`} {
-		if !strings.Contains(body, want) {
-			t.Errorf("compare page lacks %q", want)
-		}
-	}
+	reporttest.Contains(t, "compare page", body, "What changed", "What moved", "100% [51%, 100%] n=4", "25% [5%, 70%] n=4", `href="/run/new-run?case=money%2Fnet-worth"`)
 	code, _, _ := get(t, ts.URL, "/compare?run=base-run")
 	if code != 400 {
 		t.Errorf("compare with one run: %d, want 400", code)

@@ -39,11 +39,7 @@ func TestCost(t *testing.T) {
 		}
 		page := render(t, p)
 		cost := reporttest.Section(t, page, "Cost")
-		for _, w := range c.want {
-			if !strings.Contains(cost, w) {
-				t.Errorf("%s: cost section lacks %q:\n%s", c.name, w, cost)
-			}
-		}
+		reporttest.Contains(t, c.name+": cost section", cost, c.want...)
 		for _, n := range c.not {
 			if strings.Contains(cost, n) {
 				t.Errorf("%s: cost section holds %q:\n%s", c.name, n, cost)

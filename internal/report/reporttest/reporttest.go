@@ -1,6 +1,7 @@
 // Package reporttest holds what the tests of the renderers share: a run's
-// action columns to render, and a section cut out of a run page, which
-// the HTML report and the browser view draw from the same templates.
+// action columns to render, a section cut out of a run page (which the
+// HTML report and the browser view draw from the same templates), and a
+// check that a rendered output says each of several things.
 package reporttest
 
 import (
@@ -27,6 +28,17 @@ func ActionReport(model string) *actions.Report {
 	all.Columns.Add(decline.Columns)
 	return &actions.Report{Suite: "report-test", Models: []actions.Row{all}, Kinds: []actions.Row{write, decline},
 		Attempts: []actions.Scored{{Model: model, Result: actions.Result{Case: "write/make", N: 2, Kind: "write", Reasons: []string{"step 1 (make_thing): argument name: want \"a\", got \"b\""}}}}}
+}
+
+// Contains checks that out, the output called what, holds each of wants,
+// and reports each one it lacks, showing out.
+func Contains(t testing.TB, what, out string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, out)
+		}
+	}
 }
 
 // Section is the section of an HTML page headed title: from its <h2>
