@@ -3,11 +3,13 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
+	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -47,17 +49,9 @@ func TestSurfacesSideBySide(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("text table has %d lines, want a title, a head and two rows:\n%s", len(lines), text.String())
 	}
-	for _, want := range []string{"surface", "tools", "pass", "95% CI", "reached", "completion"} {
-		if !strings.Contains(lines[1], want) {
-			t.Errorf("text head lacks %q: %s", want, lines[1])
-		}
-	}
+	reporttest.Contains(t, "text head", lines[1], "surface", "tools", "pass", "95% CI", "reached", "completion")
 	for i, want := range [][]string{{"individual", "36", "90% 9/10", "[50%, 90%]", "10/10"}, {"meta|", "7", "60% 6/10", "8/10"}} {
-		for _, w := range want {
-			if !strings.Contains(lines[2+i], w) {
-				t.Errorf("text row %d lacks %q: %s", i+1, w, lines[2+i])
-			}
-		}
+		reporttest.Contains(t, fmt.Sprintf("text row %d", i+1), lines[2+i], want...)
 	}
 	if strings.Contains(text.String(), "\x1b") || strings.Contains(md.String(), "\x1b") {
 		t.Errorf("an escape sequence from a surface name reached the output")

@@ -247,11 +247,7 @@ func TestRunPageGroupsFailuresAndSearches(t *testing.T) {
 	if !strings.Contains(body, "<b>3 attempts</b> of <span class=\"mono\">money/net-worth</span>") {
 		t.Errorf("the run page does not group the three identical failures:\n%s", body)
 	}
-	for _, want := range []string{"tokens per attempt", "n=8 · median 2.7k · p90 2.7k · max 2.7k", "model latency per turn", "n=16 · median 0.6s · p90 0.8s · max 0.8s", "attempt time"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the run page's charts lack %q", want)
-		}
-	}
+	reporttest.Contains(t, "the run page's charts", body, "tokens per attempt", "n=8 · median 2.7k · p90 2.7k · max 2.7k", "model latency per turn", "n=16 · median 0.6s · p90 0.8s · max 0.8s", "attempt time")
 	if !strings.Contains(body, `title="pass@4 100%: the chance that at least one of 4 attempts passes; pass^4 0%: that all 4 do">100% · 0%`) {
 		t.Error("the run page does not show the case's pass@k and pass^k")
 	}

@@ -98,11 +98,7 @@ func TestSelfContained(t *testing.T) {
 	if style == nil || len(script) != 1 {
 		t.Fatalf("want one style and one script element, have %v and %d", style != nil, len(script))
 	}
-	for _, want := range []string{"default-src 'none'", "style-src " + hash(style[1]), "script-src " + hash(script[0][1])} {
-		if !strings.Contains(policy, want) {
-			t.Errorf("policy %q lacks %q", policy, want)
-		}
-	}
+	reporttest.Contains(t, "policy", policy, "default-src 'none'", "style-src "+hash(style[1]), "script-src "+hash(script[0][1]))
 }
 
 // TestEscapes checks that what came from a model or a tool is text: a
