@@ -59,9 +59,10 @@ var header = &record.Header{Tools: []record.Tool{
 	{Name: "drop_thing", Destructive: true, InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"confirm":{"type":"boolean"}},"required":["id"],"additionalProperties":false}`)},
 }}
 
-func loadTest(t *testing.T) *suite.Suite {
+// loadSuite loads a suite from its text.
+func loadSuite(t *testing.T, text string) *suite.Suite {
 	t.Helper()
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(testSuite)}}, "suite.yaml", "test")
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(text)}}, "suite.yaml", "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func attempt(caseID string, calls ...record.Call) *record.Attempt {
 
 func score(t *testing.T, a *record.Attempt) Result {
 	t.Helper()
-	s := loadTest(t)
+	s := loadSuite(t, testSuite)
 	return Score(s.Case(a.Case), header, a)
 }
 
@@ -233,7 +234,7 @@ func TestScoreExcluded(t *testing.T) {
 }
 
 func TestAggregateAndRender(t *testing.T) {
-	s := loadTest(t)
+	s := loadSuite(t, testSuite)
 	good := attempt("write/make", call("make_thing", `{"name":"t-abc123","size":42,"near":"alpha-abc123"}`))
 	bad := attempt("write/make")
 	bad.N = 2
@@ -327,10 +328,7 @@ var annotatedHeader = &record.Header{Tools: []record.Tool{
 // on a destructive tool with no confirm argument passes without one, and
 // does not count in the Confirmation column.
 func TestScoreConfirmationWhereItApplies(t *testing.T) {
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(annotatedSuite)}}, "suite.yaml", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSuite(t, annotatedSuite)
 	score := func(a *record.Attempt) Result { return Score(s.Case(a.Case), annotatedHeader, a) }
 
 	// write_file cannot take an approval: the step is reached without one.
