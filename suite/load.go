@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash"
 	"io/fs"
@@ -15,8 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/mcpeval/mcpeval/internal/yamlloc"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -150,21 +149,13 @@ func (l *loader) errorf(file string, line, col int, format string, args ...any) 
 
 // yamlErr turns a YAML error into located Errors.
 func (l *loader) yamlErr(file string, err error) {
-	var les *yaml.LoadErrors
-	if errors.As(err, &les) {
-		for _, e := range les.Errors {
-			line, col := l.where(e.Mark, e.Message)
-			l.errorf(file, line, col, "%s", cleanYAMLMsg(e.Message))
-		}
-		return
+	ps := yamlloc.Problems(l.data, err)
+	for _, p := range ps {
+		l.errorf(file, p.Line, p.Col, "%s", cleanYAMLMsg(p.Msg))
 	}
-	var le *yaml.LoadError
-	if errors.As(err, &le) {
-		line, col := l.where(le.Mark, le.Message)
-		l.errorf(file, line, col, "%s", cleanYAMLMsg(le.Message))
-		return
+	if ps == nil {
+		l.errorf(file, 1, 0, "%v", err)
 	}
-	l.errorf(file, 1, 0, "%v", err)
 }
 
 func cleanYAMLMsg(m string) string {
@@ -232,8 +223,7 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		l.errorf(shown, 0, 0, "file is %d bytes, more than the %d a suite file may have", len(data), MaxFileSize)
 		return
 	}
-	if !utf8.Valid(data) {
-		line := 1 + bytes.Count(data[:invalidAt(data)], []byte("\n"))
+	if line := yamlloc.InvalidUTF8Line(data); line > 0 {
 		l.errorf(shown, line, 0, "not valid UTF-8: a suite is UTF-8 text")
 		return
 	}
@@ -368,17 +358,6 @@ func lineOf(data []byte, prefix string) int {
 		}
 	}
 	return 0
-}
-
-func invalidAt(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(data)
 }
 
 // checkFigures checks the kind and tolerance of a case's figures.

@@ -5,15 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mcpeval/mcpeval/internal/yamlloc"
 	"github.com/mcpeval/mcpeval/record"
 	"go.yaml.in/yaml/v4"
 )
@@ -136,8 +135,8 @@ func (p *parser) tools(data []byte) *yaml.Node {
 		p.errorf(0, "%d bytes, more than the %d an overlay may have", len(data), MaxSize)
 		return nil
 	}
-	if !utf8.Valid(data) {
-		p.errorf(1+bytes.Count(data[:invalidAt(data)], []byte("\n")), "not valid UTF-8: an overlay is UTF-8 text")
+	if line := yamlloc.InvalidUTF8Line(data); line > 0 {
+		p.errorf(line, "not valid UTF-8: an overlay is UTF-8 text")
 		return nil
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -146,7 +145,11 @@ func (p *parser) tools(data []byte) *yaml.Node {
 	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
-		p.errorf(yamlLine(err), "%s", strings.TrimPrefix(yamlMsg(err), "yaml: "))
+		line, msg := 0, err.Error()
+		if ps := yamlloc.Problems(data, err); ps != nil {
+			line, msg = ps[0].Line, ps[0].Msg
+		}
+		p.errorf(line, "%s", strings.TrimPrefix(msg, "yaml: "))
 		return nil
 	}
 	root := &doc
@@ -273,41 +276,6 @@ func text(n *yaml.Node) (string, bool) {
 		return "", false
 	}
 	return n.Value, true
-}
-
-func yamlLine(err error) int {
-	var les *yaml.LoadErrors
-	if errors.As(err, &les) && len(les.Errors) > 0 {
-		return les.Errors[0].Mark.Line
-	}
-	var le *yaml.LoadError
-	if errors.As(err, &le) {
-		return le.Mark.Line
-	}
-	return 0
-}
-
-func yamlMsg(err error) string {
-	var les *yaml.LoadErrors
-	if errors.As(err, &les) && len(les.Errors) > 0 {
-		return les.Errors[0].Message
-	}
-	var le *yaml.LoadError
-	if errors.As(err, &le) {
-		return le.Message
-	}
-	return err.Error()
-}
-
-func invalidAt(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(data)
 }
 
 // Apply returns tools with the overlay's descriptions in place; tools

@@ -37,8 +37,8 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mcpeval/mcpeval/internal/yamlloc"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/suite"
 	"go.yaml.in/yaml/v4"
@@ -92,8 +92,8 @@ func Parse(data []byte, name string) (*Script, error) {
 	if len(data) > MaxSize {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d a script may have", name, len(data), MaxSize)
 	}
-	if !utf8.Valid(data) {
-		return nil, fmt.Errorf("%s:%d: not valid UTF-8: a script is UTF-8 text", name, invalidLine(data))
+	if line := yamlloc.InvalidUTF8Line(data); line > 0 {
+		return nil, fmt.Errorf("%s:%d: not valid UTF-8: a script is UTF-8 text", name, line)
 	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
@@ -145,21 +145,15 @@ func Parse(data []byte, name string) (*Script, error) {
 }
 
 func locate(name string, data []byte, err error) error {
-	var les *yaml.LoadErrors
-	if errors.As(err, &les) && len(les.Errors) > 0 {
-		var errs []error
-		for _, e := range les.Errors {
-			line, col := where(data, e.Mark, e.Message)
-			errs = append(errs, fmt.Errorf("%s:%d:%d: %s", name, line, col, strings.ReplaceAll(e.Message, "\n", `\n`)))
-		}
-		return errors.Join(errs...)
+	ps := yamlloc.Problems(data, err)
+	if ps == nil {
+		return fmt.Errorf("%s:1: %v", name, err)
 	}
-	var le *yaml.LoadError
-	if errors.As(err, &le) {
-		line, col := where(data, le.Mark, le.Message)
-		return fmt.Errorf("%s:%d:%d: %s", name, line, col, strings.ReplaceAll(le.Message, "\n", `\n`))
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		errs[i] = fmt.Errorf("%s:%d:%d: %s", name, p.Line, p.Col, strings.ReplaceAll(p.Msg, "\n", `\n`))
 	}
-	return fmt.Errorf("%s:1: %v", name, err)
+	return errors.Join(errs...)
 }
 
 func parseTurn(n *yaml.Node) (Turn, error) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/yamlloc"
 	"github.com/mcpeval/mcpeval/suite"
 	"go.yaml.in/yaml/v4"
 )
@@ -139,11 +140,11 @@ type Error = suite.Error
 func parse(b []byte, file string) (*Data, error) {
 	var root yaml.Node
 	if err := yaml.Load(b, &root); err != nil {
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, b, err)
 	}
 	d := new(Data)
 	if err := root.Load(d, yaml.WithKnownFields()); err != nil {
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, b, err)
 	}
 	v := &validator{file: file, root: &root}
 	v.check(d)
@@ -154,20 +155,16 @@ func parse(b []byte, file string) (*Data, error) {
 }
 
 // yamlError turns a YAML error into located Errors.
-func yamlError(file string, err error) error {
-	var les *yaml.LoadErrors
-	if errors.As(err, &les) {
-		var errs []error
-		for _, e := range les.Errors {
-			errs = append(errs, &Error{File: file, Line: e.Mark.Line, Col: e.Mark.Column, Msg: cleanYAMLMsg(e.Message)})
-		}
-		return errors.Join(errs...)
+func yamlError(file string, data []byte, err error) error {
+	ps := yamlloc.Problems(data, err)
+	if ps == nil {
+		return &Error{File: file, Msg: err.Error()}
 	}
-	var le *yaml.LoadError
-	if errors.As(err, &le) {
-		return &Error{File: file, Line: le.Mark.Line, Col: le.Mark.Column, Msg: cleanYAMLMsg(le.Message)}
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		errs[i] = &Error{File: file, Line: p.Line, Col: p.Col, Msg: cleanYAMLMsg(p.Msg)}
 	}
-	return &Error{File: file, Msg: err.Error()}
+	return errors.Join(errs...)
 }
 
 var yamlTypeNames = map[string]string{
