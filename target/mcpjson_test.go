@@ -2,8 +2,6 @@ package target_test
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
+	"github.com/mcpeval/mcpeval/internal/testserver/mcphttp"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -43,15 +42,7 @@ func TestMCPJSONStdioAndHTTP(t *testing.T) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil, nil
 	})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+token {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	defer ts.Close()
+	ts := mcphttp.BehindToken(t, srv, token)
 	p := writeMCPJSON(t, dir, `{
   "mcpServers": {
     "faults": {"command": "./server bin", "args": ["--delay", "1ms"], "env": {"`+faultserver.EnvVar+`": "1", "SECRET": "${MCPJSON_TEST_TOKEN}"}, "disabled": false},

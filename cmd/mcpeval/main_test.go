@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpeval/mcpeval/internal/testserver/mcphttp"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -81,16 +80,7 @@ func householdBehindToken(t *testing.T, token string) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+token {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		handler.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
-	return ts
+	return mcphttp.BehindToken(t, server, token)
 }
 
 // TestRunOverHTTP runs the household suite against the household target

@@ -3,7 +3,6 @@ package redact_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/testserver/mcphttp"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
@@ -44,15 +44,7 @@ func secretServer(t *testing.T) *httptest.Server {
 			ts.CloseClientConnections()
 			return nil, map[string]int{}, nil
 		})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+plantedToken {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
+	ts = mcphttp.BehindToken(t, server, plantedToken)
 	return ts
 }
 
