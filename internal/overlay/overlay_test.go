@@ -80,6 +80,7 @@ func TestParseErrors(t *testing.T) {
 		{"tools:\n  a:\n    params:\n      p: [1]\n", "o.yaml:4: tool a: parameter p: want its new description"},
 		{"tools: {a: {description: x}\n", "o.yaml:"},
 		{"tools:\n  a: {description: \xff}\n", "o.yaml:2: not valid UTF-8"},
+		{"tools:\n  a: {description: x\x01y}\n", "o.yaml:2: control characters are not allowed"},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.in), "o.yaml")

@@ -227,6 +227,7 @@ func TestLoadFixtureErrors(t *testing.T) {
 		{"unknown owner", "    owners: [arjun]", "    owners: [arun]", lineOfText("owners: [arjun]"), "arun"},
 		{"direction", "    direction: outflow\n    amount: 5350", "    direction: out\n    amount: 5350", lineOfText("amount: 5350") - 1, "inflow or outflow"},
 		{"missing month", `      "2026-04": 4300000` + "\n", "", lineAfter("id: yen-savings", "balances:"), "no balance for 2026-04"},
+		{"control character", "    kind: deposit", "    kind: dep\x01osit", lineOfText("kind: deposit"), "control characters"},
 		{"vest order", `      - date: "2031-09-14"`, `      - date: "2030-09-14"`, lineOfText(`date: "2031-09-14"`), "date order"},
 	}
 	for _, tt := range tests {
