@@ -121,6 +121,12 @@ func peakRSS(t testing.TB, args ...string) float64 {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("mcpeval %v: %v: %s", args, err, errb.String())
 	}
+	return maxRSS(t, cmd)
+}
+
+// maxRSS returns the peak resident memory, in MiB, of cmd, which has
+// exited.
+func maxRSS(t testing.TB, cmd *exec.Cmd) float64 {
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
 		t.Skip("no rusage on this system")
@@ -128,21 +134,38 @@ func peakRSS(t testing.TB, args ...string) float64 {
 	return float64(ru.Maxrss) / 1024 // kilobytes on Linux
 }
 
-// TestMemoryFlatInAttempts: scoring and reporting a run of 19,000
-// attempts takes under 100 MiB at its peak, and within half again what a
-// run of 190 takes.
-func TestMemoryFlatInAttempts(t *testing.T) {
+// skipPeakMemory skips a peak-memory test in -short mode, saying why (it
+// makes or runs a large run), and under the race detector, whose shadow
+// memory it would measure.
+func skipPeakMemory(t *testing.T, why string) {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("generates a 19,000-attempt record")
+		t.Skip(why)
 	}
 	if raceDetector {
 		t.Skip("peak memory under the race detector is the detector's")
 	}
+}
+
+// memoryRecords makes the household records of 190 and 19,000 attempts
+// (householdRecords, 100-fold) in $MCPEVAL_MEMORY_RECORDS when it is set,
+// to keep them and measure other builds against them, else in a temporary
+// directory.
+func memoryRecords(t *testing.T) (small, big string) {
+	t.Helper()
 	dir := t.TempDir()
 	if keep := os.Getenv("MCPEVAL_MEMORY_RECORDS"); keep != "" {
-		dir = keep // keep the records, to measure other builds against them
+		dir = keep
 	}
-	small, big := householdRecords(t, dir, 100)
+	return householdRecords(t, dir, 100)
+}
+
+// TestMemoryFlatInAttempts: scoring and reporting a run of 19,000
+// attempts takes under 100 MiB at its peak, and within half again what a
+// run of 190 takes.
+func TestMemoryFlatInAttempts(t *testing.T) {
+	skipPeakMemory(t, "generates a 19,000-attempt record")
+	small, big := memoryRecords(t)
 	junit := filepath.Join(t.TempDir(), "junit.xml")
 	for _, cmd := range [][]string{
 		{"score"},
@@ -230,12 +253,7 @@ func TestLargeRunPage(t *testing.T) {
 // what 190 take: the runner holds no attempt, and the finished record is
 // graded as a stream.
 func TestRunMemoryFlat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs 19,000 attempts")
-	}
-	if raceDetector {
-		t.Skip("peak memory under the race detector is the detector's")
-	}
+	skipPeakMemory(t, "runs 19,000 attempts")
 	dir := t.TempDir()
 	s := peakRSS(t, "run", "--model", "fake:perfect", "--attempts", "10", "--concurrency", "16", "--quiet", "--out", filepath.Join(dir, "190"))
 	b := peakRSS(t, "run", "--model", "fake:perfect", "--attempts", "1000", "--concurrency", "16", "--quiet", "--out", filepath.Join(dir, "19000"))

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -127,11 +126,7 @@ func viewPeak(t testing.TB, dir string) (peak float64, page int) {
 	}
 	cmd.Process.Signal(os.Interrupt)
 	cmd.Wait() // stopped by the signal: its exit status says nothing
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("no rusage on this system")
-	}
-	return float64(ru.Maxrss) / 1024, page
+	return maxRSS(t, cmd), page
 }
 
 // TestViewMemoryFlat: mcpeval view serves a run of 19,000 attempts in
@@ -139,17 +134,8 @@ func viewPeak(t testing.TB, dir string) (peak float64, page int) {
 // and the run's page stays small: the server holds verdicts and counters,
 // never the attempts, and the page lists cases, not attempts.
 func TestViewMemoryFlat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates a 19,000-attempt record")
-	}
-	if raceDetector {
-		t.Skip("peak memory under the race detector is the detector's")
-	}
-	dir := t.TempDir()
-	if keep := os.Getenv("MCPEVAL_MEMORY_RECORDS"); keep != "" {
-		dir = keep
-	}
-	small, big := householdRecords(t, dir, 100)
+	skipPeakMemory(t, "generates a 19,000-attempt record")
+	small, big := memoryRecords(t)
 	s, sp := viewPeak(t, small)
 	b, bp := viewPeak(t, big)
 	t.Logf("mcpeval view: peak RSS %.1f MiB at 190 attempts (run page %d bytes), %.1f MiB at 19,000 (run page %d bytes)", s, sp, b, bp)
