@@ -258,7 +258,7 @@ func scanLines(rd io.Reader, name string, run *Run, ignored func(off int64, size
 	n := 0
 	var off int64
 	for {
-		data, err := readLine(br)
+		data, err := ReadLine(br)
 		if len(data) == 0 && err == io.EOF {
 			break
 		}
@@ -375,9 +375,11 @@ func unmarshalLight(data []byte, l *line) error {
 	return nil
 }
 
-// readLine reads one line without its newline; io.EOF with data means the
-// last line had no newline.
-func readLine(br *bufio.Reader) ([]byte, error) {
+// ReadLine reads one line of a record file without its newline, as Read
+// and Open do, for a reader that walks a record line by line itself: io.EOF
+// with data means the last line had no newline (a torn write), and a line
+// longer than MaxLine is refused.
+func ReadLine(br *bufio.Reader) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')

@@ -106,7 +106,7 @@ func ReadHeader(dir string) (*Header, error) {
 		return nil, fmt.Errorf("reading record: %w", err)
 	}
 	defer f.Close()
-	data, err := readLine(bufio.NewReaderSize(f, 1<<16))
+	data, err := ReadLine(bufio.NewReaderSize(f, 1<<16))
 	if len(data) == 0 && err == io.EOF {
 		return nil, fmt.Errorf("%s: empty record", p)
 	}

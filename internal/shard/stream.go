@@ -148,7 +148,7 @@ func (s *source) scan() error {
 	var off int64
 	n := 0
 	for {
-		data, err := readLine(br)
+		data, err := record.ReadLine(br)
 		if len(data) == 0 && err == io.EOF {
 			break
 		}
@@ -234,25 +234,4 @@ func (s *source) scan() error {
 		s.warnings = append(s.warnings, s.end.Warnings...)
 	}
 	return nil
-}
-
-// readLine reads one line without its newline; io.EOF with data means the
-// last line had no newline. Lines longer than record.MaxLine are refused,
-// as record.Read refuses them.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if len(buf) > record.MaxLine {
-			return nil, fmt.Errorf("line longer than %d bytes", record.MaxLine)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err == nil {
-			return buf[:len(buf)-1], nil
-		}
-		return buf, err
-	}
 }
