@@ -8,25 +8,16 @@ import (
 	"testing"
 )
 
-// opsMini is one write case on builtin:ops, whose key creates a 5 GB
-// volume.
-const opsMini = `name: ops-mini
-target: builtin:ops
-fresh_target: true
-allow_writes: true
-attempts: 2
-cases:
-  - id: write/new-volume
-    prompt: Set up a 5 GB volume on nfs called cache-{{token}}.
-    action:
-      kind: write
-      steps:
-        - tool: create_volume
-          args:
-            name: {literal: "cache-{{token}}"}
-            size_gb: {literal: 5}
-            driver: {literal: nfs}
-`
+// opsMini reads the pipeline tests' suite: one write case on builtin:ops,
+// whose key creates a 5 GB volume, and one question that must be declined.
+func opsMini(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "internal", "pipeline", "testdata", "ops-mini.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // argumentsColumn reads the Arguments column of the first model in an
 // action report file.
@@ -61,7 +52,8 @@ func argumentsIn(t *testing.T, where string, rep []byte) string {
 // every graded file of the run, actions.json as well as grades.json, so
 // that no file of the run keeps the old suite's verdicts.
 func TestScoreRefreshesActions(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"suite.yaml": opsMini})
+	src := opsMini(t)
+	dir := writeFiles(t, map[string]string{"suite.yaml": src})
 	suitePath, run := filepath.Join(dir, "suite.yaml"), filepath.Join(dir, "run")
 	if code, _, stderr := mainIn(t, "run", "--suite", suitePath, "--out", run, "--quiet"); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
@@ -72,7 +64,7 @@ func TestScoreRefreshesActions(t *testing.T) {
 	}
 	// The suite now wants a 6 GB volume: the recorded calls (5 GB) get
 	// one argument wrong each.
-	edited := strings.NewReplacer("size_gb: {literal: 5}", "size_gb: {literal: 6}", "a 5 GB volume", "a 6 GB volume").Replace(opsMini)
+	edited := strings.NewReplacer("size_gb: {literal: 5}", "size_gb: {literal: 6}", "a 5 GB volume", "a 6 GB volume").Replace(src)
 	if err := os.WriteFile(suitePath, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +100,7 @@ func argumentsColumnOf(t *testing.T, path string) string {
 // TestMergeWritesEveryFile: the merged run of a sharded action suite gets
 // the same derived files as an unsharded run, action columns included.
 func TestMergeWritesEveryFile(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"suite.yaml": opsMini})
+	dir := writeFiles(t, map[string]string{"suite.yaml": opsMini(t)})
 	suitePath := filepath.Join(dir, "suite.yaml")
 	var shards []string
 	for _, k := range []string{"1/2", "2/2"} {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"os"
@@ -23,28 +24,12 @@ import (
 	"github.com/mcpeval/mcpeval/target"
 )
 
-// opsMini is one write case on builtin:ops, whose key creates a 5 GB
-// volume, and one question that must be declined.
-const opsMini = `name: ops-mini
-target: builtin:ops
-fresh_target: true
-allow_writes: true
-attempts: 2
-cases:
-  - id: write/new-volume
-    prompt: Set up a 5 GB volume on nfs called cache-{{token}}.
-    action:
-      kind: write
-      steps:
-        - tool: create_volume
-          args:
-            name: {literal: "cache-{{token}}"}
-            size_gb: {literal: 5}
-            driver: {literal: nfs}
-  - id: decline/weather
-    prompt: What's the weather like in Lisbon?
-    decline: true
-`
+// opsMini (testdata/ops-mini.yaml, which the CLI's tests run too) is one
+// write case on builtin:ops, whose key creates a 5 GB volume, and one
+// question that must be declined.
+//
+//go:embed testdata/ops-mini.yaml
+var opsMini string
 
 func loadSuite(t *testing.T, yaml string) *suite.Suite {
 	t.Helper()
