@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
@@ -30,9 +31,9 @@ type BatchClient struct {
 	Open func(t *testing.T, url string, policy retry.Policy) (model.Batcher, error)
 	// MaxRequests and MaxBytes are the API's limits on one batch.
 	MaxRequests, MaxBytes int
-	// SetLimits sets the limits the client splits by, for the rest of the
-	// test (the check restores them).
-	SetLimits func(requests, bytes int)
+	// Limits are the limits the client splits by: the checks make them
+	// small for a test and put MaxRequests and MaxBytes back after it.
+	Limits *send.Limits
 	// Ended is the API's word for a batch whose requests all ended.
 	Ended string
 	// StopReason is the API's stop reason for an answer calling a tool.
@@ -64,8 +65,8 @@ var limitsMu sync.Mutex
 func (c BatchClient) limits(t *testing.T, requests, bytes int) {
 	t.Helper()
 	limitsMu.Lock()
-	c.SetLimits(requests, bytes)
-	t.Cleanup(func() { c.SetLimits(c.MaxRequests, c.MaxBytes); limitsMu.Unlock() })
+	*c.Limits = send.Limits{Requests: requests, Bytes: bytes}
+	t.Cleanup(func() { *c.Limits = send.Limits{Requests: c.MaxRequests, Bytes: c.MaxBytes}; limitsMu.Unlock() })
 }
 
 // stand serves the batch API answering prompts "p0", "p1", ... with a

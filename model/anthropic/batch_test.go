@@ -3,7 +3,6 @@ package anthropic
 import (
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
@@ -20,7 +19,7 @@ func TestBatches(t *testing.T) {
 			return providertest.Open(t, "anthropic:claude-test", Config{APIKey: key, BaseURL: url, Retry: policy}, New)
 		},
 		MaxRequests: MaxBatchRequests, MaxBytes: MaxBatchBytes,
-		SetLimits:  func(requests, bytes int) { batchLimits = send.Limits{Requests: requests, Bytes: bytes} },
+		Limits:     &batchLimits,
 		Ended:      "ended",
 		StopReason: "tool_use",
 		Upload:     "/v1/messages/batches", Create: "/v1/messages/batches",

@@ -3,7 +3,6 @@ package openai
 import (
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/retry"
 	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
@@ -21,7 +20,7 @@ func TestBatches(t *testing.T) {
 			return providertest.Open(t, "openai:gpt-test", Config{APIKey: key, BaseURL: url + "/v1", Retry: policy}, New)
 		},
 		MaxRequests: MaxBatchRequests, MaxBytes: MaxBatchBytes,
-		SetLimits:  func(requests, bytes int) { batchLimits = send.Limits{Requests: requests, Bytes: bytes} },
+		Limits:     &batchLimits,
 		Ended:      "completed",
 		StopReason: "tool_calls",
 		Upload:     "/v1/files", Create: "/v1/batches",
