@@ -47,6 +47,9 @@ type rule struct {
 	// covers every package below dir too, as go list reads it.
 	dirs   []string
 	banned []string
+	// allowed are exceptions to banned: pure leaves a format package
+	// reads its files with.
+	allowed []string
 }
 
 var rules = []rule{
@@ -54,6 +57,9 @@ var rules = []rule{
 		why:    "grading is a pure function of record and suite",
 		dirs:   []string{"grade/...", "stats"},
 		banned: join(network, online, []string{"os/exec", mod + "model/", mod + "internal/"}),
+		// suite places its YAML errors with yamlloc, a leaf that reads
+		// bytes and nothing else.
+		allowed: []string{mod + "internal/yamlloc"},
 	},
 	{
 		why:    "rendering, comparing, reviewing, redacting and publishing read records and grades",
@@ -122,7 +128,7 @@ func broken(t *testing.T, r rule, dir string) []string {
 	var bad []string
 	for pkg, ds := range deps(t, mod+dir) {
 		for _, dep := range ds {
-			if matches(dep, r.banned) {
+			if matches(dep, r.banned) && !matches(dep, r.allowed) {
 				bad = append(bad, strings.TrimPrefix(pkg, mod)+" depends on "+dep)
 			}
 		}
