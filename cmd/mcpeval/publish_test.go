@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/internal/gittest"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -17,30 +17,11 @@ import (
 // publish tests' suite, committed, and returns it with its commit.
 func gitRepo(t *testing.T) (dir, commit string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir = t.TempDir()
 	data, err := os.ReadFile("../../internal/publish/testdata/suite.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, "suite.yaml"), data, 0o644)
-	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("notes\n"), 0o644)
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "suite")
-	return dir, strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return gittest.Repo(t, map[string]string{"suite.yaml": string(data), "notes.txt": "notes\n"})
 }
 
 // realRun writes a real model's run (the publish tests' record) into
@@ -100,8 +81,8 @@ func TestPublishReal(t *testing.T) {
 	if out, _, code := mcpeval(t, "publish", "--check", "--ledger", ledger); code != 0 || !strings.Contains(out, "agree") {
 		t.Errorf("check: exit %d\n%s", code, out)
 	}
-	git(t, dir, "add", "results.json", "results")
-	git(t, dir, "commit", "-q", "-m", "publish")
+	gittest.Git(t, dir, "add", "results.json", "results")
+	gittest.Git(t, dir, "commit", "-q", "-m", "publish")
 
 	// A commit that is not in the repository.
 	other := realRun(t, dir, "r2", "0123456789abcdef0123456789abcdef01234567")

@@ -2,12 +2,11 @@ package buildinfo
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/internal/gittest"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -71,7 +70,7 @@ func TestSuite(t *testing.T) {
 		t.Errorf("an edited suite: %+v", got)
 	}
 	// So is a file of a suite folder that was never committed.
-	run(t, dir, "checkout", "-q", "--", ".")
+	gittest.Git(t, dir, "checkout", "-q", "--", ".")
 	os.WriteFile(filepath.Join(dir, "suites", "new.yaml"), []byte("cases: []\n"), 0o644)
 	if got := Suite(filepath.Join(dir, "suites")); !got.Dirty {
 		t.Errorf("an untracked case file: %+v", got)
@@ -104,24 +103,5 @@ func TestSuite(t *testing.T) {
 // committed, and returns it with its commit.
 func repo(t *testing.T) (dir, commit string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir = t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "suites"), 0o755)
-	os.WriteFile(filepath.Join(dir, "suites", "a.yaml"), []byte("name: a\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "other.txt"), []byte("other\n"), 0o644)
-	run(t, dir, "init", "-q")
-	run(t, dir, "add", ".")
-	run(t, dir, "commit", "-q", "-m", "start")
-	return dir, strings.TrimSpace(run(t, dir, "rev-parse", "HEAD"))
-}
-
-func run(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return gittest.Repo(t, map[string]string{"suites/a.yaml": "name: a\n", "other.txt": "other\n"})
 }
