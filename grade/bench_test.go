@@ -1,7 +1,6 @@
 package grade
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
@@ -21,16 +20,8 @@ func benchHouseholdRun(b *testing.B) (*record.Run, int) {
 	hh := loadHousehold(b)
 	run := &record.Run{Header: *hh.header(false)}
 	for _, c := range s.Cases {
-		var calls []record.Call
-		for _, k := range c.Key.Calls {
-			args := ""
-			if len(k.Args) > 0 {
-				a, _ := json.Marshal(k.Args)
-				args = string(a)
-			}
-			calls = append(calls, hh.call(b, k.Tool, args))
-		}
-		for n, answer := range []string{c.Key.Answer, "I'm sorry, I can't help with that.", "It is SGD 1,234,567 (up 12.5%), about 4,321 units."} {
+		calls := hh.keyCalls(b, c)
+		for n, answer := range []string{c.Key.Answer, refusal, invented} {
 			a := answered(c, answer, calls...)
 			a.N = n + 1
 			run.Attempts = append(run.Attempts, *a)

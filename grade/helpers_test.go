@@ -77,6 +77,29 @@ func (h *household) call(t testing.TB, tool, args string) record.Call {
 	return c
 }
 
+// keyCalls are the calls of case c's key, answered with the captured
+// results.
+func (h *household) keyCalls(t testing.TB, c *suite.Case) []record.Call {
+	t.Helper()
+	var calls []record.Call
+	for _, k := range c.Key.Calls {
+		args := ""
+		if len(k.Args) > 0 {
+			b, _ := json.Marshal(k.Args)
+			args = string(b)
+		}
+		calls = append(calls, h.call(t, k.Tool, args))
+	}
+	return calls
+}
+
+// Answers to any household case that must fail it: a bare refusal (which
+// does not say the data cannot answer) and one that invents numbers.
+const (
+	refusal  = "I'm sorry, I can't help with that."
+	invented = "It is SGD 1,234,567 (up 12.5%), about 4,321 units."
+)
+
 // answered is an answered attempt with the given calls, one turn each.
 func answered(c *suite.Case, answer string, calls ...record.Call) *record.Attempt {
 	a := &record.Attempt{Case: c.ID, N: 1, Prompt: c.Prompt, End: record.EndAnswered, Answer: answer}

@@ -1,11 +1,9 @@
 package grade
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/record"
 )
 
 // TestHouseholdCorpus grades scripted answers to every case of the real
@@ -23,23 +21,14 @@ func TestHouseholdCorpus(t *testing.T) {
 	h := hh.header(false)
 	for _, c := range s.Cases {
 		t.Run(c.ID, func(t *testing.T) {
-			var calls []record.Call
-			for _, k := range c.Key.Calls {
-				args := ""
-				if len(k.Args) > 0 {
-					b, _ := json.Marshal(k.Args)
-					args = string(b)
-				}
-				calls = append(calls, hh.call(t, k.Tool, args))
-			}
-			if g := Attempt(s, c, h, answered(c, c.Key.Answer, calls...)); g.Outcome != Pass {
+			if g := Attempt(s, c, h, answered(c, c.Key.Answer, hh.keyCalls(t, c)...)); g.Outcome != Pass {
 				t.Errorf("the key's answer: %s%s", g.Outcome, reasonsText(g.Reasons))
 			}
-			refuse := Attempt(s, c, h, answered(c, "I'm sorry, I can't help with that."))
+			refuse := Attempt(s, c, h, answered(c, refusal))
 			if refuse.Outcome != Fail {
 				t.Errorf("a refusal: %s%s", refuse.Outcome, reasonsText(refuse.Reasons))
 			}
-			invent := Attempt(s, c, h, answered(c, "It is SGD 1,234,567 (up 12.5%), about 4,321 units."))
+			invent := Attempt(s, c, h, answered(c, invented))
 			if invent.Outcome != Fail {
 				t.Errorf("an invented answer: %s", invent.Outcome)
 			}
