@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/record"
@@ -304,7 +305,7 @@ func argRule(a suite.ArgRule) string {
 
 // figure writes an expected figure with the tolerance it is held to.
 func figure(s *suite.Suite, f suite.Figure) string {
-	v := grouped(strconv.FormatFloat(f.Value, 'f', -1, 64))
+	v := format.Grouped(strconv.FormatFloat(f.Value, 'f', -1, 64))
 	switch f.Kind {
 	case "percent":
 		v += "%"
@@ -329,24 +330,6 @@ func figure(s *suite.Suite, f suite.Figure) string {
 		out = f.Label + ": " + out
 	}
 	return out
-}
-
-// grouped puts commas in a number's whole part: 2394755.5 is
-// 2,394,755.5.
-func grouped(s string) string {
-	whole, frac, _ := strings.Cut(s, ".")
-	neg := strings.HasPrefix(whole, "-")
-	whole = strings.TrimPrefix(whole, "-")
-	for i := len(whole) - 3; i > 0; i -= 3 {
-		whole = whole[:i] + "," + whole[i:]
-	}
-	if neg {
-		whole = "-" + whole
-	}
-	if frac != "" {
-		return whole + "." + frac
-	}
-	return whole
 }
 
 // flagCalls marks the calls of t that broke one of case c's rules: a

@@ -128,3 +128,21 @@ func Hash(h string) string {
 	}
 	return h
 }
+
+// Grouped puts commas in the whole part of a number written in digits:
+// "2394755.5" is "2,394,755.5", "-1204" is "-1,204".
+func Grouped(s string) string {
+	whole, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(whole, "-")
+	whole = strings.TrimPrefix(whole, "-")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	if neg {
+		whole = "-" + whole
+	}
+	if frac != "" {
+		return whole + "." + frac
+	}
+	return whole
+}

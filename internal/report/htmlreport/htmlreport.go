@@ -623,23 +623,10 @@ func tokens(u model.Usage) string {
 	if u.Input == 0 && u.Output == 0 {
 		return ""
 	}
-	s := thousands(u.Input) + " in, " + thousands(u.Output) + " out"
+	n := func(x int64) string { return format.Grouped(strconv.FormatInt(x, 10)) }
+	s := n(u.Input) + " in, " + n(u.Output) + " out"
 	if u.CacheRead > 0 {
-		s += ", " + thousands(u.CacheRead) + " cached"
-	}
-	return s
-}
-
-// thousands writes n with comma separators: 1,204.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
+		s += ", " + n(u.CacheRead) + " cached"
 	}
 	return s
 }
