@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,13 +170,8 @@ func stripComment(s string) string {
 // command's help text.
 func helpCommands(t *testing.T) []documented {
 	t.Helper()
-	var names []string
-	for name := range commands {
-		names = append(names, name)
-	}
-	sort.Strings(names)
 	var out []documented
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(commands)) {
 		var stdout, stderr bytes.Buffer
 		Main(context.Background(), []string{"help", name}, nil, &stdout, &stderr)
 		text := stdout.String() + stderr.String()
