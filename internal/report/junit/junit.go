@@ -27,24 +27,27 @@ type Run struct {
 	Durations map[string]time.Duration
 }
 
+// tally is the counts JUnit puts on both <testsuites> and <testsuite>,
+// as attributes (encoding/xml writes an embedded struct's fields as the
+// outer element's own).
+type tally struct {
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
+}
+
 type testsuites struct {
-	XMLName  xml.Name    `xml:"testsuites"`
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Suites   []testsuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	Name    string   `xml:"name,attr"`
+	tally
+	Suites []testsuite `xml:"testsuite"`
 }
 
 type testsuite struct {
-	Name       string     `xml:"name,attr"`
-	Tests      int        `xml:"tests,attr"`
-	Failures   int        `xml:"failures,attr"`
-	Errors     int        `xml:"errors,attr"`
-	Skipped    int        `xml:"skipped,attr"`
-	Time       string     `xml:"time,attr"`
+	Name string `xml:"name,attr"`
+	tally
 	Timestamp  string     `xml:"timestamp,attr,omitempty"`
 	Properties []property `xml:"properties>property"`
 	Cases      []testcase `xml:"testcase"`
