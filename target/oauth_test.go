@@ -47,6 +47,17 @@ func dialTools(t *testing.T, cfg target.Config) ([]*mcp.Tool, error) {
 	return conn.Tools(context.Background())
 }
 
+// dialAgain connects with cfg and lists the tools as the next mcpeval
+// would: the OAuth handlers this process shares forgotten, the token cache
+// on disk kept. It fails the test when it cannot.
+func dialAgain(t *testing.T, cfg target.Config) {
+	t.Helper()
+	target.ForgetOAuthHandlers()
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestOAuthClientCredentials(t *testing.T) {
 	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"ci": "s3cret-PLANTED"}})
 	t.Setenv("MCPEVAL_TEST_CLIENT_SECRET", "s3cret-PLANTED")
@@ -88,31 +99,22 @@ func TestOAuthClientCredentials(t *testing.T) {
 		t.Errorf("the cache holds the configured client secret:\n%s", b)
 	}
 
-	// A second mcpeval (the handlers forgotten) reuses the cached token.
-	target.ForgetOAuthHandlers()
-	if _, err := dialTools(t, cfg); err != nil {
-		t.Fatal(err)
-	}
+	// A second mcpeval reuses the cached token.
+	dialAgain(t, cfg)
 	if n := as.TokenCalls(""); n != 1 {
 		t.Errorf("the second run asked for %d tokens in all, want 1 (the cached one reused)", n)
 	}
 
 	// A cached token the server no longer accepts is replaced.
-	target.ForgetOAuthHandlers()
 	as.ExpireAccessTokens()
-	if _, err := dialTools(t, cfg); err != nil {
-		t.Fatal(err)
-	}
+	dialAgain(t, cfg)
 	if n := as.TokenCalls("client_credentials"); n != 2 {
 		t.Errorf("after the server expired the token: %d client_credentials requests, want 2", n)
 	}
 
 	// A cache file others may read is not trusted.
-	target.ForgetOAuthHandlers()
 	os.Chmod(file, 0o644)
-	if _, err := dialTools(t, cfg); err != nil {
-		t.Fatal(err)
-	}
+	dialAgain(t, cfg)
 	if n := as.TokenCalls("client_credentials"); n != 3 {
 		t.Errorf("with a world-readable cache: %d client_credentials requests, want 3", n)
 	}
@@ -192,20 +194,14 @@ func TestOAuthAuthorizationCode(t *testing.T) {
 
 	// The next mcpeval, with no browser at all, uses the cached token; once
 	// it has expired, it refreshes it without asking the person again.
-	target.ForgetOAuthHandlers()
 	noBrowser := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir}}
-	if _, err := dialTools(t, noBrowser); err != nil {
-		t.Fatal(err)
-	}
+	dialAgain(t, noBrowser)
 	if n := as.TokenCalls(""); n != 1 {
 		t.Errorf("the second run made %d token requests in all, want 1", n)
 	}
-	target.ForgetOAuthHandlers()
 	as.ExpireAccessTokens()
 	rewriteExpiry(t, target.TokenFile(dir, endpoint))
-	if _, err := dialTools(t, noBrowser); err != nil {
-		t.Fatal(err)
-	}
+	dialAgain(t, noBrowser)
 	if n := as.TokenCalls("refresh_token"); n != 1 {
 		t.Errorf("%d refreshes of the expired token, want 1", n)
 	}
