@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -250,11 +251,7 @@ func excluded(m map[string]int) string {
 	if len(m) == 0 {
 		return "0"
 	}
-	var kinds []string
-	for k := range m {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
+	kinds := slices.Sorted(maps.Keys(m))
 	var parts []string
 	for _, k := range kinds {
 		parts = append(parts, fmt.Sprintf("%d %s", m[k], k))

@@ -2,7 +2,8 @@ package pipeline
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -103,11 +104,7 @@ func kinds(m map[string]int) string {
 	if len(m) == 0 {
 		return "no kind recorded"
 	}
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
+	ks := slices.Sorted(maps.Keys(m))
 	var parts []string
 	for _, k := range ks {
 		name := k

@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/model"
@@ -30,11 +31,7 @@ var behaviours = map[string]Behaviour{
 
 // Names lists the fake models.
 func Names() []string {
-	var ns []string
-	for n := range behaviours {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
+	ns := slices.Sorted(maps.Keys(behaviours))
 	return ns
 }
 

@@ -34,8 +34,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/yamlloc"
@@ -267,11 +268,7 @@ func argsJSON(n *yaml.Node) (json.RawMessage, error) {
 
 // IDs lists the scripted case ids.
 func (s *Script) IDs() []string {
-	var ids []string
-	for id := range s.Cases {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(s.Cases))
 	return ids
 }
 
