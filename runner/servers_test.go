@@ -31,14 +31,19 @@ type recordingModel struct {
 }
 
 func (m *recordingModel) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
+	m.mu.Lock()
+	m.names = append(m.names, toolNames(req))
+	m.mu.Unlock()
+	return m.Model.Generate(ctx, req)
+}
+
+// toolNames are the names of the tools req offers the model.
+func toolNames(req *model.Request) []string {
 	var names []string
 	for _, t := range req.Tools {
 		names = append(names, t.Name)
 	}
-	m.mu.Lock()
-	m.names = append(m.names, names)
-	m.mu.Unlock()
-	return m.Model.Generate(ctx, req)
+	return names
 }
 
 // target0 is the target of a test run that takes the suite's own: the

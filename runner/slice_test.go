@@ -49,12 +49,8 @@ type sentRequest struct {
 }
 
 func (m *requestsModel) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
-	var names []string
-	for _, t := range req.Tools {
-		names = append(names, t.Name)
-	}
 	m.mu.Lock()
-	m.reqs[req.CaseID] = append(m.reqs[req.CaseID], sentRequest{names, req.ToolChoice.String()})
+	m.reqs[req.CaseID] = append(m.reqs[req.CaseID], sentRequest{toolNames(req), req.ToolChoice.String()})
 	m.mu.Unlock()
 	return m.Model.Generate(ctx, req)
 }

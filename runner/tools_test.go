@@ -24,12 +24,8 @@ type toolsModel struct {
 }
 
 func (m *toolsModel) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
-	var names []string
-	for _, t := range req.Tools {
-		names = append(names, t.Name)
-	}
 	m.mu.Lock()
-	m.tools[req.CaseID] = names
+	m.tools[req.CaseID] = toolNames(req)
 	m.mu.Unlock()
 	if req.CaseID == "narrow/unshown" && fake.Turns(req) == 0 {
 		// A tool the case was not shown.
