@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -39,13 +37,6 @@ history/six-months:
     args: {months: 12}
 `
 
-func mainIn(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = Main(context.Background(), args, nil, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -64,10 +55,10 @@ func TestGateExitCodes(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"suite.yaml": gateSuite, "break.yaml": breakScript})
 	suite, script := filepath.Join(dir, "suite.yaml"), "script:"+filepath.Join(dir, "break.yaml")
 	base, bad := filepath.Join(dir, "base"), filepath.Join(dir, "bad")
-	if code, _, stderr := mainIn(t, "run", "--suite", suite, "--out", base, "--quiet"); code != 0 {
+	if _, stderr, code := cli("run", "--suite", suite, "--out", base, "--quiet"); code != 0 {
 		t.Fatalf("base run: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := mainIn(t, "run", "--suite", suite, "--model", script, "--out", bad, "--quiet"); code != 0 {
+	if _, stderr, code := cli("run", "--suite", suite, "--model", script, "--out", bad, "--quiet"); code != 0 {
 		t.Fatalf("bad run: exit %d: %s", code, stderr)
 	}
 	tests := []struct {
@@ -86,7 +77,7 @@ func TestGateExitCodes(t *testing.T) {
 		{[]string{"run", "--suite", suite, "--out", filepath.Join(dir, "r6"), "--quiet", "--model", "fake:perfect", "--model", "fake:refuse", "--gate", base}, exitUsage, "give one --model"},
 	}
 	for _, tt := range tests {
-		code, _, stderr := mainIn(t, tt.args...)
+		_, stderr, code := cli(tt.args...)
 		if code != tt.code || !strings.Contains(stderr, tt.stderr) {
 			t.Errorf("mcpeval %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tt.args, " "), code, stderr, tt.code, tt.stderr)
 		}
@@ -100,11 +91,11 @@ func TestGateExitCodes(t *testing.T) {
 // datasets run and pass with fake:perfect.
 func TestExampleSuite(t *testing.T) {
 	const ex = "../../examples/household-ci"
-	if code, out, stderr := mainIn(t, "validate", ex); code != 0 {
+	if out, stderr, code := cli("validate", ex); code != 0 {
 		t.Fatalf("validate: exit %d\n%s%s", code, out, stderr)
 	}
 	for dataset, want := range map[string]int{"pr": 15, "merge": 12} {
-		code, out, stderr := mainIn(t, "run", "--suite", ex, "--dataset", dataset, "--out", filepath.Join(t.TempDir(), dataset), "--quiet", "--json")
+		out, stderr, code := cli("run", "--suite", ex, "--dataset", dataset, "--out", filepath.Join(t.TempDir(), dataset), "--quiet", "--json")
 		if code != 0 {
 			t.Fatalf("--dataset %s: exit %d: %s", dataset, code, stderr)
 		}
@@ -130,7 +121,7 @@ func TestExampleSuite(t *testing.T) {
 // as JSON, strongest model first.
 func TestLadderJSON(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"suite.yaml": gateSuite, "break.yaml": breakScript})
-	code, out, stderr := mainIn(t, "run", "--suite", filepath.Join(dir, "suite.yaml"), "--attempts", "1", "--json", "--quiet",
+	out, stderr, code := cli("run", "--suite", filepath.Join(dir, "suite.yaml"), "--attempts", "1", "--json", "--quiet",
 		"--model", "fake:perfect", "--model", "script:"+filepath.Join(dir, "break.yaml"), "--out", filepath.Join(dir, "ladder"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -186,12 +177,12 @@ func TestGateOnNothingGraded(t *testing.T) {
 	serve(refuse)
 
 	base := filepath.Join(dir, "base")
-	if code, _, stderr := mainIn(t, "run", "--suite", suitePath, "--out", base, "--quiet"); code != exitOK {
+	if _, stderr, code := cli("run", "--suite", suitePath, "--out", base, "--quiet"); code != exitOK {
 		t.Fatalf("base run: exit %d: %s", code, stderr)
 	}
 	openai := []string{"run", "--suite", suitePath, "--model", "openai:gpt-test", "--spend", "--quiet", "--concurrency", "1"}
 	down1 := filepath.Join(dir, "down")
-	code, _, stderr := mainIn(t, append(openai, "--out", down1)...)
+	_, stderr, code := cli(append(openai, "--out", down1)...)
 	if code != exitOK {
 		t.Fatalf("a run with the provider down and no gate: exit %d, want 0: %s", code, stderr)
 	}
@@ -217,7 +208,7 @@ func TestGateOnNothingGraded(t *testing.T) {
 		{[]string{"compare", "--gate", base, base}, exitOK, ""},
 	}
 	for _, tt := range tests {
-		code, _, stderr := mainIn(t, tt.args...)
+		_, stderr, code := cli(tt.args...)
 		if code != tt.code || !strings.Contains(stderr, tt.stderr) || strings.Contains(stderr, "gate passed") {
 			t.Errorf("mcpeval %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tt.args, " "), code, stderr, tt.code, tt.stderr)
 		}
@@ -229,16 +220,16 @@ func TestGateOnNothingGraded(t *testing.T) {
 	// Three of ten attempts refused (30%): too many errors for the default
 	// 20%, enough graded attempts for a gate that accepts half.
 	serve(refuse[:3])
-	code, _, stderr = mainIn(t, append(openai, "--out", filepath.Join(dir, "p1"), "--min-pass", "0.5")...)
+	_, stderr, code = cli(append(openai, "--out", filepath.Join(dir, "p1"), "--min-pass", "0.5")...)
 	if code != exitTooFew || !strings.Contains(stderr, "3 of 10 attempts ended in an error (30%; provider 3), more than the 20% a gate accepts") {
 		t.Errorf("30%% errors under the default share: exit %d, stderr %q", code, stderr)
 	}
 	serve(refuse[:3])
-	code, _, stderr = mainIn(t, append(openai, "--out", filepath.Join(dir, "p2"), "--min-pass", "0.5", "--max-error-rate", "0.5")...)
+	_, stderr, code = cli(append(openai, "--out", filepath.Join(dir, "p2"), "--min-pass", "0.5", "--max-error-rate", "0.5")...)
 	if code != exitOK || !strings.Contains(stderr, "gate passed") {
 		t.Errorf("30%% errors with --max-error-rate 0.5: exit %d, stderr %q", code, stderr)
 	}
-	code, _, stderr = mainIn(t, append(openai, "--out", filepath.Join(dir, "p3"), "--max-error-rate", "0")...)
+	_, stderr, code = cli(append(openai, "--out", filepath.Join(dir, "p3"), "--max-error-rate", "0")...)
 	if code != exitUsage || !strings.Contains(stderr, "--max-error-rate 0: want a fraction above 0 and at most 1") {
 		t.Errorf("--max-error-rate 0: exit %d, stderr %q", code, stderr)
 	}
@@ -251,7 +242,7 @@ func TestGateSummaryOnAnUnfinishedRun(t *testing.T) {
 	drifted := strings.Replace(gateSuite, "attempts: 5\n", "attempts: 5\npreflight:\n  - tool: get_net_worth\n    expect: {net_worth_sgd: 1}\n", 1)
 	dir := writeFiles(t, map[string]string{"suite.yaml": drifted})
 	summary := filepath.Join(dir, "summary.md")
-	code, _, stderr := mainIn(t, "run", "--suite", filepath.Join(dir, "suite.yaml"), "--out", filepath.Join(dir, "run"), "--quiet", "--min-pass", "0.9", "--summary", summary)
+	_, stderr, code := cli("run", "--suite", filepath.Join(dir, "suite.yaml"), "--out", filepath.Join(dir, "run"), "--quiet", "--min-pass", "0.9", "--summary", summary)
 	if code != exitInvalid {
 		t.Fatalf("exit %d, want %d: %s", code, exitInvalid, stderr)
 	}

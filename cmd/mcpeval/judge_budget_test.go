@@ -28,7 +28,7 @@ func TestJudgeStoppedIsSaid(t *testing.T) {
 // judge no price table lists; the run is refused before anything is sent.
 func TestDollarBudgetNeedsAPricedJudge(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-key")
-	_, errs, code := mcpeval(t, "run", "--model", "fake:perfect", "--judge", "anthropic:no-such-judge", "--spend", "--budget-usd", "1", "--out", t.TempDir()+"/r")
+	_, errs, code := cli("run", "--model", "fake:perfect", "--judge", "anthropic:no-such-judge", "--spend", "--budget-usd", "1", "--out", t.TempDir()+"/r")
 	if code != 2 || !strings.Contains(errs, "--budget-usd: judge anthropic:no-such-judge is not in the price table") {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}

@@ -33,7 +33,7 @@ cases:
 func TestScoreJudgeBudget(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"suite.yaml": judgedSuite})
 	run := filepath.Join(dir, "r")
-	if code, _, stderr := mainIn(t, "run", "--suite", filepath.Join(dir, "suite.yaml"), "--out", run, "--quiet"); code != exitOK {
+	if _, stderr, code := cli("run", "--suite", filepath.Join(dir, "suite.yaml"), "--out", run, "--quiet"); code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
 	// The judge is asked about the fake model's answer against the rubric.
@@ -47,7 +47,7 @@ func TestScoreJudgeBudget(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", anthropicKey)
 	t.Setenv("MCPEVAL_SPEND", "")
 
-	code, _, stderr := mainIn(t, "score", run, "--judge", "anthropic:claude-haiku-4-5", "--spend", "--judge-asks", "3", "--budget-tokens", "1")
+	_, stderr, code := cli("score", run, "--judge", "anthropic:claude-haiku-4-5", "--spend", "--judge-asks", "3", "--budget-tokens", "1")
 	if code != exitOK {
 		t.Fatalf("score: exit %d: %s", code, stderr)
 	}
@@ -73,7 +73,7 @@ func TestScoreJudgeBudget(t *testing.T) {
 	}
 
 	// A dollar budget cannot hold a judge no table prices.
-	code, _, stderr = mainIn(t, "score", run, "--judge", "anthropic:no-such-judge", "--spend", "--budget-usd", "1")
+	_, stderr, code = cli("score", run, "--judge", "anthropic:no-such-judge", "--spend", "--budget-usd", "1")
 	if code != exitUsage || !strings.Contains(stderr, "--budget-usd: judge anthropic:no-such-judge is not in the price table") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}

@@ -23,7 +23,7 @@ func TestRunProvenance(t *testing.T) {
 	header := func(name string) record.Header {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), name)
-		if stdout, stderr, code := mcpeval(t, "run", "--suite", suitePath, "--target", "builtin:household", "--attempts", "1", "--quiet", "--out", out); code != 0 {
+		if stdout, stderr, code := cli("run", "--suite", suitePath, "--target", "builtin:household", "--attempts", "1", "--quiet", "--out", out); code != 0 {
 			t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
 		}
 		rec, err := record.Read(out)

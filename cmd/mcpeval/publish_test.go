@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -50,13 +49,6 @@ func realRun(t *testing.T, dir, name, commit string) string {
 	return run
 }
 
-func mcpeval(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = Main(context.Background(), args, nil, &out, &errb)
-	return out.String(), errb.String(), code
-}
-
 // TestPublishReal publishes a real model's run from a clean checkout, checks
 // the ledger and pages agree, and refuses a run made at a commit the
 // repository lacks and a tree with uncommitted changes.
@@ -64,7 +56,7 @@ func TestPublishReal(t *testing.T) {
 	dir, commit := gitRepo(t)
 	run := realRun(t, dir, "r1", commit)
 	ledger := filepath.Join(dir, "results.json")
-	out, errs, code := mcpeval(t, "publish", run, "--ledger", ledger)
+	out, errs, code := cli("publish", run, "--ledger", ledger)
 	if code != 0 {
 		t.Fatalf("publish: exit %d\n%s%s", code, out, errs)
 	}
@@ -78,7 +70,7 @@ func TestPublishReal(t *testing.T) {
 			t.Errorf("publish output lacks %q:\n%s", want, out)
 		}
 	}
-	if out, _, code := mcpeval(t, "publish", "--check", "--ledger", ledger); code != 0 || !strings.Contains(out, "agree") {
+	if out, _, code := cli("publish", "--check", "--ledger", ledger); code != 0 || !strings.Contains(out, "agree") {
 		t.Errorf("check: exit %d\n%s", code, out)
 	}
 	gittest.Git(t, dir, "add", "results.json", "results")
@@ -86,13 +78,13 @@ func TestPublishReal(t *testing.T) {
 
 	// A commit that is not in the repository.
 	other := realRun(t, dir, "r2", "0123456789abcdef0123456789abcdef01234567")
-	out, _, code = mcpeval(t, "publish", other, "--ledger", ledger, "--replace")
+	out, _, code = cli("publish", other, "--ledger", ledger, "--replace")
 	if code != exitGate || !strings.Contains(out, "refused by dirty-tree: commit 0123456789ab, which the run names, is not in the repository") {
 		t.Errorf("an unknown commit: exit %d\n%s", code, out)
 	}
 	// Uncommitted changes to a tracked file.
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("changed\n"), 0o644)
-	out, _, code = mcpeval(t, "publish", run, "--ledger", ledger, "--replace")
+	out, _, code = cli("publish", run, "--ledger", ledger, "--replace")
 	if code != exitGate || !strings.Contains(out, "refused by dirty-tree: the working tree has uncommitted changes to tracked files ("+filepath.Join(dir, "notes.txt")) {
 		t.Errorf("a dirty tree: exit %d\n%s", code, out)
 	}

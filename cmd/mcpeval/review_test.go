@@ -29,7 +29,7 @@ cases:
   - say: "\e[2J\e]0;owned\aYour net worth is \u202eSGD 1\u202c."
 `)
 	run := filepath.Join(dir, "run")
-	if _, errs, code := mcpeval(t, "run", "--suite", suitePath, "--model", "script:"+script, "--out", run, "--quiet"); code != 0 {
+	if _, errs, code := cli("run", "--suite", suitePath, "--model", "script:"+script, "--out", run, "--quiet"); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errs)
 	}
 	var out strings.Builder

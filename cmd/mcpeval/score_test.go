@@ -55,7 +55,7 @@ func TestScoreRefreshesActions(t *testing.T) {
 	src := opsMini(t)
 	dir := writeFiles(t, map[string]string{"suite.yaml": src})
 	suitePath, run := filepath.Join(dir, "suite.yaml"), filepath.Join(dir, "run")
-	if code, _, stderr := mainIn(t, "run", "--suite", suitePath, "--out", run, "--quiet"); code != 0 {
+	if _, stderr, code := cli("run", "--suite", suitePath, "--out", run, "--quiet"); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
 	before := argumentsColumn(t, filepath.Join(run, "actions.json"))
@@ -68,7 +68,7 @@ func TestScoreRefreshesActions(t *testing.T) {
 	if err := os.WriteFile(suitePath, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := mainIn(t, "score", run); code != 0 {
+	if _, stderr, code := cli("score", run); code != 0 {
 		t.Fatalf("score: exit %d: %s", code, stderr)
 	}
 	after := argumentsColumn(t, filepath.Join(run, "actions.json"))
@@ -105,13 +105,13 @@ func TestMergeWritesEveryFile(t *testing.T) {
 	var shards []string
 	for _, k := range []string{"1/2", "2/2"} {
 		out := filepath.Join(dir, "shard"+k[:1])
-		if code, _, stderr := mainIn(t, "run", "--suite", suitePath, "--shard", k, "--out", out, "--quiet"); code != 0 {
+		if _, stderr, code := cli("run", "--suite", suitePath, "--shard", k, "--out", out, "--quiet"); code != 0 {
 			t.Fatalf("shard %s: exit %d: %s", k, code, stderr)
 		}
 		shards = append(shards, out)
 	}
 	merged := filepath.Join(dir, "merged")
-	if code, _, stderr := mainIn(t, append([]string{"merge", "--out", merged}, shards...)...); code != 0 {
+	if _, stderr, code := cli(append([]string{"merge", "--out", merged}, shards...)...); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
 	if got := argumentsColumn(t, filepath.Join(merged, "actions.json")); got != `{"Num":6,"Den":6}` {

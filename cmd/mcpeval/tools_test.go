@@ -17,16 +17,16 @@ func TestToolsAndInitOverHTTP(t *testing.T) {
 	t.Setenv("MCPEVAL_TEST_TOKEN", token)
 	ts := householdBehindToken(t, token)
 
-	if _, _, code := mcpeval(t, "tools", ts.URL); code == 0 {
+	if _, _, code := cli("tools", ts.URL); code == 0 {
 		t.Error("tools without the bearer token succeeded against a server that requires it")
 	}
-	out, errs, code := mcpeval(t, "tools", ts.URL, "--target-header", "Authorization: Bearer ${MCPEVAL_TEST_TOKEN}")
+	out, errs, code := cli("tools", ts.URL, "--target-header", "Authorization: Bearer ${MCPEVAL_TEST_TOKEN}")
 	if code != 0 || !strings.Contains(out, "): 9 tools") || strings.Contains(out+errs, "PLANTED") {
 		t.Fatalf("tools over HTTP: exit %d\n%s%s", code, out, errs)
 	}
 
 	dir := filepath.Join(t.TempDir(), "s")
-	out, errs, code = mcpeval(t, "init", ts.URL, dir, "--target-header", "Authorization: Bearer ${MCPEVAL_TEST_TOKEN}")
+	out, errs, code = cli("init", ts.URL, dir, "--target-header", "Authorization: Bearer ${MCPEVAL_TEST_TOKEN}")
 	if code != 0 {
 		t.Fatalf("init over HTTP: exit %d\n%s%s", code, out, errs)
 	}
@@ -37,13 +37,13 @@ func TestToolsAndInitOverHTTP(t *testing.T) {
 	if s.Target.Spec != ts.URL || s.Target.Headers["Authorization"] != "Bearer ${MCPEVAL_TEST_TOKEN}" {
 		t.Errorf("the suite's target: %+v", s.Target)
 	}
-	if out, errs, code := mcpeval(t, "validate", dir); code != 0 || !strings.Contains(out, "9 tools") {
+	if out, errs, code := cli("validate", dir); code != 0 || !strings.Contains(out, "9 tools") {
 		t.Errorf("validate of the new suite: exit %d\n%s%s", code, out, errs)
 	}
 
 	// A literal secret is written as a reference to set, never as itself.
 	dir = filepath.Join(t.TempDir(), "literal")
-	out, errs, code = mcpeval(t, "init", ts.URL, dir, "--target-header", "Authorization: Bearer "+token)
+	out, errs, code = cli("init", ts.URL, dir, "--target-header", "Authorization: Bearer "+token)
 	if code != 0 || !strings.Contains(out, "${MCPEVAL_HEADER_AUTHORIZATION}") {
 		t.Fatalf("init with a literal header: exit %d\n%s%s", code, out, errs)
 	}
