@@ -74,18 +74,7 @@ func TestRunOverOAuth(t *testing.T) {
 	if len(planted) < 2 {
 		t.Fatal("no token was issued")
 	}
-	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, _ := os.ReadFile(p)
-		for _, s := range planted {
-			if bytes.Contains(b, []byte(s)) {
-				t.Errorf("%s holds %q", p, s)
-			}
-		}
-		return nil
-	})
+	noFileHolds(t, out, planted...)
 	// The token is cached in the user's config directory.
 	file := target.TokenFile(filepath.Join(config, "mcpeval", "tokens"), endpoint)
 	if st, err := os.Stat(file); err != nil || st.Mode().Perm() != 0o600 {

@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
@@ -101,12 +100,5 @@ func TestRunOverHTTP(t *testing.T) {
 		t.Errorf("over HTTP: %d cases, totals %+v", len(s.Cases), s.Totals)
 	}
 	// The token reached the server and nowhere else.
-	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if b, _ := os.ReadFile(p); strings.Contains(string(b), "PLANTED") {
-				t.Errorf("%s holds the bearer token", p)
-			}
-		}
-		return nil
-	})
+	noFileHolds(t, out, "PLANTED")
 }

@@ -30,15 +30,7 @@ func TestRunFromMCPJSONOverHTTP(t *testing.T) {
 	if s.Totals.Graded != 19 || s.Totals.Passed != 19 {
 		t.Errorf("from mcp.json over HTTP: totals %+v", s.Totals)
 	}
-	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			if strings.Contains(string(b), "PLANTED") || strings.Contains(string(b), strings.TrimPrefix(ts.URL, "http://")) {
-				t.Errorf("%s holds the bearer token or the endpoint", p)
-			}
-		}
-		return nil
-	})
+	noFileHolds(t, out, "PLANTED", strings.TrimPrefix(ts.URL, "http://"))
 	if _, code, stderr := runJSON(t, "run", "--quiet", "--target", conf, "--attempts", "1", "--out", out+"2"); code != 2 || !strings.Contains(stderr, "holds 2 servers (household, local)") {
 		t.Errorf("no name among two servers: exit %d, %s", code, stderr)
 	}

@@ -151,17 +151,7 @@ func TestEverythingOverHTTP(t *testing.T) {
 	if strings.Contains(outputs.String(), token) {
 		t.Error("the bearer token is in mcpeval's output")
 	}
-	files := 0
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files++
-			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(token)) {
-				t.Errorf("%s holds the bearer token", p)
-			}
-		}
-		return nil
-	})
-	if files < 3 {
+	if files := noFileHolds(t, dir, token); files < 3 {
 		t.Errorf("only %d files written: the check proves little", files)
 	}
 }

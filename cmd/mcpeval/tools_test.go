@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,14 +46,7 @@ func TestToolsAndInitOverHTTP(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "${MCPEVAL_HEADER_AUTHORIZATION}") {
 		t.Fatalf("init with a literal header: exit %d\n%s%s", code, out, errs)
 	}
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if b, _ := os.ReadFile(p); strings.Contains(string(b), "PLANTED") {
-				t.Errorf("%s holds the bearer token", p)
-			}
-		}
-		return nil
-	})
+	noFileHolds(t, dir, "PLANTED")
 	if strings.Contains(out+errs, "PLANTED") {
 		t.Errorf("init printed the token:\n%s%s", out, errs)
 	}
