@@ -67,14 +67,7 @@ func TestJudgeLoadErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Load(write(t, t.TempDir(), "suite.yaml", tc.body))
-			if err == nil {
-				t.Fatal("loaded, want an error")
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error\n%v\ndoes not contain %q", err, w)
-				}
-			}
+			wantLoadError(t, err, tc.want...)
 		})
 	}
 }

@@ -16,6 +16,20 @@ func write(t *testing.T, dir, name, body string) string {
 	return p
 }
 
+// wantLoadError fails the test unless err, from loading a suite, says each
+// of want.
+func wantLoadError(t *testing.T, err error, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("loaded, want an error")
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error\n%v\ndoes not contain %q", err, w)
+		}
+	}
+}
+
 const good = `name: demo
 target: builtin:household
 system_prompt: Answer from the tools.
@@ -106,14 +120,7 @@ func TestLoadErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			_, err := Load(write(t, dir, "suite.yaml", tc.body))
-			if err == nil {
-				t.Fatal("loaded, want an error")
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error\n%v\ndoes not contain %q", err, w)
-				}
-			}
+			wantLoadError(t, err, tc.want...)
 		})
 	}
 }
