@@ -10,6 +10,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/publish"
 	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -148,7 +149,7 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if len(out.Refusals) > 0 {
-			return exitf(exitGate, "nothing published: %d refusal%s (see mcpeval help publish)", len(out.Refusals), plural(len(out.Refusals)))
+			return exitf(exitGate, "nothing published: %d refusal%s (see mcpeval help publish)", len(out.Refusals), format.S(len(out.Refusals)))
 		}
 		return nil
 	}
@@ -160,7 +161,7 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "refused by %s: %s\n", r.Rule, termsafe.Line(r.Message))
 	}
 	if len(out.Refusals) > 0 {
-		return exitf(exitGate, "nothing published: %d refusal%s (see mcpeval help publish)", len(out.Refusals), plural(len(out.Refusals)))
+		return exitf(exitGate, "nothing published: %d refusal%s (see mcpeval help publish)", len(out.Refusals), format.S(len(out.Refusals)))
 	}
 	r := out.Row
 	fmt.Fprintf(e.stdout, "row %s\n  as graded     %s\n  after review  %s\n  reviews       %d grader false fail, %d model failure, %d expectation in question, %d not reviewed\n",
@@ -196,7 +197,7 @@ func publishCheck(e *env, ledger, site string, asJSON bool) error {
 			return err
 		}
 		if len(probs) > 0 {
-			return exitf(exitGate, "%s and %s disagree: %d problem%s", ledger, site, len(probs), plural(len(probs)))
+			return exitf(exitGate, "%s and %s disagree: %d problem%s", ledger, site, len(probs), format.S(len(probs)))
 		}
 		return nil
 	}
@@ -204,7 +205,7 @@ func publishCheck(e *env, ledger, site string, asJSON bool) error {
 		fmt.Fprintf(e.stdout, "%s\n", termsafe.Line(p))
 	}
 	if len(probs) > 0 {
-		return exitf(exitGate, "%s and %s disagree: %d problem%s", ledger, site, len(probs), plural(len(probs)))
+		return exitf(exitGate, "%s and %s disagree: %d problem%s", ledger, site, len(probs), format.S(len(probs)))
 	}
 	fmt.Fprintf(e.stdout, "%s and the pages in %s agree\n", ledger, site)
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/review"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
@@ -230,7 +231,7 @@ func reviewWalk(e *env, rec *record.Run, res *grade.Result, log *review.Log, f r
 		fmt.Fprintf(e.stdout, "every failure is reviewed (%s)\n\n", review.Summary(rv))
 		return review.Text(e.stdout, rv)
 	}
-	fmt.Fprintf(e.stdout, "%d failure%s to review in %s\n", len(todo), plural(len(todo)), rec.Dir)
+	fmt.Fprintf(e.stdout, "%d failure%s to review in %s\n", len(todo), format.S(len(todo)), rec.Dir)
 	stdin := e.stdin
 	if stdin == nil {
 		stdin = strings.NewReader("")
@@ -291,15 +292,8 @@ walk:
 		}
 	}
 	rv = review.Apply(res, log)
-	fmt.Fprintf(e.stdout, "\nrecorded %d review%s, skipped %d; written to %s\n\n", recorded, plural(recorded), skipped, filepath.Join(rec.Dir, review.FileName))
+	fmt.Fprintf(e.stdout, "\nrecorded %d review%s, skipped %d; written to %s\n\n", recorded, format.S(recorded), skipped, filepath.Join(rec.Dir, review.FileName))
 	return review.Text(e.stdout, rv)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // reportReviews adds what review found to "mcpeval report": the two rates

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 )
 
@@ -19,7 +20,7 @@ func Text(w io.Writer, a *Agreement) error {
 	if len(a.Judges) > 0 {
 		judges = "judge " + termsafe.Line(strings.Join(a.Judges, ", "))
 	}
-	fmt.Fprintf(bw, "%s against people, over %d attempt%s both read\n", judges, a.N, plural(a.N))
+	fmt.Fprintf(bw, "%s against people, over %d attempt%s both read\n", judges, a.N, format.S(a.N))
 	fmt.Fprintln(bw, "(people review failed attempts, so these are attempts the grader failed; the judge's pass is an answer that declines)")
 	fmt.Fprintln(bw)
 	m := a.Matrix
@@ -29,11 +30,11 @@ func Text(w io.Writer, a *Agreement) error {
 	fmt.Fprintln(bw)
 	agreed := m.PersonPassJudgePass + m.PersonFailJudgeFail
 	if a.N > 0 {
-		fmt.Fprintf(bw, "raw agreement  %s (%d of %d; %s expected by chance)\n", pct(a.Observed), agreed, a.N, pct(a.Chance))
+		fmt.Fprintf(bw, "raw agreement  %s (%d of %d; %s expected by chance)\n", format.Pct(a.Observed), agreed, a.N, format.Pct(a.Chance))
 	}
 	fmt.Fprintf(bw, "Cohen's kappa  %s\n", KappaText(a))
 	if a.SetAside > 0 {
-		fmt.Fprintf(bw, "set aside      %d review%s of expectation in question (neither pass nor fail)\n", a.SetAside, plural(a.SetAside))
+		fmt.Fprintf(bw, "set aside      %d review%s of expectation in question (neither pass nor fail)\n", a.SetAside, format.S(a.SetAside))
 	}
 	if len(a.Disagreements) > 0 {
 		fmt.Fprintf(bw, "\ndisagreements (%d)\n", len(a.Disagreements))
@@ -86,13 +87,4 @@ func passFail(pass bool) string {
 		return "pass"
 	}
 	return "fail"
-}
-
-func pct(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

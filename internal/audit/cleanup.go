@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -54,15 +55,8 @@ func CleanupWarnings(s *suite.Suite) []string {
 		case changes:
 			warnings = append(warnings, fmt.Sprintf("%s:%d: case %s (%s) changes the target, and nothing removes what it makes: the suite has no actions.inventory and no actions.teardown", c.File, c.Line, c.ID, a.Kind))
 		case bare > 0:
-			warnings = append(warnings, fmt.Sprintf("%s:%d: case %s builds %d fixture%s with no teardown, and the suite has no actions.inventory and no actions.teardown to remove them", c.File, c.Line, c.ID, bare, plural(bare)))
+			warnings = append(warnings, fmt.Sprintf("%s:%d: case %s builds %d fixture%s with no teardown, and the suite has no actions.inventory and no actions.teardown to remove them", c.File, c.Line, c.ID, bare, format.S(bare)))
 		}
 	}
 	return warnings
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -181,7 +181,7 @@ func (l *Ladder) whyNotCalibrated(caseMissing bool) string {
 		return fmt.Sprintf("%s, the strongest model, has no graded attempt (%d ended in an error): nothing shows a model can pass the cases", top.Model, top.Totals.Errors)
 	case l.Count(Defect) > 0:
 		n := l.Count(Defect)
-		return fmt.Sprintf("%d case%s fail%s on %s (case defects or product gaps): fix those before reading weaker models' failures as description problems", n, plural(n), verbS(n), top.Model)
+		return fmt.Sprintf("%d case%s fail%s on %s (case defects or product gaps): fix those before reading weaker models' failures as description problems", n, format.S(n), verbS(n), top.Model)
 	case caseMissing:
 		return fmt.Sprintf("%s, the strongest model, did not run every case the others ran", top.Model)
 	}
@@ -222,7 +222,7 @@ func (l *Ladder) costLines() (label string, cells []string, barLabel string, bar
 		}
 	}
 	if l.Bar > 0 {
-		barLabel = fmt.Sprintf("clears %s", pctOf(l.Bar))
+		barLabel = fmt.Sprintf("clears %s", format.Pct(l.Bar))
 	}
 	return "$/success", cells, barLabel, bars
 }
@@ -234,13 +234,11 @@ func (l *Ladder) cheapestLine() string {
 	case l.Bar == 0:
 		return ""
 	case l.Cheapest == nil:
-		return fmt.Sprintf("no priced model clears %s", pctOf(l.Bar))
+		return fmt.Sprintf("no priced model clears %s", format.Pct(l.Bar))
 	}
 	r := l.Rungs[*l.Cheapest]
-	return fmt.Sprintf("cheapest to clear %s: %s at %s per success (%s)", pctOf(l.Bar), r.Model, r.Cost.PerSuccess(), cell(&r.Totals))
+	return fmt.Sprintf("cheapest to clear %s: %s at %s per success (%s)", format.Pct(l.Bar), r.Model, r.Cost.PerSuccess(), cell(&r.Totals))
 }
-
-func pctOf(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
 
 // Count returns how many cases have the reading.
 func (l *Ladder) Count(reading string) int {
@@ -414,13 +412,6 @@ func cell(c *grade.Counts) string {
 
 // md makes text safe in Markdown (format.Markdown).
 func md(s string) string { return format.Markdown(s) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
 
 func verbS(n int) string {
 	if n == 1 {

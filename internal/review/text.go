@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -63,9 +62,9 @@ func mdCell(s string) string { return format.Markdown(s) }
 // false fail, 6 model failure, 0 expectation in question, 0 not reviewed".
 func Summary(rv *Reviewed) string {
 	s := fmt.Sprintf("%d failure%s: %d grader false fail, %d model failure, %d expectation in question, %d not reviewed",
-		rv.Failures, plural(rv.Failures), rv.GraderFalseFails, rv.ModelFailures, rv.ExpectationsInQuestion, rv.Unreviewed)
+		rv.Failures, format.S(rv.Failures), rv.GraderFalseFails, rv.ModelFailures, rv.ExpectationsInQuestion, rv.Unreviewed)
 	if rv.StaleReviews > 0 {
-		s += fmt.Sprintf(" (%d attempt%s with only stale reviews)", rv.StaleReviews, plural(rv.StaleReviews))
+		s += fmt.Sprintf(" (%d attempt%s with only stale reviews)", rv.StaleReviews, format.S(rv.StaleReviews))
 	}
 	return s
 }
@@ -77,21 +76,12 @@ func Pct(c grade.Counts) string {
 	if c.Graded == 0 {
 		return "—"
 	}
-	return pct(c.Rate)
+	return format.Pct(c.Rate)
 }
 
 // Interval writes a rate's 95% interval: "[69%, 89%]".
 func Interval(c grade.Counts) string {
-	return "[" + pct(c.WilsonLow) + ", " + pct(c.WilsonHigh) + "]"
-}
-
-func pct(f float64) string { return fmt.Sprintf("%.0f%%", math.Round(f*100)) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return "[" + format.Pct(c.WilsonLow) + ", " + format.Pct(c.WilsonHigh) + "]"
 }
 
 // Item is a failed attempt as a reviewer reads it.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -136,7 +137,7 @@ func check(vs []view) ([]int, []record.Planned, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, nil, fmt.Errorf("missing shard%s %s: a merged run needs all %d shards", plural(len(missing)), strings.Join(missing, ", "), n)
+		return nil, nil, fmt.Errorf("missing shard%s %s: a merged run needs all %d shards", format.S(len(missing)), strings.Join(missing, ", "), n)
 	}
 	order := make([]int, n)
 	for k, i := range byK {
@@ -345,11 +346,4 @@ func clip(s string) string {
 		return string(r[:79]) + "…"
 	}
 	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
