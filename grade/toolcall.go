@@ -26,7 +26,7 @@ func checkToolCall(c *suite.Case, h *record.Header, calls []record.Call) []Reaso
 	if !shown(h, first) {
 		rs = append(rs, Reason{CheckTools, fmt.Sprintf("called %s, a tool the run did not show the model: fails outright", first.Name)})
 	}
-	if len(c.ExpectTools) > 0 && !contains(c.ExpectTools, first.Name) {
+	if len(c.ExpectTools) > 0 && !slices.Contains(c.ExpectTools, first.Name) {
 		rs = append(rs, Reason{CheckTools, fmt.Sprintf("expected a first tool call of %s; the first call was %s", orList(c.ExpectTools), first.Name)})
 		return rs
 	}
@@ -55,15 +55,6 @@ func shown(h *record.Header, call record.Call) bool {
 	}
 	for _, t := range h.Tools {
 		if t.Name == call.Name {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
 			return true
 		}
 	}

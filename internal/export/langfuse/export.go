@@ -296,7 +296,7 @@ func scores(cs *suite.Case, it otlp.Attempt, trace string, red *redact.Redactor)
 	add("pass", boolean(g.Outcome == grade.Pass), "BOOLEAN", "")
 	checks := Checks(cs)
 	for name := range failed {
-		if !contains(checks, name) {
+		if !slices.Contains(checks, name) {
 			checks = append(checks, name)
 		}
 	}
@@ -319,13 +319,4 @@ func boolean(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
