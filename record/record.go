@@ -399,8 +399,15 @@ type Call struct {
 	Shown bool `json:"shown"`
 	// NotSent is true for the first call of a tool-call case: it is
 	// asserted, never executed on the server.
-	NotSent    bool  `json:"not_sent,omitempty"`
+	NotSent bool `json:"not_sent,omitempty"`
+	// DurationMS is how long the server took to answer, in whole
+	// milliseconds.
 	DurationMS int64 `json:"duration_ms"`
+	// DurationUS is the same time in microseconds, kept because a server
+	// on the same machine often answers within a millisecond, where
+	// DurationMS says 0. Records written before it was kept lack it (0):
+	// read DurationMS then.
+	DurationUS int64 `json:"duration_us,omitempty"`
 	// Truncated is true when Result was cut to the record's size cap.
 	Truncated bool `json:"truncated,omitempty"`
 	// Session is the connection to the target that served the call, from 1

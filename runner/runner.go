@@ -977,7 +977,8 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 	t0 := time.Now()
 	rc.Server = callServer(conn, call.Name)
 	out, err := r.resourceOr(cctx, conn, &rc, call.Name, args, conn.CallTool) // a resource tool reads resources
-	rc.DurationMS = time.Since(t0).Milliseconds()
+	took := time.Since(t0)
+	rc.DurationMS, rc.DurationUS = took.Milliseconds(), took.Microseconds()
 	if err != nil {
 		var we *jsonrpc.Error
 		if errors.As(err, &we) && (we.Code == jsonrpc.CodeInvalidParams || we.Code == jsonrpc.CodeMethodNotFound) {

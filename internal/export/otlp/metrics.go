@@ -117,7 +117,7 @@ func (ms *meters) record(h *record.Header, a *record.Attempt, g *grade.AttemptGr
 			if e := callError(c); e != "" {
 				kv = append(kv, attribute.String(keyErrorType, e))
 			}
-			ms.toolTime.Record(ctx, float64(c.DurationMS)/1000, metric.WithAttributes(kv...))
+			ms.toolTime.Record(ctx, callDuration(c).Seconds(), metric.WithAttributes(kv...))
 		}
 	}
 }

@@ -196,7 +196,7 @@ func (b *builder) spans(it Attempt) []sdktrace.ReadOnlySpan {
 		at = at.Add(latency)
 		chat.End(trace.WithTimestamp(at))
 		for _, c := range t.Calls {
-			d := time.Duration(c.DurationMS) * time.Millisecond
+			d := callDuration(c)
 			_, tool := start(ctx, SpanTool+" "+c.Name, at, trace.SpanKindClient, b.callAttrs(h, c)...)
 			if msg := callError(c); msg != "" {
 				tool.SetStatus(codes.Error, msg)
@@ -218,6 +218,16 @@ func (b *builder) spans(it Attempt) []sdktrace.ReadOnlySpan {
 	root.End(trace.WithTimestamp(end))
 	tp.Shutdown(context.Background())
 	return col.spans
+}
+
+// callDuration is how long call c took as its record says: to the
+// microsecond when the record kept it, in whole milliseconds in records
+// written before it did.
+func callDuration(c record.Call) time.Duration {
+	if c.DurationUS > 0 {
+		return time.Duration(c.DurationUS) * time.Microsecond
+	}
+	return time.Duration(c.DurationMS) * time.Millisecond
 }
 
 // safe returns an error message for a span: the first pass of the
