@@ -53,10 +53,14 @@ func agreementCmd(ctx context.Context, e *env, args []string) error {
 	var runs, dirs []string
 	aside, judged, reviewed := 0, 0, 0
 	for _, dir := range pos {
-		rec, err := readRun(e, dir)
+		// The record is read as a stream: only the failures' answers,
+		// which reviews are fingerprinted by, are read back.
+		rd, err := openRun(dir)
 		if err != nil {
 			return err
 		}
+		defer rd.Close()
+		rec := rd.Run()
 		res, err := rundir.ReadGrades(rec.Dir)
 		if errors.Is(err, rundir.ErrNoGrades) {
 			return usagef("%s has no grades yet: run mcpeval score %s", rec.Dir, rec.Dir)
@@ -69,7 +73,7 @@ func agreementCmd(ctx context.Context, e *env, args []string) error {
 			return badInput(err)
 		}
 		judge.Attach(res, ops)
-		log, err := review.Load(rec)
+		log, err := review.Open(rd, res)
 		if err != nil {
 			return badInput(err)
 		}

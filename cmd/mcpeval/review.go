@@ -101,18 +101,23 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("name the reviewer with --reviewer or MCPEVAL_REVIEWER")
 	}
 
-	rec, err := readRun(e, pos[0])
+	// The record is read as a stream: graded attempt by attempt, then
+	// only the failures' answers (reviews are fingerprinted by them) and
+	// the transcripts shown, one at a time.
+	rd, err := openRun(pos[0])
 	if err != nil {
 		return err
 	}
-	res, err := gradeNow(rec, f.suite)
+	defer rd.Close()
+	rec := rd.Run()
+	res, err := gradeNow(rd, f.suite)
 	if err != nil {
 		return err
 	}
 	if !res.Valid {
 		return exitf(exitInvalid, "%s is invalid (%s): nothing was graded, so there is nothing to review", rec.Dir, res.Invalid)
 	}
-	log, err := review.Load(rec)
+	log, err := review.Open(rd, res)
 	if err != nil {
 		return badInput(err)
 	}
@@ -127,13 +132,14 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 	case one:
 		return reviewOne(e, rec, res, log, f, verdict)
 	}
-	return reviewWalk(e, rec, res, log, f)
+	return reviewWalk(e, rd, res, log, f)
 }
 
-// gradeNow grades rec against the suite at path, or the one its header
-// names, with the judge's stored rulings applied: a case graded by its
-// judge is reviewed as the judge graded it.
-func gradeNow(rec *record.Run, path string) (*grade.Result, error) {
+// gradeNow grades the run rd reads, attempt by attempt, against the suite
+// at path, or the one its header names, with the judge's stored rulings
+// applied: a case graded by its judge is reviewed as the judge graded it.
+func gradeNow(rd *record.Reader, path string) (*grade.Result, error) {
+	rec := rd.Run()
 	if path == "" {
 		path = rec.Header.Suite.Path
 	}
@@ -141,7 +147,11 @@ func gradeNow(rec *record.Run, path string) (*grade.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := grade.Run(s, rec)
+	g := grade.NewGrader(s, rec)
+	if err := rd.Each(func(a *record.Attempt) error { g.Add(a); return nil }); err != nil {
+		return nil, badInput(err)
+	}
+	res := g.Result()
 	ops, err := judge.Read(rec.Dir)
 	if err != nil {
 		return nil, err
@@ -154,15 +164,6 @@ func findGrade(res *grade.Result, caseID string, n int) *grade.AttemptGrade {
 	for i := range res.Attempts {
 		if res.Attempts[i].Case == caseID && res.Attempts[i].N == n {
 			return &res.Attempts[i]
-		}
-	}
-	return nil
-}
-
-func findAttempt(rec *record.Run, caseID string, n int) *record.Attempt {
-	for i := range rec.Attempts {
-		if rec.Attempts[i].Case == caseID && rec.Attempts[i].N == n {
-			return &rec.Attempts[i]
 		}
 	}
 	return nil
@@ -218,8 +219,10 @@ func listReviews(e *env, rv *review.Reviewed) error {
 }
 
 // reviewWalk shows each failure not yet reviewed and reads a verdict for
-// it from stdin.
-func reviewWalk(e *env, rec *record.Run, res *grade.Result, log *review.Log, f reviewFlags) error {
+// it from stdin. Each failure's transcript is read back from the record
+// when it is shown.
+func reviewWalk(e *env, rd *record.Reader, res *grade.Result, log *review.Log, f reviewFlags) error {
+	rec := rd.Run()
 	rv := review.Apply(res, log)
 	var todo []review.Attempt
 	for _, a := range rv.Attempts {
@@ -251,7 +254,11 @@ func reviewWalk(e *env, rec *record.Run, res *grade.Result, log *review.Log, f r
 walk:
 	for i, a := range todo {
 		g := findGrade(res, a.Case, a.N)
-		it := review.Item{Index: i + 1, Total: len(todo), Group: a.Group, Attempt: findAttempt(rec, a.Case, a.N), Grade: g, Reviewed: &todo[i]}
+		at, err := rd.Load(record.AttemptKey{Case: a.Case, N: a.N})
+		if err != nil {
+			return badInput(err)
+		}
+		it := review.Item{Index: i + 1, Total: len(todo), Group: a.Group, Attempt: at, Grade: g, Reviewed: &todo[i]}
 		if err := review.Show(e.stdout, it, f.full); err != nil {
 			return err
 		}

@@ -53,6 +53,29 @@ func Load(rec *record.Run) (*Log, error) {
 	return l, nil
 }
 
+// Open reads the reviews of the run rd reads, as Load does, for the run as
+// graded in res. A log needs the answers of the failures only (a review is
+// fingerprinted by a failed attempt's answer and reasons), so only theirs
+// are read back, one at a time, and kept: a run of any size is read in
+// memory that grows with its failures, not its transcripts.
+func Open(rd *record.Reader, res *grade.Result) (*Log, error) {
+	run := rd.Run()
+	failed := &record.Run{Dir: run.Dir, Header: run.Header}
+	for _, g := range res.Attempts {
+		if g.Outcome != grade.Fail {
+			continue
+		}
+		a, err := rd.Load(record.AttemptKey{Case: g.Case, N: g.N})
+		if err != nil {
+			return nil, fmt.Errorf("reading the answers reviews are checked against: %w", err)
+		}
+		if a != nil {
+			failed.Attempts = append(failed.Attempts, record.Attempt{Case: a.Case, N: a.N, Answer: a.Answer})
+		}
+	}
+	return Load(failed)
+}
+
 // New returns a log of reviews of rec kept in memory.
 func New(rec *record.Run, reviews []Review) *Log {
 	l := &Log{RunID: rec.Header.RunID, Reviews: reviews, answers: map[record.AttemptKey]string{}}
