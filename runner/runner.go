@@ -1076,6 +1076,9 @@ type Inspection struct {
 	Tools []record.Tool
 	// Preflight is what the preflight checks found.
 	Preflight record.Preflight
+	// Servers are, for a target made of several servers, each of them
+	// (servers.go); nil for a single server.
+	Servers []InspectedServer
 }
 
 // Validate connects to the target, lists its tools, checks the suite
@@ -1100,6 +1103,7 @@ func Validate(ctx context.Context, s *suite.Suite, t target.Config) (*Inspection
 		return ins, err
 	}
 	ins.Tools = r.shown
+	ins.Servers = r.inspectServers(conn)
 	ins.Preflight, err = r.preflight(ctx, conn)
 	return ins, err
 }

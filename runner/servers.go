@@ -115,3 +115,39 @@ func (r *run) recordServers(conn *target.Conn) {
 	}
 	r.header.Extra[ServersKey] = b
 }
+
+// InspectedServer is one server of a target made of several, as Validate
+// found it.
+type InspectedServer struct {
+	// Name is the server's name in the suite.
+	Name string
+	// Target is the server's target as a record may describe it.
+	Target string
+	// Server is the name and version the server reported.
+	Server record.Build
+	// Tools counts the server's tools the model would be shown.
+	Tools int
+}
+
+// inspectServers returns, on a connection to several servers, each of
+// them with the tools of r.shown it serves; nil on a single server.
+func (r *run) inspectServers(conn *target.Conn) []InspectedServer {
+	if len(conn.Servers()) == 0 {
+		return nil
+	}
+	info := conn.ServerInfo()
+	var out []InspectedServer
+	for _, s := range r.cfg.Target.Servers {
+		is := InspectedServer{Name: s.Name, Target: s.Config.Describe()}
+		if im := info[s.Name]; im != nil {
+			is.Server = record.Build{Name: im.Name, Version: im.Version}
+		}
+		for _, t := range r.shown {
+			if t.Server == s.Name {
+				is.Tools++
+			}
+		}
+		out = append(out, is)
+	}
+	return out
+}

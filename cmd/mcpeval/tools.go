@@ -241,7 +241,7 @@ func listTools(ctx context.Context, spec string, headers, envs []string, ct conn
 // their hints, then each tool's description and arguments. Everything the
 // server wrote is made safe for a terminal.
 func writeListing(w io.Writer, l *toolListing) error {
-	fmt.Fprintf(w, "target %s (%s %s): %d tools\n\n", termsafe.Line(l.Target), termsafe.Line(l.Server.Name), termsafe.Line(l.Server.Version), len(l.Tools))
+	fmt.Fprintf(w, "target %s\n\n", targetLine(l.Target, l.Server.Name, l.Server.Version, len(l.Tools)))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tREAD-ONLY\tDESTRUCTIVE\tIDEMPOTENT\tOPEN-WORLD\tARGUMENTS")
 	defaulted := false
@@ -282,6 +282,13 @@ func writeListing(w io.Writer, l *toolListing) error {
 		}
 	}
 	return nil
+}
+
+// targetLine describes a server as tools heads its listing and validate
+// reports each server: "SPEC (NAME VERSION): N tools", made safe for a
+// terminal.
+func targetLine(spec, name, version string, tools int) string {
+	return fmt.Sprintf("%s (%s %s): %d tools", termsafe.Line(spec), termsafe.Line(name), termsafe.Line(version), tools)
 }
 
 // argumentText returns how an argument is listed: its type ("any" when

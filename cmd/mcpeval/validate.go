@@ -91,11 +91,33 @@ type figureTolerance struct {
 	Source string `json:"source"`
 }
 
+// validatedTarget is the target validate connected to. For a suite of
+// several servers (targets:), Spec describes them all, Server and
+// ServerVersion are empty and Tools counts every server's; Servers lists
+// each server, and the one server of any other suite.
 type validatedTarget struct {
+	Spec          string            `json:"spec"`
+	Server        string            `json:"server"`
+	ServerVersion string            `json:"server_version"`
+	Tools         int               `json:"tools"`
+	Servers       []validatedServer `json:"servers"`
+}
+
+// validatedServer is one server of the target: its name in the suite
+// (none for a suite of one server), its spec, what it reported of itself
+// and how many of its tools the model would be shown.
+type validatedServer struct {
+	Name          string `json:"name,omitempty"`
 	Spec          string `json:"spec"`
 	Server        string `json:"server"`
 	ServerVersion string `json:"server_version"`
 	Tools         int    `json:"tools"`
+}
+
+// several reports whether the target is made of several servers
+// (targets:), each named.
+func (t *validatedTarget) several() bool {
+	return len(t.Servers) > 0 && t.Servers[0].Name != ""
 }
 
 type validatedPreflight struct {
@@ -236,6 +258,14 @@ func validateLive(ctx context.Context, s *suite.Suite, override string, headers,
 		return badInput(err)
 	}
 	v.Target = &validatedTarget{Spec: tcfg.Describe(), Server: ins.Server.Name, ServerVersion: ins.Server.Version, Tools: len(ins.Tools)}
+	if len(ins.Servers) == 0 {
+		v.Target.Servers = []validatedServer{{Spec: v.Target.Spec, Server: v.Target.Server, ServerVersion: v.Target.ServerVersion, Tools: v.Target.Tools}}
+	} else {
+		v.Target.Server, v.Target.ServerVersion = "", "" // each server's is below
+		for _, s := range ins.Servers {
+			v.Target.Servers = append(v.Target.Servers, validatedServer{Name: s.Name, Spec: s.Target, Server: s.Server.Name, ServerVersion: s.Server.Version, Tools: s.Tools})
+		}
+	}
 	if err := audit.Key(s, ins.Tools); err != nil {
 		var es suite.Errors
 		if !errors.As(err, &es) {
@@ -280,8 +310,15 @@ func printValidation(e *env, v *validation, offline bool) {
 			fmt.Fprintf(w, "  %-38s %14s  ±%-6s %s%s\n", f.Case, strconv.FormatFloat(f.Value, 'f', -1, 64), f.Tolerance, toleranceSource(f), label)
 		}
 	}
-	if v.Target != nil {
-		fmt.Fprintf(w, "target %s (%s %s): %d tools, every tool the suite names is listed\n", termsafe.Line(v.Target.Spec), termsafe.Line(v.Target.Server), termsafe.Line(v.Target.ServerVersion), v.Target.Tools)
+	if t := v.Target; t != nil {
+		if t.several() {
+			fmt.Fprintf(w, "target %s (%d servers): %d tools, every tool the suite names is listed\n", termsafe.Line(t.Spec), len(t.Servers), t.Tools)
+			for _, s := range t.Servers {
+				fmt.Fprintf(w, "  server %s: %s\n", termsafe.Line(s.Name), targetLine(s.Spec, s.Server, s.ServerVersion, s.Tools))
+			}
+		} else {
+			fmt.Fprintf(w, "target %s, every tool the suite names is listed\n", targetLine(t.Spec, t.Server, t.ServerVersion, t.Tools))
+		}
 		if len(v.Problems) == 0 {
 			fmt.Fprintln(w, "keys: every case's key fits its tools' input schemas")
 		}
