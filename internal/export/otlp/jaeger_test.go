@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
+	"github.com/mcpeval/mcpeval/record"
 )
 
-// TestJaeger exports an attempt to a real Jaeger and reads the trace back
-// through its query API. Building Jaeger costs minutes, so the test runs
+// TestJaeger exports attempts to a real Jaeger and reads their traces back
+// through its query API, one with calls kept in milliseconds and one with
+// calls kept in microseconds. Building Jaeger costs minutes, so the test runs
 // only when MCPEVAL_JAEGER names a jaeger binary (v2, built from
 // github.com/jaegertracing/jaeger/cmd/jaeger; see docs/observability.md).
 func TestJaeger(t *testing.T) {
@@ -58,56 +60,77 @@ func TestJaeger(t *testing.T) {
 		}
 		return err == nil && resp.StatusCode == 200
 	})
-	if _, err := otlp.Send(ctx, items(), otlp.Options{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", otlpPort), Timeout: 20 * time.Second}); err != nil {
+	// A second attempt whose calls kept microseconds, one of them under a
+	// millisecond: Jaeger shows them as the record kept them.
+	fine := attempt()
+	fine.N = 3
+	fine.Turns[0].Calls[0].DurationMS, fine.Turns[0].Calls[0].DurationUS = 0, 370
+	fine.Turns[0].Calls[1].DurationMS, fine.Turns[0].Calls[1].DurationUS = 50, 50_250
+	its := append(items(), otlp.Attempt{Header: header(), Attempt: fine})
+	if _, err := otlp.Send(ctx, its, otlp.Options{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", otlpPort), Timeout: 20 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	a := attempt()
-	id := otlp.TraceID("run-1", a.Case, a.N).String()
-	var got jaegerTrace
-	waitFor(t, 30*time.Second, func() bool {
-		resp, err := http.Get(query + "/api/traces/" + id)
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		var out struct{ Data []jaegerTrace }
-		if json.NewDecoder(resp.Body).Decode(&out) != nil || len(out.Data) == 0 || len(out.Data[0].Spans) < 5 {
-			return false
-		}
-		got = out.Data[0]
-		return true
-	})
-	spans := got.Spans
-	sort.SliceStable(spans, func(i, j int) bool {
-		if spans[i].StartTime != spans[j].StartTime {
-			return spans[i].StartTime < spans[j].StartTime
-		}
-		return len(spans[i].References) < len(spans[j].References)
-	})
-	root := spans[0]
-	start := a.Start.UnixMicro()
-	want := []struct {
+	type span struct {
 		name       string
 		start, end int64 // µs from the attempt's start
-	}{
+	}
+	// check reads attempt a's trace back and compares its spans with want,
+	// returning them in the order they started.
+	check := func(a *record.Attempt, want []span) []jaegerSpan {
+		t.Helper()
+		id := otlp.TraceID("run-1", a.Case, a.N).String()
+		var got jaegerTrace
+		waitFor(t, 30*time.Second, func() bool {
+			resp, err := http.Get(query + "/api/traces/" + id)
+			if err != nil {
+				return false
+			}
+			defer resp.Body.Close()
+			var out struct{ Data []jaegerTrace }
+			if json.NewDecoder(resp.Body).Decode(&out) != nil || len(out.Data) == 0 || len(out.Data[0].Spans) < len(want) {
+				return false
+			}
+			got = out.Data[0]
+			return true
+		})
+		spans := got.Spans
+		sort.SliceStable(spans, func(i, j int) bool {
+			if spans[i].StartTime != spans[j].StartTime {
+				return spans[i].StartTime < spans[j].StartTime
+			}
+			return len(spans[i].References) < len(spans[j].References)
+		})
+		if len(spans) != len(want) {
+			t.Fatalf("jaeger has %d spans of %s #%d, want %d", len(spans), a.Case, a.N, len(want))
+		}
+		root := spans[0]
+		start := a.Start.UnixMicro()
+		for i, w := range want {
+			s := spans[i]
+			if s.OperationName != w.name || s.StartTime-start != w.start || s.StartTime+s.Duration-start != w.end {
+				t.Errorf("span %d: %s from %d to %dµs, want %s from %d to %d", i, s.OperationName, s.StartTime-start, s.StartTime+s.Duration-start, w.name, w.start, w.end)
+			}
+			if i > 0 && (len(s.References) != 1 || s.References[0].SpanID != root.SpanID) {
+				t.Errorf("span %d (%s): references %v, want the attempt %s", i, s.OperationName, s.References, root.SpanID)
+			}
+		}
+		return spans
+	}
+	check(fine, []span{
+		{"attempt single-tool/net-worth-now #3", 0, 2_000_000},
+		{"chat claude-x", 0, 700_000},
+		{"execute_tool get_net_worth", 700_000, 700_370},
+		{"execute_tool get_holdings", 700_370, 750_620},
+		{"chat claude-x", 750_620, 1_650_620},
+	})
+	spans := check(attempt(), []span{
 		{"attempt single-tool/net-worth-now #2", 0, 2_000_000},
 		{"chat claude-x", 0, 700_000},
 		{"execute_tool get_net_worth", 700_000, 800_000},
 		{"execute_tool get_holdings", 800_000, 850_000},
 		{"chat claude-x", 850_000, 1_750_000},
-	}
-	if len(spans) != len(want) {
-		t.Fatalf("jaeger has %d spans, want %d", len(spans), len(want))
-	}
-	for i, w := range want {
-		s := spans[i]
-		if s.OperationName != w.name || s.StartTime-start != w.start || s.StartTime+s.Duration-start != w.end {
-			t.Errorf("span %d: %s from %d to %dµs, want %s from %d to %d", i, s.OperationName, s.StartTime-start, s.StartTime+s.Duration-start, w.name, w.start, w.end)
-		}
-		if i > 0 && (len(s.References) != 1 || s.References[0].SpanID != root.SpanID) {
-			t.Errorf("span %d (%s): references %v, want the attempt %s", i, s.OperationName, s.References, root.SpanID)
-		}
-	}
+	})
+	root := spans[0]
 	tags := func(s jaegerSpan) map[string]any {
 		m := map[string]any{}
 		for _, tg := range s.Tags {
