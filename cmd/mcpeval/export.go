@@ -96,10 +96,14 @@ func exportCmd(ctx context.Context, e *env, args []string) error {
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive")
 	}
-	rec, err := readRun(e, pos[0])
+	// The record is read as a stream: each attempt is read back, sent
+	// and let go.
+	rd, err := openRun(pos[0])
 	if err != nil {
 		return err
 	}
+	defer rd.Close()
+	rec := rd.Run()
 	p := *suitePath
 	if p == "" {
 		p = rec.Header.Suite.Path
@@ -110,7 +114,7 @@ func exportCmd(ctx context.Context, e *env, args []string) error {
 	}
 	opts.Suite, opts.SuiteErr = loadSuite(p)
 	if *toLangfuse {
-		st, err := export.Langfuse(ctx, rec, opts)
+		st, err := export.Langfuse(ctx, rd, opts)
 		if err != nil {
 			return exportErr(err)
 		}
@@ -121,7 +125,7 @@ func exportCmd(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	}
-	st, err := export.OTLP(ctx, rec, opts)
+	st, err := export.OTLP(ctx, rd, opts)
 	if err != nil {
 		return exportErr(err)
 	}

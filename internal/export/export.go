@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 
@@ -90,45 +91,47 @@ type Sent struct {
 	Host string
 }
 
-// OTLP sends rec as OpenTelemetry traces.
-func OTLP(ctx context.Context, rec *record.Run, opts Options) (Sent, error) {
-	items, oo, err := prepare(rec, opts, false)
+// OTLP sends the run rd reads as OpenTelemetry traces, attempt by
+// attempt: a run of any size is sent without holding its attempts.
+func OTLP(ctx context.Context, rd *record.Reader, opts Options) (Sent, error) {
+	items, oo, err := prepare(rd, opts, false)
 	if err != nil {
 		return Sent{}, err
 	}
 	oo.Endpoint = opts.Endpoint
-	st, err := otlp.Send(ctx, items, oo)
-	return Sent{Attempts: len(items), Traces: st}, err
+	st, err := otlp.SendSeq(ctx, items, oo)
+	return Sent{Attempts: rd.Len(), Traces: st}, err
 }
 
-// Langfuse sends rec to Langfuse: its traces, a dataset per suite dataset,
-// a dataset run, and scores per attempt. It needs the suite.
-func Langfuse(ctx context.Context, rec *record.Run, opts Options) (Sent, error) {
+// Langfuse sends the run rd reads to Langfuse, attempt by attempt: its
+// traces, a dataset per suite dataset, a dataset run, and scores per
+// attempt. It needs the suite.
+func Langfuse(ctx context.Context, rd *record.Reader, opts Options) (Sent, error) {
 	c, err := langfuse.New(opts.getenv("LANGFUSE_HOST"), opts.getenv("LANGFUSE_PUBLIC_KEY"), opts.getenv("LANGFUSE_SECRET_KEY"))
 	if err != nil {
 		return Sent{}, bad(err)
 	}
-	items, oo, err := prepare(rec, opts, true)
+	items, oo, err := prepare(rd, opts, true)
 	if err != nil {
 		return Sent{}, err
 	}
 	if oo.Redactor != nil { // the keys are never content
 		oo.Redactor.AddSecret(opts.getenv("LANGFUSE_SECRET_KEY"))
 	}
-	st, err := langfuse.Export(ctx, c, langfuse.Input{Suite: opts.Suite, Run: rec, Attempts: items, OTLP: oo})
-	return Sent{Attempts: len(items), Traces: st.Traces, Langfuse: st, Host: redact.Secrets(c.Host())}, err
+	st, err := langfuse.Export(ctx, c, langfuse.Input{Suite: opts.Suite, Run: rd.Run(), Each: items, OTLP: oo})
+	return Sent{Attempts: rd.Len(), Traces: st.Traces, Langfuse: st, Host: redact.Secrets(c.Host())}, err
 }
 
 // prepare pairs the attempts with their grades and cases and builds the
 // sender's options.
-func prepare(rec *record.Run, opts Options, needSuite bool) ([]otlp.Attempt, otlp.Options, error) {
+func prepare(rd *record.Reader, opts Options, needSuite bool) (iter.Seq2[otlp.Attempt, error], otlp.Options, error) {
 	oo := otlp.Options{Content: opts.Content, Timeout: opts.Timeout}
-	items, err := Gather(rec, opts, needSuite)
+	items, err := Gather(rd, opts, needSuite)
 	if err != nil {
 		return nil, oo, err
 	}
 	if opts.Content || opts.RedactFile != "" { // a list also applies to reasons and dataset items
-		if oo.Redactor, err = redactor(rec, opts); err != nil {
+		if oo.Redactor, err = redactor(rd.Run(), opts); err != nil {
 			return nil, oo, err
 		}
 	}
@@ -154,12 +157,14 @@ func redactor(rec *record.Run, opts Options) (*redact.Redactor, error) {
 	return red, nil
 }
 
-// Gather grades the run's attempts (from its grades.json, or against
-// opts.Suite when it has none) and pairs each with its case's group and
-// dataset. Without a suite an export goes without groups and datasets
-// (opts.Warn is told), unless needSuite.
-func Gather(rec *record.Run, opts Options, needSuite bool) ([]otlp.Attempt, error) {
-	s := opts.Suite
+// Gather grades the attempts of the run rd reads (from its grades.json,
+// or against opts.Suite when it has none, attempt by attempt) and returns
+// them, each paired with its grade and its case's group and dataset, to be
+// read back one at a time, as often as ranged over. Without a suite an
+// export goes without groups and datasets (opts.Warn is told), unless
+// needSuite.
+func Gather(rd *record.Reader, opts Options, needSuite bool) (iter.Seq2[otlp.Attempt, error], error) {
+	s, rec := opts.Suite, rd.Run()
 	var grades *grade.Result
 	g, gerr := rundir.ReadGrades(rec.Dir)
 	switch {
@@ -168,7 +173,11 @@ func Gather(rec *record.Run, opts Options, needSuite bool) ([]otlp.Attempt, erro
 	case !errors.Is(gerr, rundir.ErrNoGrades):
 		return nil, bad(fmt.Errorf("%v (re-create it with mcpeval score)", gerr))
 	case s != nil:
-		grades = grade.Run(s, rec)
+		gr := grade.NewGrader(s, rec)
+		if err := rd.Each(func(a *record.Attempt) error { gr.Add(a); return nil }); err != nil {
+			return nil, fmt.Errorf("grading %s: %w", rec.Dir, err)
+		}
+		grades = gr.Result()
 	}
 	if s == nil && (needSuite || grades == nil) {
 		serr := opts.SuiteErr
@@ -194,19 +203,24 @@ func Gather(rec *record.Run, opts Options, needSuite bool) ([]otlp.Attempt, erro
 			}
 		}
 	}
-	items := make([]otlp.Attempt, 0, len(rec.Attempts))
-	for i := range rec.Attempts {
-		a := &rec.Attempts[i]
-		k := record.AttemptKey{Case: a.Case, N: a.N}
-		it := otlp.Attempt{Header: &rec.Header, Attempt: a, Grade: verdicts[k], Actions: scored[k]}
-		if s != nil {
-			if c := s.Case(a.Case); c != nil {
-				it.Group, it.Dataset = c.Group, s.DatasetOf(c)
+	return func(yield func(otlp.Attempt, error) bool) {
+		for a, err := range rd.Attempts() {
+			if err != nil {
+				yield(otlp.Attempt{}, fmt.Errorf("reading %s: %w", rec.Dir, err))
+				return
+			}
+			k := record.AttemptKey{Case: a.Case, N: a.N}
+			it := otlp.Attempt{Header: &rec.Header, Attempt: a, Grade: verdicts[k], Actions: scored[k]}
+			if s != nil {
+				if c := s.Case(a.Case); c != nil {
+					it.Group, it.Dataset = c.Group, s.DatasetOf(c)
+				}
+			}
+			if !yield(it, nil) {
+				return
 			}
 		}
-		items = append(items, it)
-	}
-	return items, nil
+	}, nil
 }
 
 // Live sends each attempt of a run as OpenTelemetry traces as it is

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -24,6 +25,10 @@ type Input struct {
 	// Attempts are the run's attempts with their grades, as otlp sends
 	// them.
 	Attempts []otlp.Attempt
+	// Each, when set, hands the attempts one at a time instead, as often
+	// as it is ranged over (a record read as a stream), so that a run of
+	// any size is sent without holding its attempts.
+	Each iter.Seq2[otlp.Attempt, error]
 	// OTLP says what the traces hold (content, redaction, timeout); its
 	// endpoint and headers are Langfuse's.
 	OTLP otlp.Options
@@ -121,7 +126,7 @@ func Export(ctx context.Context, c *Client, in Input) (Stats, error) {
 	var tst otlp.Stats
 	opts := in.OTLP
 	opts.Endpoint, opts.Headers = c.OTLPEndpoint(), c.OTLPHeaders()
-	tst, err = otlp.Send(ctx, in.Attempts, opts)
+	tst, err = otlp.SendSeq(ctx, in.attempts(), opts)
 	st.Traces = tst
 	if err != nil {
 		return st, fmt.Errorf("sending traces to Langfuse: %w", err)
@@ -129,7 +134,10 @@ func Export(ctx context.Context, c *Client, in Input) (Stats, error) {
 
 	// The datasets and items: every case of every dataset the run touched.
 	touched := map[string]bool{}
-	for _, it := range in.Attempts {
+	for it, err := range in.attempts() {
+		if err != nil {
+			return st, err
+		}
 		if c := s.Case(it.Attempt.Case); c != nil {
 			touched[s.DatasetOf(c)] = true
 		}
@@ -160,7 +168,10 @@ func Export(ctx context.Context, c *Client, in Input) (Stats, error) {
 	runMeta := map[string]any{"model": h.Model.Spec, "fake": h.Model.Fake, "suite_hash": h.Suite.Hash, "tools_hash": h.ToolsHash, "mcpeval": h.Tool.Version, "start": h.Start}
 	runDesc := fmt.Sprintf("%s on %s (%s)", h.Model.Spec, s.Name, h.Start.UTC().Format("2006-01-02 15:04 MST"))
 	seen := map[string]bool{}
-	for _, it := range in.Attempts {
+	for it, err := range in.attempts() {
+		if err != nil {
+			return st, err
+		}
 		a := it.Attempt
 		cs := s.Case(a.Case)
 		if cs == nil {
@@ -186,6 +197,14 @@ func Export(ctx context.Context, c *Client, in Input) (Stats, error) {
 		}
 	}
 	return st, nil
+}
+
+// attempts hands the attempts: Each's, or Attempts'.
+func (in *Input) attempts() iter.Seq2[otlp.Attempt, error] {
+	if in.Each != nil {
+		return in.Each
+	}
+	return otlp.Items(in.Attempts)
 }
 
 // item is case cs as a dataset item: its prompt as input, its key answer

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/url"
 	"strings"
 	"sync"
@@ -111,6 +112,24 @@ const batchSize = 512
 // Send sends the attempts' spans and waits for the collector, retrying for
 // at most Options.Timeout. The error says how many spans were not sent.
 func Send(ctx context.Context, items []Attempt, opts Options) (Stats, error) {
+	return SendSeq(ctx, Items(items), opts)
+}
+
+// Items hands the attempts of items one at a time, as SendSeq takes them.
+func Items(items []Attempt) iter.Seq2[Attempt, error] {
+	return func(yield func(Attempt, error) bool) {
+		for _, it := range items {
+			if !yield(it, nil) {
+				return
+			}
+		}
+	}
+}
+
+// SendSeq is Send for attempts handed one at a time (a record read as a
+// stream): it holds the spans of one batch at most, never the attempts,
+// and sends the batches Send sends. An error items hands stops it.
+func SendSeq(ctx context.Context, items iter.Seq2[Attempt, error], opts Options) (Stats, error) {
 	var st Stats
 	timeout := opts.Timeout
 	if timeout <= 0 {
@@ -120,30 +139,42 @@ func Send(ctx context.Context, items []Attempt, opts Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	var spans []sdktrace.ReadOnlySpan
-	for _, it := range items {
-		spans = append(spans, b.spans(it)...)
-	}
-	st.Spans = len(spans)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	exp, err := newSpanExporter(ctx, &opts, timeout)
 	if err != nil {
 		return st, err
 	}
+	defer func() {
+		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
+		defer scancel()
+		exp.Shutdown(sctx)
+	}()
 	var last error
-	for i := 0; i < len(spans); i += batchSize {
-		if ctx.Err() != nil {
-			break
+	var spans []sdktrace.ReadOnlySpan
+	send := func(batch []sdktrace.ReadOnlySpan) {
+		if ctx.Err() != nil { // out of time: the rest are only counted
+			return
 		}
-		batch := spans[i:min(i+batchSize, len(spans))]
 		if last = sendBatch(ctx, exp, batch); last == nil {
 			st.Sent += len(batch)
 		}
 	}
-	sctx, scancel := context.WithTimeout(context.Background(), time.Second)
-	defer scancel()
-	exp.Shutdown(sctx)
+	for it, err := range items {
+		if err != nil {
+			return st, err
+		}
+		ss := b.spans(it)
+		st.Spans += len(ss)
+		spans = append(spans, ss...)
+		for len(spans) >= batchSize {
+			send(spans[:batchSize])
+			spans = append(spans[:0], spans[batchSize:]...)
+		}
+	}
+	if len(spans) > 0 {
+		send(spans)
+	}
 	st.Failed = st.Spans - st.Sent
 	if st.Failed > 0 {
 		if last == nil {
