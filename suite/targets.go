@@ -400,3 +400,19 @@ func mapNames(names []string, f func(string) string) []string {
 	}
 	return out
 }
+
+// ServerOverride reads v, a --target value, as NAME=SPEC replacing one of
+// the suite's several servers (targets:): it returns the server's name and
+// the spec when v starts with the name of one of them directly followed by
+// '=', and ok false otherwise (v is then a spec of its own, which may hold
+// '=' itself: "stdio:env A=b ./srv").
+func (s *Suite) ServerOverride(v string) (name, spec string, ok bool) {
+	name, spec, ok = strings.Cut(v, "=")
+	if !ok {
+		return "", "", false
+	}
+	if _, ok := s.Targets[name]; !ok {
+		return "", "", false
+	}
+	return name, spec, true
+}

@@ -312,21 +312,13 @@ func isCodeDir(p string) bool {
 	return err != nil
 }
 
-// suiteTarget returns the target a command uses: override (a spec given
-// with --target) when set, else the suite's own, with a stdio working
-// directory taken relative to the suite's files. A missing or malformed
-// target is bad input.
-func suiteTarget(s *suite.Suite, override string) (target.Config, error) {
-	if override != "" {
-		t, err := flagTarget(override) // a spec, or FILE.json#NAME
-		t.Builtins = builtin.All()
-		if err == nil {
-			err = t.Check()
-		}
-		if err != nil {
-			return t, badInput(err)
-		}
-		return t, nil
+// suiteTarget returns the target a command uses: the suite's own, with a
+// stdio working directory taken relative to the suite's files, or what
+// the --target values make of it (overrideTarget). A missing or
+// malformed target is bad input.
+func suiteTarget(s *suite.Suite, override targetFlag) (target.Config, error) {
+	if len(override) > 0 {
+		return overrideTarget(s, override) // targetflag.go
 	}
 	t, err := runner.ResolveTarget(s)
 	if err != nil {

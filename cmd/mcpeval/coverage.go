@@ -11,7 +11,7 @@ import (
 )
 
 const coverageHelp = `
-Usage: mcpeval coverage [SUITE] [--target SPEC] [--json]
+Usage: mcpeval coverage [SUITE] [--target SPEC | --target NAME=SPEC...] [--json]
 
 Prints which action cases of a suite exercise each tool of its target, and
 each argument of each tool (a leaf of its input schema, "*" for list
@@ -46,7 +46,8 @@ func init() {
 
 func coverageCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "coverage", coverageHelp)
-	tgt := fs.String("target", "", "target `SPEC` (default: the suite's)")
+	var tgt targetFlag
+	tgt.register(fs.FlagSet)
 	var headers, envs repeated
 	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment; repeatable")
 	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
@@ -68,7 +69,7 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tcfg, err := suiteTarget(s, *tgt)
+	tcfg, err := suiteTarget(s, tgt)
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func probeCmd(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		tcfg, err := suiteTarget(s, "")
+		tcfg, err := suiteTarget(s, nil)
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,8 @@ over the target's real MCP tools; records every attempt; grades the record.
   --suite    a suite file or directory, or an embedded suite by name
              (default: the embedded household suite)
   --target   builtin:NAME, stdio:COMMAND ARGS..., or http(s)://HOST/mcp
-             (default: the suite's target)
+             (default: the suite's target); for a suite of several servers
+             (targets:), NAME=SPEC replaces the server NAME alone, repeatable
   --model    fake:perfect (default), fake:refuse, fake:invent, script:FILE,
              anthropic:MODEL or openai:MODEL, with options after semicolons:
              "anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192"
@@ -63,7 +64,8 @@ func init() {
 }
 
 type runFlags struct {
-	suite, target, model, out    string
+	suite, model, out            string
+	target                       targetFlag
 	attempts, concurrency, turns int
 	json                         bool
 	cases                        stringList
@@ -97,7 +99,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	var f runFlags
 	fs := newFlags(e, "run", runHelp+ciHelp)
 	fs.StringVar(&f.suite, "suite", "", "suite `PATH` or embedded suite name")
-	fs.StringVar(&f.target, "target", "", "target `SPEC` (default: the suite's)")
+	f.target.register(fs.FlagSet)
 	fs.Var(&f.headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment and never recorded; repeatable")
 	fs.Var(&f.envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
 	f.connect.register(fs.FlagSet)

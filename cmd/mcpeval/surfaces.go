@@ -140,7 +140,7 @@ func runSurfaces(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 // every surface the suite declares; none for a suite without surfaces, or
 // when --target or --resume decides the target.
 func (f *runFlags) surfaceNames() ([]string, error) {
-	if f.resume != "" || (f.target != "" && len(f.surfaces) == 0) {
+	if f.resume != "" || (len(f.target) > 0 && len(f.surfaces) == 0) {
 		return nil, nil
 	}
 	s, err := loadSuite(f.suite)
@@ -190,7 +190,7 @@ func (f *runFlags) onSurface(s *suite.Suite, tcfg target.Config, resume *record.
 	if sf == nil {
 		return nil, tcfg, usagef("surface %s: suite %s has no such surface (it has %s)", name, s.Name, strings.Join(s.SurfaceNames(), ", "))
 	}
-	if f.target != "" {
+	if len(f.target) > 0 {
 		if !sf.Canonical() {
 			return nil, tcfg, usagef("--target and --surface %s: the surface names its own target; leave --target out", name)
 		}

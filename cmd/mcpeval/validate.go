@@ -22,7 +22,7 @@ import (
 )
 
 const validateHelp = `
-Usage: mcpeval validate [SUITE] [--target SPEC] [--offline] [--strict] [--json]
+Usage: mcpeval validate [SUITE] [--target SPEC | --target NAME=SPEC...] [--offline] [--strict] [--json]
 
 Checks a suite: its files (every problem with file:line) and the tolerance
 each figure is judged with; then, against its target's live tool list,
@@ -33,7 +33,9 @@ prompt names the tools or arguments it should lead to (the leak audit,
 less the suite's actions.leak_exceptions), and that the preflight
 figures hold. It warns of a destructive case whose tool has no way to
 take the approval. SUITE is a path or an embedded suite name (default:
-household).
+household). --target replaces the suite's target; for a suite of several
+servers (targets:), --target NAME=SPEC replaces the server NAME alone and
+may be repeated, and every server is reported.
 
 Exit status: 2 when a case cannot pass as written (its key does not fit
 the target), 3 when the preflight finds the target's data drifted. Leaks
@@ -44,6 +46,7 @@ Examples:
   mcpeval validate ops --offline
   mcpeval validate my-suite/ --target "stdio:./bin/server" --strict
   mcpeval validate my-suite/ --json
+  mcpeval validate my-suite/ --target 'office=stdio:./bin/server --dev'
 `
 
 const serveHelp = `
@@ -158,7 +161,8 @@ func (l located) String() string {
 
 func validateCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "validate", validateHelp)
-	tgt := fs.String("target", "", "target `SPEC` (default: the suite's)")
+	var tgt targetFlag
+	tgt.register(fs.FlagSet)
 	var headers, envs repeated
 	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment; repeatable")
 	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
@@ -198,7 +202,7 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 		v.Warnings = append(v.Warnings, locate("cleanup", w))
 	}
 	if !*offline {
-		if err := validateLive(ctx, s, *tgt, headers, envs, ct, v); err != nil {
+		if err := validateLive(ctx, s, tgt, headers, envs, ct, v); err != nil {
 			return err
 		}
 	}
@@ -244,7 +248,7 @@ func fileProblemsJSON(e *env, path string, err error) error {
 
 // validateLive checks s against its target's live tools: the key audit,
 // the leak audit and the preflight.
-func validateLive(ctx context.Context, s *suite.Suite, override string, headers, envs []string, ct connectTimeout, v *validation) error {
+func validateLive(ctx context.Context, s *suite.Suite, override targetFlag, headers, envs []string, ct connectTimeout, v *validation) error {
 	tcfg, err := suiteTarget(s, override)
 	if err != nil {
 		return err
@@ -275,7 +279,7 @@ func validateLive(ctx context.Context, s *suite.Suite, override string, headers,
 			v.Problems = append(v.Problems, located{Kind: "key", File: e.File, Line: e.Line, Message: e.Msg})
 		}
 	}
-	if override == "" {
+	if len(override) == 0 {
 		v.Problems = append(v.Problems, surfaceProblems(ctx, s, tcfg)...) // surfaces.go
 	}
 	for _, l := range audit.Leaks(s, ins.Tools) {
