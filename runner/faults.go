@@ -2,6 +2,7 @@ package runner
 
 import (
 	"errors"
+	"io"
 	"time"
 
 	"github.com/mcpeval/mcpeval/record"
@@ -16,7 +17,7 @@ const closeWait = 5 * time.Second
 
 // closeFor closes conn, waiting at most closeWait for a stdio server to
 // exit and its stderr to be read to the end.
-func closeFor(conn *target.Conn) {
+func closeFor(conn io.Closer) {
 	closed := make(chan struct{})
 	go func() {
 		conn.Close()

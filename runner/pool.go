@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"io"
+	"slices"
 	"sync"
 
 	"github.com/mcpeval/mcpeval/record"
@@ -36,12 +38,21 @@ func Shares(cfg Config) bool {
 // failed (its server crashed, hung or broke the protocol) is retired from
 // its slot at once, so the next lease dials a replacement, and closed when
 // its last lease comes back.
+//
+// On a target of several servers, a session retired for the servers that
+// failed (target.Conn.FailedServers) passes its other servers on: its
+// slot's replacement starts the failed servers alone and shares the
+// healthy ones' sessions, which keep their state, as they would stay up
+// for a real client; the attempts that share connections have no fixtures
+// that would want them anew. Only the failed servers are closed when its
+// last lease comes back.
 type pool struct {
 	r     *run
 	first *target.Conn // the run's own connection, session 1
 
 	mu      sync.Mutex
 	slots   []*session // nil: no live session in the slot
+	heirs   []*session // per slot, a session retired for some of its servers, whose others the slot's next session takes
 	load    []int      // the leases held on each slot
 	started int        // sessions started in the run, for numbering
 	dialing []sync.Mutex
@@ -53,6 +64,9 @@ type session struct {
 	n       int // from 1 in the order started; recorded on every call
 	leases  int
 	retired bool
+	// partial is set on a session retired for the servers that failed
+	// alone: its other servers live on in its slot's next session.
+	partial bool
 }
 
 // poolSize is how many connections the attempts of a run of cfg share at
@@ -76,7 +90,7 @@ func (r *run) newPool(first *target.Conn) *pool {
 		return nil
 	}
 	n := poolSize(r.cfg)
-	pl := &pool{r: r, first: first, slots: make([]*session, n), load: make([]int, n), dialing: make([]sync.Mutex, n)}
+	pl := &pool{r: r, first: first, slots: make([]*session, n), heirs: make([]*session, n), load: make([]int, n), dialing: make([]sync.Mutex, n)}
 	if first != nil {
 		pl.started = 1
 		pl.slots[0] = &session{conn: first, n: 1}
@@ -104,7 +118,9 @@ func (pl *pool) pick() int {
 }
 
 // lease returns a live session from slot i, dialling one when the slot is
-// empty. On a failure to dial it returns a nil session and the error.
+// empty: only the failed servers of the slot's heir when it has one, every
+// server otherwise. On a failure to dial it returns a nil session and the
+// error.
 func (pl *pool) lease(ctx context.Context, i int) (*session, error) {
 	pl.dialing[i].Lock() // one dial per slot at a time; the others wait for it
 	defer pl.dialing[i].Unlock()
@@ -114,13 +130,21 @@ func (pl *pool) lease(ctx context.Context, i int) (*session, error) {
 		pl.mu.Unlock()
 		return s, nil
 	}
+	heir := pl.heirs[i]
 	pl.mu.Unlock()
-	c, err := target.Dial(ctx, pl.r.cfg.Target)
+	var c *target.Conn
+	var err error
+	if heir != nil {
+		c, err = heir.conn.RedialFailed(ctx, pl.r.cfg.Target)
+	} else {
+		c, err = target.Dial(ctx, pl.r.cfg.Target)
+	}
 	if err != nil {
 		return nil, err
 	}
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
+	pl.heirs[i] = nil // its healthy servers are c's now
 	pl.started++
 	s := &session{conn: c, n: pl.started, leases: 1}
 	pl.slots[i] = s
@@ -140,24 +164,30 @@ func (pl *pool) release(i int, s *session, failed bool) (last bool) {
 	s.leases--
 	if failed && !s.retired {
 		s.retired = true
+		s.partial = len(s.conn.FailedServers()) > 0
 		if pl.slots[i] == s {
 			pl.slots[i] = nil
+			if s.partial {
+				pl.heirs[i] = s
+			}
 		}
 	}
 	return s.retired && s.leases == 0
 }
 
-// close closes every session still in a slot but the run's own connection,
-// which the run closes after its leftovers check.
+// close closes every session still in a slot, and every heir's servers
+// that no session took, but the run's own connection, which the run
+// closes after its leftovers check.
 func (pl *pool) close() {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	for i, s := range pl.slots {
+	for _, s := range slices.Concat(pl.slots, pl.heirs) {
 		if s != nil && s.conn != pl.first {
 			s.conn.Close()
 		}
-		pl.slots[i] = nil
 	}
+	clear(pl.slots)
+	clear(pl.heirs)
 }
 
 // attempt runs attempt p on a leased session. It returns nil for an
@@ -176,7 +206,7 @@ func (pl *pool) attempt(ctx context.Context, p record.Planned) *record.Attempt {
 	last := pl.release(i, s, failed && s != nil)
 	if ctx.Err() != nil && a.End == record.EndError {
 		if last {
-			conn.Close()
+			s.closer().Close()
 		}
 		return nil
 	}
@@ -189,18 +219,35 @@ func (pl *pool) attempt(ctx context.Context, p record.Planned) *record.Attempt {
 	stampSession(a, s.n)
 	switch {
 	case failed && last:
-		restart(a, conn) // closes it, then takes its last stderr lines
+		// Its stderr is whole once its servers have exited.
+		closeFor(s.closer())
+		fallthrough
 	case failed:
-		// Other attempts still hold the session; the last of them closes
-		// it. Its stderr so far is this attempt's evidence.
+		// Other attempts may still hold the session; the last of them
+		// closes it. Its stderr is this attempt's evidence.
 		if st := conn.Stderr(); len(st) > 0 {
 			a.Error.Stderr = st
 		}
 	case last:
-		conn.Close() // retired by another attempt's failure
+		s.closer().Close() // retired by another attempt's failure
 	}
 	return a
 }
+
+// closer is what closes a retired session: the servers that failed alone,
+// when the others live on in its slot's next session, else all of it.
+func (s *session) closer() io.Closer {
+	if s.partial {
+		return failedServers{s.conn}
+	}
+	return s.conn
+}
+
+// failedServers closes the servers of a connection to several that
+// failed, and them alone.
+type failedServers struct{ conn *target.Conn }
+
+func (f failedServers) Close() error { return f.conn.CloseFailed() }
 
 // stampSession records on every call sent to the target the session that
 // served it.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -97,12 +99,15 @@ func (c Config) describeServers(describe func(Config) string) string {
 	return serversPrefix + " " + strings.Join(parts, "; ")
 }
 
-// part is one server's connection within a Conn to several.
+// part is one server's connection within a Conn to several. A part may
+// be shared by several Conns (RedialFailed).
 type part struct {
 	name string
 	conn *Conn
 	// tools are the server's tools as it lists them, names unchanged.
 	tools []*mcp.Tool
+	// failed is set once a call the part was sent failed (see CallTool).
+	failed atomic.Bool
 }
 
 // route says which server serves a tool the model is shown, and under
@@ -117,23 +122,105 @@ type route struct {
 // cannot be reached closes those already connected.
 func dialServers(ctx context.Context, cfg Config) (*Conn, error) {
 	c := &Conn{secrets: cfg.Secrets(nil), timeout: cfg.connectTimeout()}
-	for i, s := range cfg.Servers {
-		pc, err := Dial(ctx, cfg.part(i))
+	for i := range cfg.Servers {
+		p, err := dialPart(ctx, cfg, i)
 		if err != nil {
 			c.Close()
-			return nil, fmt.Errorf("server %s: %w", s.Name, err)
+			return nil, err
 		}
-		c.parts = append(c.parts, &part{name: s.Name, conn: pc})
-		tools, err := pc.Tools(ctx)
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("server %s: %w", s.Name, err)
-		}
-		c.parts[i].tools = tools
+		c.parts = append(c.parts, p)
 	}
 	c.Session = c.parts[0].conn.Session
 	c.routeTools()
 	return c, nil
+}
+
+// dialPart connects to server i of cfg and lists its tools.
+func dialPart(ctx context.Context, cfg Config, i int) (*part, error) {
+	name := cfg.Servers[i].Name
+	pc, err := Dial(ctx, cfg.part(i))
+	if err != nil {
+		return nil, fmt.Errorf("server %s: %w", name, err)
+	}
+	tools, err := pc.Tools(ctx)
+	if err != nil {
+		pc.Close()
+		return nil, fmt.Errorf("server %s: %w", name, err)
+	}
+	return &part{name: name, conn: pc, tools: tools}, nil
+}
+
+// FailedServers returns the servers of a connection to several whose
+// calls failed: the server crashed, hung past the caller's deadline,
+// broke the protocol, or answered with a JSON-RPC error other than a
+// refusal of the call itself (an unknown tool, arguments that do not fit).
+// It returns nil for a single server.
+func (c *Conn) FailedServers() []string {
+	var names []string
+	for _, p := range c.parts {
+		if p.failed.Load() {
+			names = append(names, p.name)
+		}
+	}
+	return names
+}
+
+// RedialFailed returns a new connection to the servers of c, a connection
+// to several dialled with cfg, in which each server that failed
+// (FailedServers) is connected afresh and every other server's session is
+// c's own, shared: a failed server is restarted while the healthy ones
+// keep their sessions and whatever state they hold, as they would for a
+// real client. From then on c's healthy servers belong to the new
+// connection: close c's failed ones with CloseFailed, and c itself not at
+// all while the new one is in use. A failed server that cannot be
+// reached again leaves c as it was. On a single server it dials cfg anew.
+func (c *Conn) RedialFailed(ctx context.Context, cfg Config) (*Conn, error) {
+	if len(c.parts) == 0 {
+		return Dial(ctx, cfg)
+	}
+	n := &Conn{secrets: c.secrets, timeout: c.timeout}
+	var dialled []*part
+	for _, p := range c.parts {
+		if !p.failed.Load() {
+			n.parts = append(n.parts, p)
+			continue
+		}
+		i := slices.IndexFunc(cfg.Servers, func(s Server) bool { return s.Name == p.name })
+		if i < 0 {
+			return nil, fmt.Errorf("server %s: not one of the target's servers", p.name)
+		}
+		np, err := dialPart(ctx, cfg, i)
+		if err != nil {
+			for _, d := range dialled {
+				d.conn.Close()
+			}
+			return nil, err
+		}
+		dialled = append(dialled, np)
+		n.parts = append(n.parts, np)
+	}
+	n.Session = n.parts[0].conn.Session
+	n.routeTools()
+	return n, nil
+}
+
+// CloseFailed closes the connections of the servers of c that failed
+// (FailedServers), leaving the others open; on a single server it closes
+// c.
+func (c *Conn) CloseFailed() error {
+	if len(c.parts) == 0 {
+		return c.Close()
+	}
+	var errs []error
+	for _, p := range c.parts {
+		if !p.failed.Load() {
+			continue
+		}
+		if err := p.conn.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("server %s: %w", p.name, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // routeTools names every tool of every server as the model is shown it:
@@ -224,14 +311,18 @@ func (c *Conn) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.C
 	}
 	p := *params
 	p.Name = r.tool
-	pc := c.parts[r.part].conn
-	out, err := pc.Session.CallTool(ctx, &p)
+	pt := c.parts[r.part]
+	out, err := pt.conn.Session.CallTool(ctx, &p)
 	if err != nil {
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {
-			return nil, err // the server's own refusal, kept as it is
+			if we.Code != jsonrpc.CodeInvalidParams && we.Code != jsonrpc.CodeMethodNotFound {
+				pt.failed.Store(true) // the server failing, not refusing the call
+			}
+			return nil, err // the server's own answer, kept as it is
 		}
-		return nil, fmt.Errorf("server %s: %w", c.parts[r.part].name, err)
+		pt.failed.Store(true)
+		return nil, fmt.Errorf("server %s: %w", pt.name, err)
 	}
 	return out, nil
 }
