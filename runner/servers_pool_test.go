@@ -34,30 +34,16 @@ func tickServer() (func(bool) (*mcp.Server, error), *atomic.Int64) {
 	}, &starts
 }
 
-// TestSharedSeveralRestartsTheFailedServer runs, with the attempts
-// sharing one connection, a stdio fault server beside a healthy in-process
-// server. The fault server fails on its second tool call, every time it
-// is started: it crashes, hangs past the call timeout, or writes a line
-// that is not JSON. Attempts 2 and 4 are then errors naming that server;
-// it alone is started again for attempt 3, and the healthy server is
-// started once and keeps its session (and its state: its tick count goes
-// on from attempt to attempt).
-func TestSharedSeveralRestartsTheFailedServer(t *testing.T) {
-	for _, tc := range []struct {
-		fault string
-		cfg   Config
-		kind  record.ErrorKind
-		msg   string
-	}{
-		{"-crash-on", Config{}, record.KindTarget, "calling tool get_total: server shaky: "},
-		{"-hang-on", Config{CallTimeout: 300 * time.Millisecond}, record.KindTimeout, "tool get_total did not answer within 300ms"},
-		{"-garbage-on", Config{}, record.KindTarget, "calling tool get_total: server shaky: "},
-	} {
-		t.Run(tc.fault, func(t *testing.T) {
-			shaky, shakyStarts := countedFaultServer(t, tc.fault, "2")
-			spec, _ := json.Marshal(shaky.Spec)
-			env, _ := json.Marshal(shaky.Env)
-			s := loadSuite(t, `name: shared-several
+// sharedSeveral returns the configuration of a run of fake:perfect on a
+// suite of two servers, whose one case calls the healthy in-process steady
+// (tickServer) and then the stdio fault server shaky, started with args;
+// and the file counting shaky's starts and the count of steady's.
+func sharedSeveral(t *testing.T, args ...string) (Config, string, *atomic.Int64) {
+	t.Helper()
+	shaky, shakyStarts := countedFaultServer(t, args...)
+	spec, _ := json.Marshal(shaky.Spec)
+	env, _ := json.Marshal(shaky.Env)
+	s := loadSuite(t, `name: shared-several
 targets:
   steady: builtin:ticker
   shaky: {spec: `+string(spec)+`, env: `+string(env)+`}
@@ -69,12 +55,35 @@ cases:
       calls: [{tool: steady/tick}, {tool: shaky/get_total}]
       answer: The total is 42.
 `)
-			ticker, tickerStarts := tickServer()
-			cfg := tc.cfg
-			cfg.Suite, cfg.Target = s, target.Config{Builtins: target.Builtins{"ticker": ticker}}
-			cfg.Model, _ = fake.New("perfect", s)
-			cfg.ModelInfo = model.Info{Spec: "fake:perfect"}
-			cfg.Attempts, cfg.Concurrency, cfg.OutDir = 4, 1, t.TempDir()
+	ticker, tickerStarts := tickServer()
+	m, _ := fake.New("perfect", s)
+	return Config{Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect"},
+		Target: target.Config{Builtins: target.Builtins{"ticker": ticker}}, OutDir: t.TempDir()}, shakyStarts, tickerStarts
+}
+
+// TestSharedSeveralRestartsTheFailedServer runs, with the attempts
+// sharing one connection, a stdio fault server beside a healthy in-process
+// server. The fault server fails on its second tool call, every time it
+// is started: it crashes, hangs past the call timeout, or writes a line
+// that is not JSON. Attempts 2 and 4 are then errors naming that server;
+// it alone is started again for attempt 3, and the healthy server is
+// started once and keeps its session (and its state: its tick count goes
+// on from attempt to attempt).
+func TestSharedSeveralRestartsTheFailedServer(t *testing.T) {
+	for _, tc := range []struct {
+		fault       string
+		callTimeout time.Duration
+		kind        record.ErrorKind
+		msg         string
+	}{
+		{"-crash-on", 0, record.KindTarget, "calling tool get_total: server shaky: "},
+		{"-hang-on", 300 * time.Millisecond, record.KindTimeout, "tool get_total did not answer within 300ms"},
+		{"-garbage-on", 0, record.KindTarget, "calling tool get_total: server shaky: "},
+	} {
+		t.Run(tc.fault, func(t *testing.T) {
+			cfg, shakyStarts, tickerStarts := sharedSeveral(t, tc.fault, "2")
+			cfg.CallTimeout = tc.callTimeout
+			cfg.Attempts, cfg.Concurrency = 4, 1
 			if !Shares(cfg) {
 				t.Fatal("the attempts do not share connections")
 			}
@@ -128,25 +137,9 @@ func ticks(a record.Attempt) int {
 // at most, and every attempt either answers or fails naming the fault
 // server.
 func TestSharedSeveralRestartsUnderLoad(t *testing.T) {
-	shaky, shakyStarts := countedFaultServer(t, "-crash-on", "3", "-delay", "20ms")
-	spec, _ := json.Marshal(shaky.Spec)
-	env, _ := json.Marshal(shaky.Env)
-	s := loadSuite(t, `name: shared-several
-targets:
-  steady: builtin:ticker
-  shaky: {spec: `+string(spec)+`, env: `+string(env)+`}
-cases:
-  - id: g/total
-    prompt: What is the total?
-    tools: {required: [shaky/get_total]}
-    key:
-      calls: [{tool: steady/tick}, {tool: shaky/get_total}]
-      answer: The total is 42.
-`)
-	ticker, tickerStarts := tickServer()
-	m, _ := fake.New("perfect", s)
-	rec, err := Run(context.Background(), Config{Suite: s, Model: m, ModelInfo: model.Info{Spec: "fake:perfect"},
-		Target: target.Config{Builtins: target.Builtins{"ticker": ticker}}, Attempts: 16, Concurrency: 4, TargetPool: 2, OutDir: t.TempDir()})
+	cfg, shakyStarts, tickerStarts := sharedSeveral(t, "-crash-on", "3", "-delay", "20ms")
+	cfg.Attempts, cfg.Concurrency, cfg.TargetPool = 16, 4, 2
+	rec, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
