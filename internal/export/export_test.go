@@ -13,6 +13,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
+	"github.com/mcpeval/mcpeval/internal/recordtest"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -36,29 +37,6 @@ func household(t *testing.T) *record.Run {
 	}
 }
 
-// open writes rec to its directory and opens it as a stream.
-func open(t *testing.T, rec *record.Run) *record.Reader {
-	t.Helper()
-	w, err := record.Create(rec.Dir, &rec.Header)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rec.Attempts {
-		if err := w.Attempt(&rec.Attempts[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.End(&record.End{Complete: true}); err != nil {
-		t.Fatal(err)
-	}
-	rd, err := record.Open(rec.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rd.Close() })
-	return rd
-}
-
 // gather ranges over the attempts Gather hands.
 func gather(t *testing.T, items iter.Seq2[otlp.Attempt, error]) []otlp.Attempt {
 	t.Helper()
@@ -75,7 +53,7 @@ func gather(t *testing.T, items iter.Seq2[otlp.Attempt, error]) []otlp.Attempt {
 func TestGatherGradesAgainstTheSuiteWhenTheRunHasNoGrades(t *testing.T) {
 	s, _ := builtin.LoadSuite("household")
 	rec := household(t)
-	seq, err := Gather(open(t, rec), Options{Suite: s}, true)
+	seq, err := Gather(recordtest.Open(t, rec), Options{Suite: s}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +83,7 @@ func TestGatherGradesAgainstTheSuiteWhenTheRunHasNoGrades(t *testing.T) {
 func TestGatherSaysWhenTheRecordCannotBeReadBack(t *testing.T) {
 	s, _ := builtin.LoadSuite("household")
 	rec := household(t)
-	rd := open(t, rec)
+	rd := recordtest.Open(t, rec)
 	if err := rundir.WriteJSON(rundir.Path(rec.Dir, rundir.Grades), grade.Run(s, rec)); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +109,7 @@ func TestGatherSaysWhenTheRecordCannotBeReadBack(t *testing.T) {
 func TestGatherPrefersTheRunsGrades(t *testing.T) {
 	s, _ := builtin.LoadSuite("household")
 	rec := household(t)
-	rd := open(t, rec)
+	rd := recordtest.Open(t, rec)
 	g := grade.Run(s, rec)
 	g.Attempts[0].Outcome = "recorded-verdict" // a verdict grading could not produce
 	if err := rundir.WriteJSON(rundir.Path(rec.Dir, rundir.Grades), g); err != nil {
@@ -156,7 +134,7 @@ func TestGatherPrefersTheRunsGrades(t *testing.T) {
 
 func TestGatherRefusesABrokenGradesFile(t *testing.T) {
 	rec := household(t)
-	rd := open(t, rec)
+	rd := recordtest.Open(t, rec)
 	if err := os.WriteFile(rundir.Path(rec.Dir, rundir.Grades), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +146,7 @@ func TestGatherRefusesABrokenGradesFile(t *testing.T) {
 }
 
 func TestLangfuseWithoutKeysIsBadInput(t *testing.T) {
-	_, err := Langfuse(t.Context(), open(t, household(t)), Options{Getenv: func(string) string { return "" }})
+	_, err := Langfuse(t.Context(), recordtest.Open(t, household(t)), Options{Getenv: func(string) string { return "" }})
 	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "LANGFUSE_PUBLIC_KEY") {
 		t.Errorf("err = %v, want bad input naming the keys", err)
 	}

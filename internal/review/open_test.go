@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/recordtest"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -14,18 +15,7 @@ import (
 func TestOpenKeepsOnlyFailures(t *testing.T) {
 	rec, res := fixture()
 	rec.Dir = t.TempDir()
-	w, err := record.Create(rec.Dir, &rec.Header)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rec.Attempts {
-		if err := w.Attempt(&rec.Attempts[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.End(&record.End{Complete: true}); err != nil {
-		t.Fatal(err)
-	}
+	rd := recordtest.Open(t, rec)
 	whole, err := Load(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -39,11 +29,6 @@ func TestOpenKeepsOnlyFailures(t *testing.T) {
 		}
 	}
 
-	rd, err := record.Open(rec.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
 	streamed, err := Open(rd, res)
 	if err != nil {
 		t.Fatal(err)

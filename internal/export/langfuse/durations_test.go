@@ -6,57 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/export/langfuse"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/model"
-	fakemodel "github.com/mcpeval/mcpeval/model/fake"
-	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/runner"
-	"github.com/mcpeval/mcpeval/target"
+	"github.com/mcpeval/mcpeval/internal/recordtest"
 )
-
-// householdInput runs the household suite once over its in-process server
-// with the fake that answers every case as its key does, and makes of the
-// record read back the graded run Export takes.
-func householdInput(t *testing.T) langfuse.Input {
-	t.Helper()
-	s, err := builtin.LoadSuite("household")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := fakemodel.New("perfect", s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if _, err := runner.Run(context.Background(), runner.Config{
-		Suite: s, Target: target.Config{Builtins: builtin.All()}, Model: m,
-		ModelInfo: model.Info{Spec: "fake:perfect", Provider: "fake", Name: "perfect", Fake: true},
-		Attempts:  1, OutDir: dir, CallTimeout: 30 * time.Second,
-	}); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := record.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := grade.Run(s, rec)
-	in := langfuse.Input{Suite: s, Run: rec}
-	for i := range rec.Attempts {
-		a := &rec.Attempts[i]
-		var g *grade.AttemptGrade
-		for j := range res.Attempts {
-			if res.Attempts[j].Case == a.Case && res.Attempts[j].N == a.N {
-				g = &res.Attempts[j]
-			}
-		}
-		c := s.Case(a.Case)
-		in.Attempts = append(in.Attempts, otlp.Attempt{Header: &rec.Header, Attempt: a, Grade: g, Group: c.Group, Dataset: s.DatasetOf(c)})
-	}
-	return in
-}
 
 // TestToolObservationsLast: Langfuse makes an observation of each span,
 // so tool calls kept in whole milliseconds made observations of a
@@ -64,7 +17,7 @@ func householdInput(t *testing.T) langfuse.Input {
 // kept; a record written before they were kept (no duration_us) still
 // gives its calls their milliseconds.
 func TestToolObservationsLast(t *testing.T) {
-	in := householdInput(t)
+	in := graded(recordtest.Household(t))
 	for _, c := range []struct {
 		name string
 		old  bool // drop the microseconds, as records written before them

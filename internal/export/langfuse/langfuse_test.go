@@ -282,6 +282,11 @@ func run(t *testing.T) (*suite.Suite, langfuse.Input) {
 			rec.Attempts = append(rec.Attempts, a)
 		}
 	}
+	return s, graded(s, rec)
+}
+
+// graded is run rec graded against suite s, as Export takes it.
+func graded(s *suite.Suite, rec *record.Run) langfuse.Input {
 	res := grade.Run(s, rec)
 	in := langfuse.Input{Suite: s, Run: rec}
 	for i := range rec.Attempts {
@@ -295,7 +300,7 @@ func run(t *testing.T) (*suite.Suite, langfuse.Input) {
 		c := s.Case(a.Case)
 		in.Attempts = append(in.Attempts, otlp.Attempt{Header: &rec.Header, Attempt: a, Grade: g, Group: c.Group, Dataset: s.DatasetOf(c)})
 	}
-	return s, in
+	return in
 }
 
 // TestExport sends a graded run to a Langfuse speaking its documented API

@@ -8,43 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
 	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
-	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/internal/recordtest"
 	"github.com/mcpeval/mcpeval/record"
-	"github.com/mcpeval/mcpeval/runner"
-	"github.com/mcpeval/mcpeval/target"
 )
-
-// householdRun runs the household suite once over its in-process server
-// with the fake that answers every case as its key does, and reads the
-// record back as a reader of the run directory would.
-func householdRun(t *testing.T) *record.Run {
-	t.Helper()
-	s, err := builtin.LoadSuite("household")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := fake.New("perfect", s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if _, err := runner.Run(context.Background(), runner.Config{
-		Suite: s, Target: target.Config{Builtins: builtin.All()}, Model: m,
-		ModelInfo: model.Info{Spec: "fake:perfect", Provider: "fake", Name: "perfect", Fake: true},
-		Attempts:  1, OutDir: dir, CallTimeout: 30 * time.Second,
-	}); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := record.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rec
-}
 
 // TestHouseholdToolSpansLast: the household server answers a tool call
 // within a millisecond, so a record kept in whole milliseconds made every
@@ -52,7 +20,7 @@ func householdRun(t *testing.T) *record.Run {
 // Exported from a real run, each tool span lasts the microseconds the
 // record kept, more than nothing, and the tool-time metric adds them up.
 func TestHouseholdToolSpansLast(t *testing.T) {
-	rec := householdRun(t)
+	_, rec := recordtest.Household(t)
 	r := otlptest.NewReceiver(t)
 	e, err := otlp.NewExporter(otlp.Options{Endpoint: r.URL, Metrics: true, MetricsInterval: time.Hour})
 	if err != nil {
