@@ -2,12 +2,12 @@ package langfuse_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/export/langfuse"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
+	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
 	"github.com/mcpeval/mcpeval/internal/recordtest"
 )
 
@@ -49,27 +49,7 @@ func TestToolObservationsLast(t *testing.T) {
 			if _, err := langfuse.Export(context.Background(), f.client(t, nil), in); err != nil {
 				t.Fatal(err)
 			}
-			tools := 0
-			for _, s := range f.otel.Spans() {
-				if !strings.HasPrefix(s.Name, otlp.SpanTool+" ") {
-					continue
-				}
-				tools++
-				id, _ := s.Attr("gen_ai.tool.call.id").(string)
-				w, ok := want[s.TraceHex()+"/"+id]
-				got := time.Duration(s.EndTimeUnixNano - s.StartTimeUnixNano)
-				switch {
-				case !ok:
-					t.Errorf("%s (call %s): an observation of no recorded call", s.Name, id)
-				case !c.old && got <= 0:
-					t.Errorf("%s (call %s): lasts %s, want more than nothing", s.Name, id, got)
-				case got != w:
-					t.Errorf("%s (call %s): lasts %s, want the recorded %s", s.Name, id, got, w)
-				}
-			}
-			if tools != len(want) {
-				t.Errorf("Langfuse received %d tool observations, want one per recorded call (%d)", tools, len(want))
-			}
+			otlptest.CheckToolDurations(t, f.otel.Spans(), want, !c.old)
 		})
 	}
 }

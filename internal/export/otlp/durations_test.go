@@ -46,27 +46,7 @@ func TestHouseholdToolSpansLast(t *testing.T) {
 	if len(want) < 10 {
 		t.Fatalf("the household run made %d tool calls, want a run that calls tools", len(want))
 	}
-	tools := 0
-	for _, s := range r.Spans() {
-		if !strings.HasPrefix(s.Name, otlp.SpanTool+" ") {
-			continue
-		}
-		tools++
-		id, _ := s.Attr("gen_ai.tool.call.id").(string)
-		w, ok := want[s.TraceHex()+"/"+id]
-		got := time.Duration(s.EndTimeUnixNano - s.StartTimeUnixNano)
-		switch {
-		case !ok:
-			t.Errorf("%s (call %s): a span for no recorded call", s.Name, id)
-		case got <= 0:
-			t.Errorf("%s (call %s): lasts %s, want more than nothing", s.Name, id, got)
-		case got != w:
-			t.Errorf("%s (call %s): lasts %s, want the recorded %s", s.Name, id, got, w)
-		}
-	}
-	if tools != len(want) {
-		t.Errorf("received %d tool spans, want one per recorded call (%d)", tools, len(want))
-	}
+	otlptest.CheckToolDurations(t, r.Spans(), want, true)
 	var sum float64
 	for _, m := range r.Metrics() {
 		if m.Name != otlp.MetricToolDuration {

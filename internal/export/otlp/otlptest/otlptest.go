@@ -13,7 +13,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/mcpeval/mcpeval/internal/export/otlp"
 	colmetricpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -235,4 +237,33 @@ func (r *Receiver) Headers() []http.Header {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]http.Header(nil), r.headers...)
+}
+
+// CheckToolDurations checks that spans hold one execute_tool span for each
+// call in want, keyed "TRACE/CALL-ID" (the span's trace in hex and its
+// gen_ai.tool.call.id), and that each lasts what want says; with positive,
+// also that each lasts more than nothing.
+func CheckToolDurations(t testing.TB, spans []Span, want map[string]time.Duration, positive bool) {
+	t.Helper()
+	tools := 0
+	for _, s := range spans {
+		if !strings.HasPrefix(s.Name, otlp.SpanTool+" ") {
+			continue
+		}
+		tools++
+		id, _ := s.Attr("gen_ai.tool.call.id").(string)
+		w, ok := want[s.TraceHex()+"/"+id]
+		got := time.Duration(s.EndTimeUnixNano - s.StartTimeUnixNano)
+		switch {
+		case !ok:
+			t.Errorf("%s (call %s): a span for no recorded call", s.Name, id)
+		case positive && got <= 0:
+			t.Errorf("%s (call %s): lasts %s, want more than nothing", s.Name, id, got)
+		case got != w:
+			t.Errorf("%s (call %s): lasts %s, want the recorded %s", s.Name, id, got, w)
+		}
+	}
+	if tools != len(want) {
+		t.Errorf("received %d tool spans, want one per recorded call (%d)", tools, len(want))
+	}
 }
