@@ -503,18 +503,9 @@ func (s *attempts) failures(res *grade.Result) (*record.Run, error) {
 	if s.rd == nil {
 		return s.rec, nil
 	}
-	out := &record.Run{Dir: s.rec.Dir, Header: s.rec.Header}
-	for _, g := range res.Attempts {
-		if g.Outcome != grade.Fail {
-			continue
-		}
-		a, err := s.rd.Load(record.AttemptKey{Case: g.Case, N: g.N})
-		if err != nil {
-			return nil, fmt.Errorf("reading the run to publish: %w", err)
-		}
-		if a != nil {
-			out.Attempts = append(out.Attempts, record.Attempt{Case: a.Case, N: a.N, Answer: a.Answer})
-		}
+	out, err := review.Failures(s.rd, res)
+	if err != nil {
+		return nil, fmt.Errorf("reading the run to publish: %w", err)
 	}
 	return out, nil
 }

@@ -59,6 +59,18 @@ func Load(rec *record.Run) (*Log, error) {
 // are read back, one at a time, and kept: a run of any size is read in
 // memory that grows with its failures, not its transcripts.
 func Open(rd *record.Reader, res *grade.Result) (*Log, error) {
+	failed, err := Failures(rd, res)
+	if err != nil {
+		return nil, fmt.Errorf("reading the answers reviews are checked against: %w", err)
+	}
+	return Load(failed)
+}
+
+// Failures reads back from rd the answers of res's failed attempts: the
+// run with only those attempts, each with its case, number and answer,
+// which is all a Log needs to fingerprint reviews (only failures are
+// reviewed). The rest of the record is never held.
+func Failures(rd *record.Reader, res *grade.Result) (*record.Run, error) {
 	run := rd.Run()
 	failed := &record.Run{Dir: run.Dir, Header: run.Header}
 	for _, g := range res.Attempts {
@@ -67,13 +79,13 @@ func Open(rd *record.Reader, res *grade.Result) (*Log, error) {
 		}
 		a, err := rd.Load(record.AttemptKey{Case: g.Case, N: g.N})
 		if err != nil {
-			return nil, fmt.Errorf("reading the answers reviews are checked against: %w", err)
+			return nil, err
 		}
 		if a != nil {
 			failed.Attempts = append(failed.Attempts, record.Attempt{Case: a.Case, N: a.N, Answer: a.Answer})
 		}
 	}
-	return Load(failed)
+	return failed, nil
 }
 
 // New returns a log of reviews of rec kept in memory.

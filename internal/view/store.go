@@ -243,19 +243,10 @@ func (s *store) read(dir, sig string) *run {
 	}
 	// Reviews are fingerprinted by a failed attempt's answer and reasons:
 	// the answers of the failures are read back, and only theirs kept.
-	failed := &record.Run{Dir: rec.Dir, Header: rec.Header}
-	for _, g := range r.Res.Attempts {
-		if g.Outcome != grade.Fail {
-			continue
-		}
-		a, err := rd.Load(record.AttemptKey{Case: g.Case, N: g.N})
-		if err != nil {
-			r.Err = fmt.Errorf("reading %s: %w", dir, err)
-			return r
-		}
-		if a != nil {
-			failed.Attempts = append(failed.Attempts, record.Attempt{Case: a.Case, N: a.N, Answer: a.Answer})
-		}
+	failed, err := review.Failures(rd, r.Res)
+	if err != nil {
+		r.Err = fmt.Errorf("reading %s: %w", dir, err)
+		return r
 	}
 	log, err := review.Load(failed)
 	if err != nil {
