@@ -170,12 +170,13 @@ func Resume(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concu
 	sem := make(chan struct{}, concurrency)
 	for i := range rec.Attempts {
 		a := &rec.Attempts[i]
-		c := s.Case(a.Case)
-		if c == nil || a.End != record.EndAnswered {
+		if !Reads(j, s, a) {
 			continue
 		}
+		c := s.Case(a.Case)
 		k := a.Key()
-		if rj, ok := j.(RubricJudge); ok && c.Judge != nil {
+		if rules(j, c) {
+			rj := j.(RubricJudge)
 			mu.Lock()
 			r, had := ops.Rulings[k]
 			keep := reuse && had && r.same(name, c, a.Prompt, a.Answer, asks)

@@ -174,14 +174,16 @@ func Score(ctx context.Context, s *suite.Suite, rec *record.Run, opts Options) *
 		t.Add(&rec.Attempts[i])
 	}
 	g := &Graded{Suite: s, Record: rec, Result: grade.Run(s, rec), Attempts: len(rec.Attempts)}
-	return g.derive(ctx, opts, t)
+	return g.derive(ctx, opts, t, rec)
 }
 
 // derive attaches the judge's opinions to g's grades, prices and totals
 // its usage (t, fed every attempt) and writes every derived file: the
-// steps after grading that Score and ScoreStream share.
-func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally) *Graded {
-	g.judge(ctx, opts)
+// steps after grading that Score and ScoreStream share. asked is the run
+// the judge is asked about, holding at least the attempts it reads
+// (judge.Reads).
+func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally, asked *record.Run) *Graded {
+	g.judge(ctx, opts, asked)
 	g.Cost = t.Cost(g.Result.Totals.Passed)
 	g.WallTime = map[string]time.Duration{}
 	for id, l := range t.Summary().Cases {
@@ -198,9 +200,9 @@ func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally) *Grad
 	return g
 }
 
-// judge asks the judge when there is one, stores its opinions, and
-// attaches the run's opinions to the grades.
-func (g *Graded) judge(ctx context.Context, opts Options) {
+// judge asks the judge when there is one about the attempts of asked,
+// stores its opinions, and attaches the run's opinions to the grades.
+func (g *Graded) judge(ctx context.Context, opts Options, asked *record.Run) {
 	dir := g.Record.Dir
 	var ops judge.Opinions
 	switch {
@@ -219,7 +221,7 @@ func (g *Graded) judge(ctx context.Context, opts Options) {
 			prior, err = judge.Read(dir)
 			g.problem(err)
 		}
-		ops = judge.Resume(ctx, j, g.Suite, g.Record, n, opts.JudgeAsks, prior, !opts.Rejudge)
+		ops = judge.Resume(ctx, j, g.Suite, asked, n, opts.JudgeAsks, prior, !opts.Rejudge)
 		if dir != "" {
 			g.problem(judge.Write(dir, ops))
 		}
