@@ -12,6 +12,9 @@
 // without asking again, and Attach sets them beside the grades as
 // grade.Opinion, the one type of an opinion.
 //
+// Ask reads only the attempts Reads picks, and of each only what Question
+// keeps, so that a run read as a stream hands it those alone.
+//
 // Every ask costs: a judge made by New records each ask's tokens and its
 // dollars at its own price (WithPrices takes a --prices set), counts them
 // against a run's budget (WithBudget) and asks no more once it is spent.
