@@ -119,10 +119,13 @@ func Apply(res *grade.Result, log *Log) *Reviewed {
 	if log == nil {
 		log = &Log{}
 	}
-	ap := &applying{res: res, log: log, groupOf: map[string]string{}, grades: map[record.AttemptKey]*grade.AttemptGrade{}, prints: map[record.AttemptKey]string{}, byKey: map[record.AttemptKey]int{},
+	ap := &applying{res: res, log: log, groupOf: map[string]string{}, judged: map[string]bool{}, grades: map[record.AttemptKey]*grade.AttemptGrade{}, prints: map[record.AttemptKey]string{}, byKey: map[record.AttemptKey]int{},
 		rv: &Reviewed{Groups: []Rates{}, Cases: []Rates{}, Attempts: []Attempt{}, Entries: []Entry{}}}
 	for _, c := range res.Cases {
 		ap.groupOf[c.ID] = c.Group
+		if c.Judged {
+			ap.judged[c.ID] = true
+		}
 	}
 	for i := range res.Attempts {
 		a := &res.Attempts[i]
@@ -145,6 +148,7 @@ type applying struct {
 	res     *grade.Result
 	log     *Log
 	groupOf map[string]string                         // case id -> group
+	judged  map[string]bool                           // case ids graded by their judge
 	grades  map[record.AttemptKey]*grade.AttemptGrade // every graded attempt
 	prints  map[record.AttemptKey]string              // the fingerprint of every failed one
 	byKey   map[record.AttemptKey]int                 // index in rv.Attempts
@@ -241,15 +245,11 @@ func (ap *applying) attempts() {
 // judge) but counted apart, as their rate is: in no tally here.
 func (ap *applying) verdicts() {
 	rv := ap.rv
-	judged := map[string]bool{}
-	for _, c := range ap.res.Cases {
-		judged[c.ID] = c.Judged
-	}
 	for _, a := range rv.Attempts {
 		if a.Review == nil && len(a.Stale) > 0 {
 			rv.StaleReviews++
 		}
-		if a.Outcome != grade.Fail || judged[a.Case] {
+		if a.Outcome != grade.Fail || ap.judged[a.Case] {
 			continue
 		}
 		rv.Failures++
@@ -279,10 +279,6 @@ func (ap *applying) rates() {
 	total := &rateCounts{}
 	groups := map[string]*rateCounts{}
 	cases := map[string]*rateCounts{}
-	judged := map[string]bool{} // graded by their judge: rates apart, in no total
-	for _, c := range ap.res.Cases {
-		judged[c.ID] = c.Judged
-	}
 	for i := range ap.res.Attempts {
 		g := &ap.res.Attempts[i]
 		after := g.Outcome
@@ -290,7 +286,7 @@ func (ap *applying) rates() {
 			after = grade.Pass
 		}
 		ts := []*rateCounts{at(cases, g.Case)}
-		if !judged[g.Case] {
+		if !ap.judged[g.Case] { // graded by their judge: rates apart, in no total
 			ts = append(ts, total, at(groups, ap.groupOf[g.Case]))
 		}
 		for _, t := range ts {
