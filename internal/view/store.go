@@ -49,7 +49,8 @@ type run struct {
 	// none is saved. AgreementErr says why a saved one could not be read.
 	Agreement    *agreement.Saved
 	AgreementErr string
-	// In and Out are the tokens the run's attempts used; tally prices them.
+	// In and Out are the tokens the run's attempts used, as tally totals
+	// them; tally prices them.
 	In, Out int64
 	tally   *usage.Tally
 	// charts are the run's distributions, drawn as it was read.
@@ -212,9 +213,6 @@ func (s *store) read(dir, sig string) *run {
 			gr.Add(a)
 		}
 		r.tally.Add(a)
-		u := a.Usage()
-		r.In += u.Input
-		r.Out += u.Output
 		c.add(a)
 		return nil
 	})
@@ -222,6 +220,8 @@ func (s *store) read(dir, sig string) *run {
 		r.Err = fmt.Errorf("reading %s: %w", dir, err)
 		return r
 	}
+	tok := r.tally.Summary().Total.Tokens
+	r.In, r.Out = tok.Input, tok.Output
 	r.charts = c.charts()
 	if gr != nil {
 		// The cases graded by their judge are graded by its stored rulings
