@@ -95,8 +95,9 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 	if h == nil {
 		h = &record.Header{}
 	}
-	// A mapped surface's calls, read as canonical actions (surface.go).
-	h, a = onCanonical(h, a)
+	// A mapped surface's calls, read as canonical actions, so that every
+	// check grades a run on any surface by the same key.
+	h, a = actions.OnCanonical(h, a)
 	c = actions.ServedCase(c, h) // SERVER/TOOL names, for a run of several servers
 	if c.Action != nil {
 		return actionAttempt(c, h, a)
