@@ -126,22 +126,28 @@ func Export(ctx context.Context, c *Client, in Input) (Stats, error) {
 	var tst otlp.Stats
 	opts := in.OTLP
 	opts.Endpoint, opts.Headers = c.OTLPEndpoint(), c.OTLPHeaders()
-	tst, err = otlp.SendSeq(ctx, in.attempts(), opts)
+	// The datasets the run touched are noted as its traces are sent, so
+	// that a record read as a stream is not read once more for them.
+	touched := map[string]bool{}
+	sending := func(yield func(otlp.Attempt, error) bool) {
+		for it, err := range in.attempts() {
+			if err == nil {
+				if c := s.Case(it.Attempt.Case); c != nil {
+					touched[s.DatasetOf(c)] = true
+				}
+			}
+			if !yield(it, err) {
+				return
+			}
+		}
+	}
+	tst, err = otlp.SendSeq(ctx, sending, opts)
 	st.Traces = tst
 	if err != nil {
 		return st, fmt.Errorf("sending traces to Langfuse: %w", err)
 	}
 
 	// The datasets and items: every case of every dataset the run touched.
-	touched := map[string]bool{}
-	for it, err := range in.attempts() {
-		if err != nil {
-			return st, err
-		}
-		if c := s.Case(it.Attempt.Case); c != nil {
-			touched[s.DatasetOf(c)] = true
-		}
-	}
 	names := slices.Sorted(maps.Keys(touched))
 	for _, ds := range names {
 		name := DatasetName(s, ds)
