@@ -140,8 +140,9 @@ func Check(ledgerPath, site string) ([]string, error) {
 		}
 		banner(name, page)
 		got, _ := figures(page)
-		for _, f := range slices.Sorted(maps.Keys(rowFigures(r))) {
-			w := rowFigures(r)[f]
+		figs := rowFigures(r)
+		for _, f := range slices.Sorted(maps.Keys(figs)) {
+			w := figs[f]
 			if g, ok := got[f]; !ok {
 				problem("%s: %s is not on the page (the ledger says %s)", name, f, w)
 			} else if g != w {
