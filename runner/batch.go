@@ -167,16 +167,7 @@ func (r *run) batched(ctx context.Context, conn *target.Conn, planned []record.P
 	opts = opts.withDefaults()
 	t := &tally{total: len(planned), skipped: map[string]int{}}
 	w := &worker{r: r, t: t}
-	end := func(reason string) *record.End {
-		e := &record.End{Finish: cfg.Now().UTC(), Complete: len(t.skipped) == 0 && t.writeErr == nil, Reason: reason}
-		if len(t.skipped) > 0 {
-			e.Skipped = t.skipped
-		}
-		if t.writeErr != nil {
-			e.Reason = t.writeErr.Error()
-		}
-		return e
-	}
+	end := func(reason string) *record.End { return t.end(cfg.Now(), reason) }
 	b := batcher(cfg.Model)
 	if b == nil {
 		t.skip("no batch API", len(planned))

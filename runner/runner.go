@@ -600,14 +600,20 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 	if ctx.Err() != nil {
 		stopReason = "interrupted"
 	}
-	end := &record.End{Finish: cfg.Now().UTC(), Complete: len(t.skipped) == 0 && t.writeErr == nil, Reason: stopReason}
+	return t.end(cfg.Now(), stopReason)
+}
+
+// end says how the run ended at now, for reason (or a failed write's):
+// complete when nothing was skipped and every write succeeded.
+func (t *tally) end(now time.Time, reason string) *record.End {
+	e := &record.End{Finish: now.UTC(), Complete: len(t.skipped) == 0 && t.writeErr == nil, Reason: reason}
 	if len(t.skipped) > 0 {
-		end.Skipped = t.skipped
+		e.Skipped = t.skipped
 	}
 	if t.writeErr != nil {
-		end.Reason = t.writeErr.Error()
+		e.Reason = t.writeErr.Error()
 	}
-	return end
+	return e
 }
 
 // tally is what the workers of a run share: the attempts done and
