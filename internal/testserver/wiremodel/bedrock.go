@@ -125,9 +125,17 @@ func (h *Handler) serveBedrock(w http.ResponseWriter, r *http.Request, body []by
 		return
 	}
 	sys, cacheSys := brSystem(req.System)
-	offered, toolsJSON, cacheTools, toolsErr := brTools(req.ToolConfig)
-	prompt, turns, msgsErr := brMessages(req.Messages)
-	rep, err := h.answerRead(offered, prompt, turns, toolsErr, msgsErr)
+	offered, toolsJSON, cacheTools, err := brTools(req.ToolConfig)
+	if err != nil {
+		bad(err)
+		return
+	}
+	prompt, turns, err := brMessages(req.Messages)
+	if err != nil {
+		bad(err)
+		return
+	}
+	rep, err := h.answer(prompt, turns, offered)
 	if err != nil {
 		bad(err)
 		return

@@ -92,9 +92,17 @@ func (h *Handler) serveGemini(w http.ResponseWriter, r *http.Request, body []byt
 		bad(errors.New("* GenerateContentRequest.contents: contents is not specified"))
 		return
 	}
-	offered, toolsErr := gemTools(req)
-	prompt, turns, contentsErr := gemContents(req.Contents)
-	rep, err := h.answerRead(offered, prompt, turns, toolsErr, contentsErr)
+	offered, err := gemTools(req)
+	if err != nil {
+		bad(err)
+		return
+	}
+	prompt, turns, err := gemContents(req.Contents)
+	if err != nil {
+		bad(err)
+		return
+	}
+	rep, err := h.answer(prompt, turns, offered)
 	if err != nil {
 		bad(err)
 		return

@@ -302,18 +302,6 @@ type call struct {
 	args json.RawMessage
 }
 
-// answerRead answers a conversation as read from a request: the tools
-// offered, the prompt and the assistant turns so far, unless reading them
-// found a fault (the first of errs), which is what the API refuses.
-func (h *Handler) answerRead(offered []string, prompt string, turn int, errs ...error) (reply, error) {
-	for _, err := range errs {
-		if err != nil {
-			return reply{}, err
-		}
-	}
-	return h.answer(prompt, turn, offered)
-}
-
 // answer decides the model's turn: turn counts the assistant turns already
 // in the conversation; offered are the wire names of the tools offered.
 func (h *Handler) answer(prompt string, turn int, offered []string) (reply, error) {
