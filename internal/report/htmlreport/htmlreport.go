@@ -89,7 +89,7 @@ func Run(w io.Writer, p *RunPage) error {
 	if err != nil {
 		return err
 	}
-	v := runViewFrom(p, src, true)
+	v := runViewFrom(p, src)
 	var buf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering run page: %w", err)
@@ -449,8 +449,8 @@ func Transcript(a *record.Attempt) AttemptView {
 }
 
 // runViewFrom lays out the run page p with its attempts from src, paging
-// a large run when paged is set.
-func runViewFrom(p *RunPage, src *source, paged bool) *RunView {
+// a large run (SmallRun attempts or more).
+func runViewFrom(p *RunPage, src *source) *RunView {
 	h := &p.Run.Header
 	res := p.Result
 	rv := p.Reviewed
@@ -520,7 +520,7 @@ func runViewFrom(p *RunPage, src *source, paged bool) *RunView {
 	}
 	attempts := src.attempts
 	var pg *paging
-	if paged && src.recorded >= SmallRun {
+	if src.recorded >= SmallRun {
 		pg = page(res)
 		v.Paged, v.Recorded, v.PerCase, v.PagedCases = true, src.recorded, ShownPerCase, pg.cases
 	}

@@ -109,7 +109,7 @@ func RunRedacted(w io.Writer, p *RunPage, redact func(*record.Attempt) error) er
 		return err
 	}
 	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", runViewFrom(p, src, true)); err != nil {
+	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", runViewFrom(p, src)); err != nil {
 		return fmt.Errorf("rendering run page: %w", err)
 	}
 	_, err = w.Write(buf.Bytes())
@@ -122,7 +122,7 @@ func RunRedacted(w io.Writer, p *RunPage, redact func(*record.Attempt) error) er
 // those its page would show. For a page drawing the summary and reading
 // attempts on demand, such as mcpeval view's.
 func NewRunSummary(p *RunPage, recorded int, cost *usage.Cost) *RunView {
-	return runViewFrom(p, &source{recorded: recorded, cost: cost}, true)
+	return runViewFrom(p, &source{recorded: recorded, cost: cost})
 }
 
 // paging is how the page of a large run is cut: the attempts it shows,
