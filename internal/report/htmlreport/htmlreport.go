@@ -89,12 +89,16 @@ func Run(w io.Writer, p *RunPage) error {
 	if err != nil {
 		return err
 	}
-	v := runViewFrom(p, src)
+	return writeRun(w, runViewFrom(p, src))
+}
+
+// writeRun draws the run page laid out as v, whole or not at all.
+func writeRun(w io.Writer, v *RunView) error {
 	var buf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering run page: %w", err)
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 

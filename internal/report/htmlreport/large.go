@@ -1,7 +1,6 @@
 package htmlreport
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -108,12 +107,7 @@ func RunRedacted(w io.Writer, p *RunPage, redact func(*record.Attempt) error) er
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", runViewFrom(p, src)); err != nil {
-		return fmt.Errorf("rendering run page: %w", err)
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return writeRun(w, runViewFrom(p, src))
 }
 
 // NewRunSummary lays out the run page p for a run held without its
