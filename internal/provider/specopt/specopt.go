@@ -9,6 +9,7 @@ package specopt
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -39,12 +40,7 @@ func Timeout(d, def time.Duration) time.Duration {
 // Keys returns the names of opts in order, so that of two faulty options
 // the same one is always reported.
 func Keys(opts map[string]string) []string {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(opts))
 }
 
 // PositiveInt reads option k's value v as a whole number from 1 up that
