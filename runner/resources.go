@@ -69,12 +69,11 @@ func (r *run) isResourceTool(name string) bool {
 }
 
 // resourceOr sends a call to the server: a resource tool as the resources
-// request it stands for (and rc marked as a resource read), any other
-// through callTool.
-func (r *run) resourceOr(ctx context.Context, conn *target.Conn, rc *record.Call, name string, args any,
-	callTool func(context.Context, *mcp.CallToolParams) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+// request it stands for (and rc marked as a resource read), any other as
+// a tool call.
+func (r *run) resourceOr(ctx context.Context, conn *target.Conn, rc *record.Call, name string, args any) (*mcp.CallToolResult, error) {
 	if !r.isResourceTool(name) {
-		return callTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		return conn.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	}
 	rc.Kind = record.CallResource
 	raw, _ := args.(json.RawMessage)

@@ -982,7 +982,7 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 	defer cancel()
 	t0 := time.Now()
 	rc.Server = callServer(conn, call.Name)
-	out, err := r.resourceOr(cctx, conn, &rc, call.Name, args, conn.CallTool) // a resource tool reads resources
+	out, err := r.resourceOr(cctx, conn, &rc, call.Name, args) // a resource tool reads resources
 	took := time.Since(t0)
 	rc.DurationMS, rc.DurationUS = took.Milliseconds(), took.Microseconds()
 	if err != nil {
