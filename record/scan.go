@@ -7,7 +7,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"path/filepath"
 )
 
 // Reader reads a record attempt by attempt, for runs too large to hold:
@@ -97,13 +96,9 @@ func (r *Reader) exact(err error) error {
 // ReadHeader reads only the header of the record in dir (or the record
 // file dir names), as Read would read it.
 func ReadHeader(dir string) (*Header, error) {
-	p := dir
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		p = filepath.Join(dir, FileName)
-	}
-	f, err := os.Open(p)
+	f, p, _, err := openFile(dir)
 	if err != nil {
-		return nil, fmt.Errorf("reading record: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := ReadLine(bufio.NewReaderSize(f, 1<<16))
