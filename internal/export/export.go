@@ -179,15 +179,17 @@ func Gather(rd *record.Reader, opts Options, needSuite bool) (iter.Seq2[otlp.Att
 		}
 		grades = gr.Result()
 	}
-	if s == nil && (needSuite || grades == nil) {
+	if s == nil {
 		serr := opts.SuiteErr
 		if serr == nil {
 			serr = errors.New("no suite")
 		}
-		return nil, fmt.Errorf("loading the run's suite: %w", serr)
-	}
-	if s == nil && opts.Warn != nil {
-		opts.Warn(fmt.Sprintf("%s: sending without groups and datasets", strings.TrimSpace(opts.SuiteErr.Error())))
+		if needSuite || grades == nil {
+			return nil, fmt.Errorf("loading the run's suite: %w", serr)
+		}
+		if opts.Warn != nil {
+			opts.Warn(fmt.Sprintf("%s: sending without groups and datasets", strings.TrimSpace(serr.Error())))
+		}
 	}
 	verdicts := map[record.AttemptKey]*grade.AttemptGrade{}
 	scored := map[record.AttemptKey]*actions.Result{}
