@@ -185,13 +185,14 @@ func Score(ctx context.Context, s *suite.Suite, rec *record.Run, opts Options) *
 func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally, asked *record.Run) *Graded {
 	g.judge(ctx, opts, asked)
 	g.Cost = t.Cost(g.Result.Totals.Passed)
+	sum := t.Summary()
 	g.WallTime = map[string]time.Duration{}
-	for id, l := range t.Summary().Cases {
+	for id, l := range sum.Cases {
 		g.WallTime[id] = time.Duration(l.WallMS) * time.Millisecond
 	}
 	if !g.Record.Header.Model.Fake || len(g.Judges) > 0 {
 		// The judge's asks are the run's cost too, even a fake model's.
-		g.Usage = t.Summary()
+		g.Usage = sum
 		g.Usage.AddJudges(g.Judges)
 	}
 	if g.Record.Dir != "" {
