@@ -303,15 +303,12 @@ walk:
 	return review.Text(e.stdout, rv)
 }
 
-// reportReviews adds what review found to "mcpeval report": the two rates
-// after the normal report, when the run has reviews, and the HTML page
-// when htmlPath is set.
-func reportReviews(e *env, rec *record.Run, res *grade.Result, htmlPath string, text bool) error {
-	log, err := review.Load(rec)
-	if err != nil {
-		return badInput(err)
-	}
-	rv := review.Apply(res, log)
+// reportReviews adds what review found (rv, the reviews applied to res)
+// to "mcpeval report": the two rates after the normal report, when the
+// run has reviews, and the HTML page when htmlPath is set. rec is read as
+// a stream (record.Open): the page reads the transcripts it shows from
+// the record in rec.Dir.
+func reportReviews(e *env, rec *record.Run, res *grade.Result, rv *review.Reviewed, htmlPath string, text bool) error {
 	if text && rv.Reviews() {
 		fmt.Fprintln(e.stdout)
 		if err := review.Text(e.stdout, rv); err != nil {
@@ -325,7 +322,7 @@ func reportReviews(e *env, rec *record.Run, res *grade.Result, htmlPath string, 
 	if err != nil {
 		return badInput(err)
 	}
-	page := &report.RunPage{Run: streamed(rec), Result: res, Reviewed: rv, Version: buildinfo.Get().Version, Agreement: ag}
+	page := &report.RunPage{Run: rec, Result: res, Reviewed: rv, Version: buildinfo.Get().Version, Agreement: ag}
 	if err := rundir.WriteOutput(htmlPath, e.stdout, func(w io.Writer) error { return report.HTML(w, page) }); err != nil {
 		return err
 	}

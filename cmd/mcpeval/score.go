@@ -144,25 +144,24 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	}
 	res := *graded
 	// One pass over the attempts for what the grades do not hold: the
-	// cost, each case's time, and the answers reviews are checked
-	// against.
-	reviewed := hasReviews(rec.Dir)
+	// cost and each case's time.
 	tally := usage.NewTally(&rec.Header, prices)
 	durations := map[string]time.Duration{}
 	err = rd.Each(func(a *record.Attempt) error {
 		tally.Add(a)
 		durations[a.Case] += time.Duration(a.DurationMS) * time.Millisecond
-		if reviewed {
-			rec.Attempts = append(rec.Attempts, record.Attempt{Case: a.Case, N: a.N, Answer: a.Answer})
-		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	log, err := review.Load(rec)
-	if err != nil {
-		return badInput(err)
+	// A run with reviews has its failures' answers, which reviews are
+	// checked against, read back (review.Open); one without has none.
+	var log *review.Log
+	if hasReviews(rec.Dir) {
+		if log, err = review.Open(rd, &res); err != nil {
+			return badInput(err)
+		}
 	}
 	rv := review.Apply(&res, log)
 	cost := tally.Cost(res.Totals.Passed)
@@ -196,7 +195,7 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	// The HTML page reads the transcripts it shows from the record itself.
-	return reportReviews(e, rec, &res, *htmlPath, !*asJSON && !*asMD)
+	return reportReviews(e, rec, &res, rv, *htmlPath, !*asJSON && !*asMD)
 }
 
 // openRun opens a record to read attempt by attempt (record.Open): its
@@ -207,14 +206,6 @@ func openRun(dir string) (*record.Reader, error) {
 		return nil, badInput(err)
 	}
 	return rd, nil
-}
-
-// streamed is rec without its attempts: a run page made of it reads the
-// transcripts it shows from the record in rec.Dir (htmlreport.Run).
-func streamed(rec *record.Run) *record.Run {
-	r := *rec
-	r.Attempts, r.Superseded = nil, nil
-	return &r
 }
 
 // hasReviews reports whether the run in dir has a reviews file.
