@@ -124,11 +124,8 @@ func (b *Batches) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !h.checkKey(r) {
-		if h.API == Anthropic {
-			h.fail(rw, http.StatusUnauthorized, "authentication_error", "invalid x-api-key")
-		} else {
-			h.fail(rw, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided.")
-		}
+		p := h.problemOf(http.StatusUnauthorized)
+		h.fail(rw, http.StatusUnauthorized, p.kind, p.msg)
 		return
 	}
 	switch h.API {

@@ -65,8 +65,8 @@ func problemFor(table map[int]problem, status int) problem {
 	return table[0]
 }
 
-// errorBody is the provider's own error body for status.
-func (h *Handler) errorBody(status int) string {
+// problemOf is the provider's own error type and message for status.
+func (h *Handler) problemOf(status int) problem {
 	table := openAIErrors
 	switch h.API {
 	case Anthropic:
@@ -76,6 +76,11 @@ func (h *Handler) errorBody(status int) string {
 	case Bedrock, AnthropicBedrock:
 		table = bedrockErrors
 	}
-	p := problemFor(table, status)
+	return problemFor(table, status)
+}
+
+// errorBody is the provider's own error body for status.
+func (h *Handler) errorBody(status int) string {
+	p := h.problemOf(status)
 	return h.errorJSON(status, p.kind, p.msg)
 }
