@@ -163,8 +163,7 @@ func (s *Server) Verify(_ context.Context, token string, _ *http.Request) (*auth
 // the returned server's URL + "/mcp".
 func (s *Server) Protect(server *mcp.Server) *httptest.Server {
 	mux := http.NewServeMux()
-	rs := httptest.NewUnstartedServer(mux)
-	rs.Start()
+	rs := httptest.NewServer(mux)
 	base := rs.URL
 	metaURL := base + "/.well-known/oauth-protected-resource/mcp"
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
