@@ -475,6 +475,23 @@ func (r *run) resume(ctx context.Context, conn *target.Conn) (*record.Run, error
 	return r.finish(ctx, conn, old.Dir, missing)
 }
 
+// recordTool is a listed tool as a record keeps it: its input schema as
+// canonical JSON, its annotations' hints, and read-only too when readOnly
+// (the suite's read_only_tools) names it.
+func recordTool(t *mcp.Tool, readOnly map[string]bool) (record.Tool, error) {
+	schema, err := json.Marshal(t.InputSchema)
+	if err != nil {
+		return record.Tool{}, err
+	}
+	rt := record.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: canonical(schema)}
+	if a := t.Annotations; a != nil {
+		rt.ReadOnly = a.ReadOnlyHint
+		rt.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
+	}
+	rt.ReadOnly = rt.ReadOnly || readOnly[t.Name]
+	return rt, nil
+}
+
 // ToolsHash is the SHA-256 of the canonical JSON of the tool definitions.
 func ToolsHash(tools []record.Tool) string {
 	b, _ := json.Marshal(tools)
@@ -501,20 +518,14 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 	var names []string
 	var writes []string
 	for _, t := range listed {
-		schema, err := json.Marshal(t.InputSchema)
+		rt, err := recordTool(t, readOnly)
 		if err != nil {
 			return fmt.Errorf("tool %s: encoding input schema: %w", t.Name, err)
 		}
-		rt := record.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: canonical(schema)}
 		serve(conn, &rt)
-		if t.Annotations != nil {
-			rt.ReadOnly = t.Annotations.ReadOnlyHint
-			rt.Destructive = t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
-			if rt.Title == "" {
-				rt.Title = t.Annotations.Title
-			}
+		if t.Annotations != nil && rt.Title == "" {
+			rt.Title = t.Annotations.Title
 		}
-		rt.ReadOnly = rt.ReadOnly || readOnly[t.Name]
 		if !rt.ReadOnly {
 			writes = append(writes, t.Name)
 		}

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -166,16 +165,10 @@ func SurfaceTools(ctx context.Context, s *suite.Suite, sf *suite.Surface, base t
 	}
 	var out []record.Tool
 	for _, lt := range listed {
-		schema, err := json.Marshal(lt.InputSchema)
+		rt, err := recordTool(lt, readOnly)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s of %s: encoding input schema: %w", lt.Name, name, err)
 		}
-		rt := record.Tool{Name: lt.Name, Title: lt.Title, Description: lt.Description, InputSchema: canonical(schema)}
-		if a := lt.Annotations; a != nil {
-			rt.ReadOnly = a.ReadOnlyHint
-			rt.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
-		}
-		rt.ReadOnly = rt.ReadOnly || readOnly[lt.Name]
 		out = append(out, rt)
 	}
 	return out, nil
