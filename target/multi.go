@@ -211,16 +211,7 @@ func (c *Conn) CloseFailed() error {
 	if len(c.parts) == 0 {
 		return c.Close()
 	}
-	var errs []error
-	for _, p := range c.parts {
-		if !p.failed.Load() {
-			continue
-		}
-		if err := p.conn.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("server %s: %w", p.name, err))
-		}
-	}
-	return errors.Join(errs...)
+	return c.closeParts(true)
 }
 
 // routeTools names every tool of every server as the model is shown it:
@@ -359,10 +350,14 @@ func (c *Conn) partsStderr() []string {
 	return lines
 }
 
-// closeParts closes every server's connection.
-func (c *Conn) closeParts() error {
+// closeParts closes every server's connection, or with failedOnly those
+// of the servers that failed alone.
+func (c *Conn) closeParts(failedOnly bool) error {
 	var errs []error
 	for _, p := range c.parts {
+		if failedOnly && !p.failed.Load() {
+			continue
+		}
 		if err := p.conn.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("server %s: %w", p.name, err))
 		}

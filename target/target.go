@@ -445,7 +445,7 @@ func (c *Conn) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 // wrapper such as npx or uv started).
 func (c *Conn) Close() error {
 	if len(c.parts) > 0 {
-		return c.closeParts()
+		return c.closeParts(false)
 	}
 	var errs []error
 	if c.Session != nil {
