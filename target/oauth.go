@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -93,7 +94,7 @@ func TokenDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("finding the directory to cache OAuth tokens in: %w", err)
 	}
-	return joinPath(dir, "mcpeval", "tokens"), nil
+	return filepath.Join(dir, "mcpeval", "tokens"), nil
 }
 
 // handlers holds one OAuth handler per server, client and cache, shared by

@@ -56,8 +56,6 @@ func hashString(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func joinPath(elem ...string) string { return filepath.Join(elem...) }
-
 // loadToken reads the cached token of server from dir. A file others could
 // read is not trusted: a token that may have leaked is not used.
 func loadToken(dir, server string) (*cachedToken, error) {
