@@ -64,11 +64,11 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	}
 	// Comparing reads headers and grades only: both runs are graded as
 	// streams, never held.
-	base, gb, err := loadStreamed(e, pos[0], *suitePath)
+	base, gb, err := loadStreamed(pos[0], *suitePath)
 	if err != nil {
 		return err
 	}
-	nw, gn, err := loadStreamed(e, pos[1], *suitePath)
+	nw, gn, err := loadStreamed(pos[1], *suitePath)
 	if err != nil {
 		return err
 	}
@@ -101,41 +101,23 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// loadGraded reads the run in dir and grades it against the suite at
-// suitePath, else the suite the run names; when that cannot be loaded, it
-// reads the run's grades.json.
-func loadGraded(e *env, dir, suitePath string) (*record.Run, *grade.Result, error) {
-	return loadRun(e, dir, suitePath, true)
-}
-
-// loadStreamed is loadGraded for a caller that needs the run's header and
-// grades only: the run is graded as a stream (grade.Grader over
-// record.Open) and comes back without its attempts.
-func loadStreamed(e *env, dir, suitePath string) (*record.Run, *grade.Result, error) {
-	return loadRun(e, dir, suitePath, false)
-}
-
-func loadRun(e *env, dir, suitePath string, whole bool) (*record.Run, *grade.Result, error) {
-	var rec *record.Run
-	var rd *record.Reader
-	var err error
-	if whole {
-		rec, err = readRun(e, dir)
-	} else if rd, err = openRun(dir); err == nil {
-		defer rd.Close()
-		rec = rd.Run()
-	}
+// loadStreamed reads the run in dir as a stream (record.Open) and grades
+// it, attempt by attempt, against the suite at suitePath, else the suite
+// the run names; when that cannot be loaded, it reads the run's
+// grades.json. The run comes back without its attempts: its callers need
+// its header and grades only.
+func loadStreamed(dir, suitePath string) (*record.Run, *grade.Result, error) {
+	rd, err := openRun(dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer rd.Close()
+	rec := rd.Run()
 	p := suitePath
 	if p == "" {
 		p = rec.Header.Suite.Path
 	}
 	s, serr := loadSuite(p)
-	if serr == nil && whole {
-		return rec, grade.Run(s, rec), nil
-	}
 	if serr == nil {
 		g := grade.NewGrader(s, rec)
 		err := rd.Each(func(a *record.Attempt) error { g.Add(a); return nil })

@@ -52,7 +52,7 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 	}
 	var runs []ladder.Input
 	for _, dir := range pos {
-		in, err := ladderRun(e, dir, *suitePath)
+		in, err := ladderRun(dir, *suitePath)
 		if err != nil {
 			return err
 		}
@@ -74,8 +74,8 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 // ladderRun reads the run in dir for a ladder: graded as a stream
 // (loadStreamed), then counted and priced in a second pass, so that no
 // attempt is held.
-func ladderRun(e *env, dir, suitePath string) (ladder.Input, error) {
-	rec, res, err := loadStreamed(e, dir, suitePath)
+func ladderRun(dir, suitePath string) (ladder.Input, error) {
+	rec, res, err := loadStreamed(dir, suitePath)
 	if err != nil {
 		return ladder.Input{}, err
 	}
