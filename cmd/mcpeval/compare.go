@@ -102,16 +102,27 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 }
 
 // loadStreamed reads the run in dir as a stream (record.Open) and grades
-// it, attempt by attempt, against the suite at suitePath, else the suite
-// the run names; when that cannot be loaded, it reads the run's
-// grades.json. The run comes back without its attempts: its callers need
-// its header and grades only.
+// it (gradeStream). The run comes back without its attempts: its callers
+// need its header and grades only.
 func loadStreamed(dir, suitePath string) (*record.Run, *grade.Result, error) {
 	rd, err := openRun(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rd.Close()
+	res, err := gradeStream(rd, dir, suitePath, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rd.Run(), res, nil
+}
+
+// gradeStream grades the run rd reads (of dir, as the user named it),
+// attempt by attempt, against the suite at suitePath, else the suite the
+// run names; when that cannot be loaded, it reads the run's grades.json.
+// each, when not nil, is handed every attempt too: in the pass that
+// grades them, or in a pass of its own when the grades are read.
+func gradeStream(rd *record.Reader, dir, suitePath string, each func(*record.Attempt)) (*grade.Result, error) {
 	rec := rd.Run()
 	p := suitePath
 	if p == "" {
@@ -120,22 +131,33 @@ func loadStreamed(dir, suitePath string) (*record.Run, *grade.Result, error) {
 	s, serr := loadSuite(p)
 	if serr == nil {
 		g := grade.NewGrader(s, rec)
-		err := rd.Each(func(a *record.Attempt) error { g.Add(a); return nil })
+		err := rd.Each(func(a *record.Attempt) error {
+			g.Add(a)
+			if each != nil {
+				each(a)
+			}
+			return nil
+		})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return rec, g.Result(), nil
+		return g.Result(), nil
 	}
 	if suitePath != "" {
-		return nil, nil, serr
+		return nil, serr
 	}
 	res, err := rundir.ReadGrades(rec.Dir)
 	if errors.Is(err, rundir.ErrNoGrades) {
-		return nil, nil, usagef("%s: cannot grade it (its suite %s: %v) and it has no %s; give the suite with --suite", dir, p, serr, rundir.Grades)
+		return nil, usagef("%s: cannot grade it (its suite %s: %v) and it has no %s; give the suite with --suite", dir, p, serr, rundir.Grades)
 	}
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, badInput(err)
 	}
 	res.Warnings = append(res.Warnings, fmt.Sprintf("its suite %s could not be loaded, so its grades are read from %s as they were written", p, rundir.Grades))
-	return rec, res, nil
+	if each != nil {
+		if err := rd.Each(func(a *record.Attempt) error { each(a); return nil }); err != nil {
+			return nil, badInput(err)
+		}
+	}
+	return res, nil
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/internal/usage"
-	"github.com/mcpeval/mcpeval/record"
 )
 
 const ladderHelp = `
@@ -71,22 +70,20 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 	return ladder.Text(e.stdout, l)
 }
 
-// ladderRun reads the run in dir for a ladder: graded as a stream
-// (loadStreamed), then counted and priced in a second pass, so that no
-// attempt is held.
+// ladderRun reads the run in dir for a ladder as a stream: graded,
+// counted and priced in one pass (gradeStream), so that no attempt is
+// held.
 func ladderRun(dir, suitePath string) (ladder.Input, error) {
-	rec, res, err := loadStreamed(dir, suitePath)
-	if err != nil {
-		return ladder.Input{}, err
-	}
 	rd, err := openRun(dir)
 	if err != nil {
 		return ladder.Input{}, err
 	}
 	defer rd.Close()
+	rec := rd.Run()
 	t := usage.NewTally(&rec.Header, nil)
-	if err := rd.Each(func(a *record.Attempt) error { t.Add(a); return nil }); err != nil {
-		return ladder.Input{}, badInput(err)
+	res, err := gradeStream(rd, dir, suitePath, t.Add)
+	if err != nil {
+		return ladder.Input{}, err
 	}
 	return ladder.Input{Run: rec, Result: res, Attempts: rd.Len(), Cost: t.Cost(res.Totals.Passed)}, nil
 }
