@@ -78,4 +78,8 @@ func TestBedrockRefuses(t *testing.T) {
 	noRegion := bedrockConfig("")
 	noRegion.AWS.Region = ""
 	providertest.Refuses(t, anthropic.NewBedrock, noRegion, map[string]string{"anthropic-bedrock:m": "AWS_REGION"})
+	// Of two faulty options, the first in order is reported, every time.
+	for range 20 {
+		providertest.Refuses(t, anthropic.NewBedrock, bedrockConfig(""), map[string]string{"anthropic-bedrock:m;region=us/east;base_url=http://x.test": `option "base_url"`})
+	}
 }

@@ -25,13 +25,14 @@ func newCloud(info model.Info, provider string, timeout time.Duration, policy re
 	return &Model{info: info, timeout: specopt.Timeout(timeout, DefaultTimeout), policy: policy, maxTokens: DefaultMaxTokens}, nil
 }
 
-// cloudOptions applies the spec's options to m: own takes the cloud's own
-// options (saying whether k is one, or what is wrong with its value),
-// base_url is refused (the cloud has its endpoint), and the rest are the
-// anthropic ones. Errors name provider and the options it allows.
+// cloudOptions applies the spec's options to m, in order: own takes the
+// cloud's own options (saying whether k is one, or what is wrong with its
+// value), base_url is refused (the cloud has its endpoint), and the rest
+// are the anthropic ones. Errors name provider and the options it allows.
 func (m *Model) cloudOptions(provider string, allowed []string, own func(k, v string) (bool, error)) error {
 	opts := map[string]string{}
-	for k, v := range m.info.Options {
+	for _, k := range specopt.Keys(m.info.Options) {
+		v := m.info.Options[k]
 		ok, err := own(k, v)
 		if err != nil {
 			return err

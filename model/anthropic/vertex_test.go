@@ -67,4 +67,8 @@ func TestVertexRefuses(t *testing.T) {
 	noProject := vertexConfig("")
 	noProject.Project = ""
 	providertest.Refuses(t, anthropic.NewVertex, noProject, map[string]string{"anthropic-vertex:m": "GOOGLE_CLOUD_PROJECT"})
+	// Of two faulty options, the first in order is reported, every time.
+	for range 20 {
+		providertest.Refuses(t, anthropic.NewVertex, vertexConfig(""), map[string]string{"anthropic-vertex:m;project=a/b;base_url=http://x.test": `option "base_url"`})
+	}
 }

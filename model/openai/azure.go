@@ -55,7 +55,8 @@ func NewAzure(info model.Info, cfg AzureConfig) (*Model, error) {
 	m := &Model{info: info, key: cfg.APIKey, timeout: specopt.Timeout(cfg.Timeout, DefaultTimeout), policy: cfg.Retry}
 	version := cfg.APIVersion
 	opts := map[string]string{}
-	for k, v := range info.Options {
+	for _, k := range specopt.Keys(info.Options) {
+		v := info.Options[k]
 		switch k {
 		case "api_version":
 			if v == "" || strings.ContainsAny(v, "&#?/ ") {

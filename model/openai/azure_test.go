@@ -59,4 +59,8 @@ func TestAzureRefuses(t *testing.T) {
 			t.Errorf("%s %+v: %v, want %q", c.spec, c.cfg.Endpoint, err, c.want)
 		}
 	}
+	// Of two faulty options, the first in order is reported, every time.
+	for range 20 {
+		providertest.Refuses(t, openai.NewAzure, ok, map[string]string{"azure-openai:d;base_url=http://x.test;api_version=a&b": "want a version"})
+	}
 }
