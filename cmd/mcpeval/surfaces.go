@@ -150,13 +150,10 @@ func (f *runFlags) surfaceNames() ([]string, error) {
 	if len(f.surfaces) == 0 {
 		return s.SurfaceNames(), nil
 	}
-	if len(s.Surfaces) == 0 {
-		return nil, usagef("--surface %s: suite %s declares no surfaces (see docs/targets.md, Surfaces)", f.surfaces[0], s.Name)
-	}
 	seen := map[string]bool{}
 	for _, n := range f.surfaces {
-		if s.Surface(n) == nil {
-			return nil, usagef("--surface %s: suite %s has no such surface (it has %s)", n, s.Name, strings.Join(s.SurfaceNames(), ", "))
+		if err := unknownSurface(s, n); err != nil {
+			return nil, err
 		}
 		if seen[n] {
 			return nil, usagef("--surface %s is given twice", n)
@@ -164,6 +161,18 @@ func (f *runFlags) surfaceNames() ([]string, error) {
 		seen[n] = true
 	}
 	return f.surfaces, nil
+}
+
+// unknownSurface refuses --surface NAME when suite s declares no surfaces,
+// or none of that name: bad usage.
+func unknownSurface(s *suite.Suite, name string) error {
+	if len(s.Surfaces) == 0 {
+		return usagef("--surface %s: suite %s declares no surfaces (see docs/targets.md, Surfaces)", name, s.Name)
+	}
+	if s.Surface(name) == nil {
+		return usagef("--surface %s: suite %s has no such surface (it has %s)", name, s.Name, strings.Join(s.SurfaceNames(), ", "))
+	}
+	return nil
 }
 
 // onSurface returns the surface this run measures and its target: the
@@ -225,12 +234,9 @@ func surfaceLabel(name string) string {
 // started and its tools listed. base is the canonical target, for its
 // builtins.
 func surfaceCoverages(ctx context.Context, s *suite.Suite, canonical *audit.Coverage, base target.Config, only []string) ([]*audit.SurfaceCoverage, error) {
-	if len(only) > 0 && len(s.Surfaces) == 0 {
-		return nil, usagef("--surface %s: suite %s declares no surfaces (see docs/targets.md, Surfaces)", only[0], s.Name)
-	}
 	for _, n := range only {
-		if s.Surface(n) == nil {
-			return nil, usagef("--surface %s: suite %s has no such surface (it has %s)", n, s.Name, strings.Join(s.SurfaceNames(), ", "))
+		if err := unknownSurface(s, n); err != nil {
+			return nil, err
 		}
 	}
 	var out []*audit.SurfaceCoverage
