@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/mcpeval/mcpeval/internal/builtin/household"
+	"github.com/mcpeval/mcpeval/internal/builtin/mcpserver"
 	"github.com/mcpeval/mcpeval/internal/builtin/ops"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -22,15 +23,7 @@ var memory embed.FS
 var suites = map[string]fs.FS{
 	"household": household.Suite(),
 	"ops":       ops.Suite(),
-	"memory":    sub(memory, "memory"),
-}
-
-func sub(f fs.FS, dir string) fs.FS {
-	s, err := fs.Sub(f, dir)
-	if err != nil {
-		panic(err) // the directory is embedded: it is there
-	}
-	return s
+	"memory":    mcpserver.Suite(memory, "memory"),
 }
 
 // SuiteNames lists the embedded suites, so that `mcpeval run` works with
