@@ -328,14 +328,16 @@ func (c Config) Secrets(getenv func(string) string) *redact.Known {
 	case "servers":
 		c.serverSecrets(k, getenv)
 	}
-	if c.OAuth != nil && c.OAuth.ClientSecret != "" {
-		k.AddExpanded(c.OAuth.ClientSecret, getenv)
-		k.Add(os.Expand(c.OAuth.ClientSecret, getenvOr(getenv)))
+	add := func(v string) { // its value once expanded, and that of every ${VAR} it names
+		k.AddExpanded(v, getenv)
+		k.Add(os.Expand(v, getenvOr(getenv)))
+	}
+	if c.OAuth != nil {
+		add(c.OAuth.ClientSecret)
 	}
 	for _, m := range []map[string]string{c.Env, c.Headers} {
 		for _, v := range m {
-			k.AddExpanded(v, getenv)
-			k.Add(os.Expand(v, getenvOr(getenv)))
+			add(v)
 		}
 	}
 	return k
