@@ -85,11 +85,12 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The gaps of the canonical tools, then of each surface's.
+	gaps := append([]string{}, cov.Gaps()...)
+	for _, sc := range surfs {
+		gaps = append(gaps, sc.Gaps...)
+	}
 	if *asJSON {
-		gaps := append([]string{}, cov.Gaps()...)
-		for _, sc := range surfs {
-			gaps = append(gaps, sc.Gaps...)
-		}
 		if cov.Tools == nil {
 			cov.Tools = []audit.ToolCoverage{}
 		}
@@ -105,13 +106,11 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 	if err := cov.Write(e.stdout); err != nil {
 		return err
 	}
-	gaps := cov.Gaps()
 	for _, sc := range surfs {
 		fmt.Fprintln(e.stdout)
 		if err := sc.Write(e.stdout); err != nil {
 			return err
 		}
-		gaps = append(gaps, sc.Gaps...)
 	}
 	if len(gaps) > 0 {
 		for i := range gaps {
