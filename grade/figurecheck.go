@@ -10,32 +10,202 @@ import (
 )
 
 // checkFigures checks that every expected figure is stated in the answer
-// (see Match). Each missing figure is its own reason, listing what the
-// answer states instead.
+// as the answer: a figure of the answer that fits it (kind, currency,
+// unit) is within its tolerance (see Match) and is stated, not compared
+// with, negated, hedged, credited to another period or a term of a
+// calculation, and no other figure of the answer is stated for the same
+// thing (see docs/suite.md, "Which figure is the answer"). Each failing
+// figure is its own reason, saying what the answer states instead.
 func checkFigures(s *suite.Suite, c *suite.Case, answer string) []Reason {
 	if len(c.Figures) == 0 {
 		return nil
 	}
-	claims := figures.Claims(answer)
+	all := readable(answer)
 	var rs []Reason
-	for _, want := range c.Figures {
-		tol := s.FigureTolerance(c, want) // before the kind default: no kind is exact
-		if want.Kind == "" {
-			want.Kind = suite.Money
+	for i := range c.Figures {
+		if r, ok := checkFigure(s, c, i, answer, all); !ok {
+			rs = append(rs, r)
 		}
-		found := false
-		for _, w := range claims {
-			if Match(w, want, tol) {
-				found = true
-				break
-			}
-		}
-		if found {
-			continue
-		}
-		rs = append(rs, Reason{CheckFigures, "expected " + expected(want, tol) + "; " + stated(claims, want, answer)})
 	}
 	return rs
+}
+
+// readable returns the figures of an answer that could state a figure:
+// all but years, dates, list numbers and account numbers. Figures the
+// answer declines to vouch for are kept, read as hedged.
+func readable(answer string) []figures.Figure {
+	var out []figures.Figure
+	for _, f := range figures.Extract(answer) {
+		if !f.IsYear && !f.IsDate && !f.IsList && !f.IsAccount {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// checkFigure checks case c's i-th figure against the answer's figures
+// all.
+func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figures.Figure) (Reason, bool) {
+	want := c.Figures[i]
+	tol := s.FigureTolerance(c, want) // before the kind default: no kind is exact
+	if want.Kind == "" {
+		want.Kind = suite.Money
+	}
+	ofKind := func(f figures.Figure) bool { return kindFits(f, want) }
+	fits := func(f figures.Figure) bool {
+		return kindFits(f, want) && currencyFits(f.Currency, want.Currency) &&
+			(want.Kind != suite.Count || unitFits(f.Unit, want.Unit, want.Label))
+	}
+	asked := askedPeriods(want.Label, c.Prompt)
+	rd := readAnswer(answer, all, ofKind, asked)
+	within := func(r reading) bool { return fits(r.f) && Match(r.f, want, tol) }
+	// otherWant reports whether f states another expected figure of the
+	// case: such a figure is never a competitor.
+	otherWant := func(f figures.Figure) bool {
+		for j, w := range c.Figures {
+			if j == i {
+				continue
+			}
+			t := s.FigureTolerance(c, w)
+			if w.Kind == "" {
+				w.Kind = suite.Money
+			}
+			if Match(f, w, t) {
+				return true
+			}
+		}
+		return false
+	}
+	var good, only []reading
+	for _, r := range rd {
+		if !within(r) {
+			continue
+		}
+		switch {
+		case r.role == asserted:
+			good = append(good, r)
+		case r.role == compared && r.prev >= 0 && otherWant(rd[r.prev].f):
+			// "450 VOO vs 400 FXTC shares": two figures asked for, set
+			// side by side.
+			good = append(good, r)
+		case r.role == hedged && r.other >= 0 && within(rd[r.other]):
+			// "either 2,261,924 or 2,261,925": both within the tolerance.
+			good = append(good, r)
+		case r.role == asserted || r.other >= 0 && r.f.Range && within(rd[r.other]):
+			good = append(good, r)
+		default:
+			only = append(only, r)
+		}
+	}
+	// A range both of whose ends are within the tolerance states it; a
+	// wider one does not.
+	for k := 0; k < len(good); k++ {
+		r := good[k]
+		if r.f.Range && r.other >= 0 && !within(rd[r.other]) {
+			r.role, r.why = hedged, quote(answer, min(r.f.Start, rd[r.other].f.Start), max(r.f.End, rd[r.other].f.End))
+			only = append(only, r)
+			good = append(good[:k], good[k+1:]...)
+			k--
+		}
+	}
+	words := contentWords(want.Label)
+	var rivals []reading
+	for _, r := range rd {
+		if !fits(r.f) || within(r) || r.role != asserted || otherWant(r.f) {
+			continue
+		}
+		if r.f.Range && r.other >= 0 {
+			continue
+		}
+		if !withinTwice(r.f.Value, want.Value) || !namesAll(r.clause, words) {
+			continue
+		}
+		rivals = append(rivals, r)
+	}
+	head := "expected " + expected(want, tol)
+	switch {
+	case len(good) > 0 && len(rivals) == 0:
+		return Reason{}, true
+	case len(good) > 0:
+		return Reason{CheckFigures, head + "; the answer states " + clip(good[0].f.Text, 40) +
+			" but also " + rival(rivals[0], want)}, false
+	case len(only) > 0:
+		msg := head + "; " + roleText(only[0], rd)
+		if len(rivals) > 0 {
+			msg += ", and " + rival(rivals[0], want)
+		}
+		return Reason{CheckFigures, msg}, false
+	}
+	var claims []figures.Figure
+	for _, f := range figures.Claims(answer) {
+		// A figure of the value that counts something else is said apart.
+		if want.Kind != suite.Count || unitFits(f.Unit, want.Unit, want.Label) || !Match(f, want, tol) {
+			claims = append(claims, f)
+		}
+	}
+	msg := head + "; " + stated(claims, want, answer)
+	for _, r := range rd {
+		if kindFits(r.f, want) && currencyFits(r.f.Currency, want.Currency) && Match(r.f, want, tol) && !fits(r.f) {
+			msg += fmt.Sprintf("; the answer's %s counts %s (%q), not %s", clip(r.f.Text, 40), unitName(r.f.Unit), quote(answer, r.f.Start-30, r.f.End+20), unitName(want.Unit))
+			break
+		}
+	}
+	return Reason{CheckFigures, msg}, false
+}
+
+// withinTwice reports whether v is within a factor of two of want: a figure
+// farther off is a figure of something else, not a rival answer.
+func withinTwice(v, want float64) bool {
+	v, want = math.Abs(v), math.Abs(want)
+	if want == 0 {
+		return v == 0
+	}
+	return v >= want/2 && v <= want*2
+}
+
+// rival says what the answer states for the thing asked instead.
+func rival(r reading, want suite.Figure) string {
+	what := "it"
+	if want.Label != "" {
+		what = want.Label
+	}
+	return fmt.Sprintf("states %s for %s (%q)", clip(r.f.Text, 40), what, quote(r.clause, 0, len(r.clause)))
+}
+
+// roleText says why a figure within the tolerance does not state it.
+func roleText(r reading, rd []reading) string {
+	t := clip(r.f.Text, 40)
+	switch r.role {
+	case compared:
+		return fmt.Sprintf("%s appears only as what something is compared with (%q)", t, r.why)
+	case negated:
+		return fmt.Sprintf("the answer says it is not %s (%q)", t, r.why)
+	case elsewhere:
+		return fmt.Sprintf("the answer credits %s to another period (%q)", t, r.why)
+	case operand:
+		return fmt.Sprintf("%s appears only as a term of a calculation (%q)", t, r.why)
+	case hedged:
+		if r.other >= 0 {
+			o := rd[r.other].f
+			a, b := r.f, o
+			if o.Start < r.f.Start {
+				a, b = o, r.f
+			}
+			if r.f.Range {
+				return fmt.Sprintf("the answer gives the range %s to %s, wider than the tolerance (%q)", clip(a.Text, 40), clip(b.Text, 40), r.why)
+			}
+			return fmt.Sprintf("the answer hedges between %s and %s (%q)", clip(a.Text, 40), clip(b.Text, 40), r.why)
+		}
+		return fmt.Sprintf("the answer does not commit to %s (%q)", t, r.why)
+	}
+	return t
+}
+
+func unitName(u string) string {
+	if u == "" {
+		return "something else"
+	}
+	return u
 }
 
 // stated lists the figures an answer states that could have been the

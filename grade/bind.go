@@ -1,0 +1,662 @@
+package grade
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcpeval/mcpeval/grade/figures"
+)
+
+// role is what an answer says a figure is, read from the words of its
+// clause and between it and its neighbours (see docs/suite.md, "Which
+// figure is the answer").
+type role int
+
+const (
+	// asserted: the answer gives the figure as a value (the default).
+	asserted role = iota
+	// compared: the figure is what something is compared with ("up from
+	// X", "X before the renewal").
+	compared
+	// negated: the answer says the value is not the figure ("not X").
+	negated
+	// elsewhere: the figure belongs to another period than the one asked
+	// about ("the 1,450 is last year's figure", "X in December 2025").
+	elsewhere
+	// hedged: the answer does not commit to the figure ("either X or Y",
+	// "I can't say it was X", "maybe X").
+	hedged
+	// operand: the figure is a term of a written calculation ("X + Y =").
+	operand
+)
+
+// reading is one figure of an answer with its role and the words it was
+// read from.
+type reading struct {
+	f    figures.Figure
+	role role
+	// why quotes the words that gave the role ("up from", "last year's").
+	why string
+	// clause is the text the figure is bound to: its clause, with a
+	// heading ("Net worth: X") it continues.
+	clause string
+	// period is the period the figure is bound to, if any.
+	period period
+	// other is the index of the figure of the same kind the answer hedges
+	// this one with ("either X or Y"), or -1.
+	other int
+	// prev is the index of the figure of the kind before this one in its
+	// clause, or -1.
+	prev int
+}
+
+// A period is a time the answer ties a figure to: a month (with or
+// without its year), a quarter, a year, or a relative period ("last
+// year"). The zero period is none.
+type period struct {
+	year    int    // 0 when not stated
+	month   int    // 1..12, 0 when not a month
+	quarter int    // 1..4, 0 when not a quarter
+	rel     string // "last year", "last month", ... for relative periods
+	text    string // as written
+}
+
+func (p period) none() bool { return p.year == 0 && p.month == 0 && p.quarter == 0 && p.rel == "" }
+
+// fits reports whether the answer's period p may be the asked period a:
+// nothing stated contradicts it ("March" fits "March 2026", "2026" fits
+// "Q3 2026"; "December 2025" does not fit "March 2026").
+func (p period) fits(a period) bool {
+	if p.rel != "" || a.rel != "" {
+		return p.rel == a.rel && p.year == a.year
+	}
+	if p.year != 0 && a.year != 0 && p.year != a.year {
+		return false
+	}
+	if p.month != 0 && a.month != 0 && p.month != a.month {
+		return false
+	}
+	if p.quarter != 0 && a.quarter != 0 && p.quarter != a.quarter {
+		return false
+	}
+	if p.month != 0 && a.quarter != 0 && (p.month-1)/3+1 != a.quarter {
+		return false
+	}
+	if p.quarter != 0 && a.month != 0 && (a.month-1)/3+1 != p.quarter {
+		return false
+	}
+	return true
+}
+
+// fitsAny reports whether p fits one of the asked periods; with none
+// asked, every period fits.
+func (p period) fitsAny(asked []period) bool {
+	if len(asked) == 0 || p.none() {
+		return true
+	}
+	for _, a := range asked {
+		if p.fits(a) {
+			return true
+		}
+	}
+	return false
+}
+
+var monthNames = map[string]int{
+	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3,
+	"apr": 4, "april": 4, "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7,
+	"aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9, "oct": 10,
+	"october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+}
+
+// periodRE finds the periods of a text: "March 2026", "Mar '26", "end of
+// June", "Q3 2026", "2026-09", "2025", "last year's", "the previous month".
+var periodRE = regexp.MustCompile(`(?i)\b(?:` +
+	`(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+(?:of\s+)?'?(?P<myear>(?:19|20)\d\d|\d\d)\b)?` +
+	`|(?P<q>q[1-4])(?:\s*'?(?P<qyear>(?:19|20)\d\d))?` +
+	`|(?P<iso>(?:19|20)\d\d)-(?P<isom>0[1-9]|1[0-2])(?:-\d\d)?` +
+	`|(?P<rel>(?:last|previous|prior|this|current|next)\s+(?:year|month|quarter|week)|(?:a|one)\s+(?:year|month|quarter)\s+(?:ago|earlier|before)|the\s+(?:year|month|quarter)\s+before|year[- ]ago)` +
+	`|(?P<year>(?:19|20)\d\d)` +
+	`)\b`)
+
+// periods returns the periods written in s, each with its byte offset.
+func periods(s string) ([]period, []int) {
+	var ps []period
+	var at []int
+	names := periodRE.SubexpNames()
+	for _, m := range periodRE.FindAllStringSubmatchIndex(s, -1) {
+		var p period
+		get := func(name string) string {
+			for i, n := range names {
+				if n == name && m[2*i] >= 0 {
+					return s[m[2*i]:m[2*i+1]]
+				}
+			}
+			return ""
+		}
+		p.text = s[m[0]:m[1]]
+		switch {
+		case get("month") != "":
+			w := strings.ToLower(get("month"))
+			// "may" is also a verb: only a month when a year follows or it is
+			// capitalised.
+			if w == "may" && get("myear") == "" && get("month") == "may" {
+				continue
+			}
+			p.month = monthNames[w]
+			p.year = year(get("myear"))
+		case get("q") != "":
+			p.quarter = int(get("q")[1] - '0')
+			p.year = year(get("qyear"))
+		case get("iso") != "":
+			p.year = year(get("iso"))
+			p.month = atoi(get("isom"))
+		case get("rel") != "":
+			p.rel = normalRel(get("rel"))
+		case get("year") != "":
+			p.year = year(get("year"))
+		}
+		ps = append(ps, p)
+		at = append(at, m[0])
+	}
+	return ps, at
+}
+
+// normalRel reads a relative period as one of a few names, so that "the
+// previous year" and "last year's" are the same period.
+func normalRel(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	unit := "year"
+	for _, u := range []string{"month", "quarter", "week"} {
+		if strings.Contains(s, u) {
+			unit = u
+		}
+	}
+	switch {
+	case strings.HasPrefix(s, "this"), strings.HasPrefix(s, "current"):
+		return "this " + unit
+	case strings.HasPrefix(s, "next"):
+		return "next " + unit
+	}
+	return "last " + unit
+}
+
+func year(s string) int {
+	if s == "" {
+		return 0
+	}
+	y := atoi(s)
+	if y < 100 {
+		y += 2000
+	}
+	return y
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// askedPeriods returns the periods a figure is asked for: those of its
+// label, else those of the case's prompt.
+func askedPeriods(label, prompt string) []period {
+	if ps, _ := periods(label); len(ps) > 0 {
+		return ps
+	}
+	ps, _ := periods(prompt)
+	return ps
+}
+
+// readAnswer reads the figures of an answer that may state a figure
+// (every figure but years, dates, list and account numbers), each with
+// its role. fits says which figures are of the kind asked for: the
+// neighbours a figure is hedged with or compared against are only those.
+func readAnswer(answer string, fs []figures.Figure, fits func(figures.Figure) bool, asked []period) []reading {
+	rs := make([]reading, len(fs))
+	for i, f := range fs {
+		rs[i] = reading{f: f, other: -1, prev: -1}
+	}
+	for i := range rs {
+		r := &rs[i]
+		start, end := clauseBounds(answer, r.f.Start, r.f.End)
+		// The words before the figure, back to its clause's start or the
+		// previous figure of the kind asked; and after it, to the next.
+		leadFrom, tailTo := start, end
+		prev, next := -1, -1
+		for j := i - 1; j >= 0; j-- {
+			if fits(rs[j].f) && rs[j].f.End <= r.f.Start {
+				prev = j
+				leadFrom = max(leadFrom, rs[j].f.End)
+				break
+			}
+		}
+		for j := i + 1; j < len(rs); j++ {
+			if fits(rs[j].f) && rs[j].f.Start >= r.f.End {
+				next = j
+				tailTo = min(tailTo, rs[j].f.Start)
+				break
+			}
+		}
+		lead := answer[leadFrom:r.f.Start]
+		tail := answer[r.f.End:tailTo]
+		r.clause = boundText(answer, start, end, fs, fits)
+		r.period = boundPeriod(answer, start, end, r.f, fs, fits)
+		r.role, r.why = roleOf(r.f, lead, tail, answer, start)
+		if prev >= 0 && rs[prev].f.End > start {
+			r.prev = prev
+		}
+		// A hedge between two figures of the kind: "either X or Y", "X or
+		// Y", "X/Y". Only when both are in one sentence.
+		if r.role == asserted && next >= 0 && orRE.MatchString(answer[r.f.End:rs[next].f.Start]) && sameSentence(answer, r.f.End, rs[next].f.Start) {
+			r.role, r.why, r.other = hedged, quote(answer, r.f.Start, rs[next].f.End), next
+		}
+		if r.role == asserted && prev >= 0 && orRE.MatchString(answer[rs[prev].f.End:r.f.Start]) && sameSentence(answer, rs[prev].f.End, r.f.Start) {
+			r.role, r.why, r.other = hedged, quote(answer, rs[prev].f.Start, r.f.End), prev
+		}
+		if r.role == asserted && !r.period.none() && !r.period.fitsAny(asked) {
+			r.role, r.why = elsewhere, quote(answer, start, end)
+		}
+	}
+	// A change "from X to Y": X is what Y is compared with, and Y is
+	// stated. The reader takes it for a range.
+	for i := range rs {
+		f := rs[i].f
+		if !f.RangeFirst || i+1 >= len(rs) {
+			continue
+		}
+		start, _ := clauseBounds(answer, f.Start, f.End)
+		before := strings.ToLower(answer[start:f.Start])
+		if changeFromRE.MatchString(before) {
+			if rs[i].role == asserted || rs[i].role == hedged {
+				rs[i].role, rs[i].why = compared, quote(answer, start, f.End)
+			}
+			continue
+		}
+		if fromRE.MatchString(before) || betweenRE.MatchString(before) || rangeDashRE.MatchString(answer[f.End:rs[i+1].f.Start]) {
+			rs[i].other, rs[i+1].other = i+1, i
+		}
+	}
+	return rs
+}
+
+// roleOf reads a figure's role from the words just before it (lead) and
+// just after it (tail), within its clause.
+func roleOf(f figures.Figure, lead, tail, answer string, clauseStart int) (role, string) {
+	if f.Hedged {
+		return hedged, quote(answer, clauseStart, f.End)
+	}
+	l := strings.ToLower(trimMarks(lead))
+	t := strings.ToLower(trimMarksLeft(tail))
+	at := func(i int) string { return quote(answer, clauseStart, min(len(answer), f.End+i)) }
+	switch {
+	case operatorAfterRE.MatchString(t) || operatorBeforeRE.MatchString(l):
+		return operand, at(len(tail))
+	case negatedRE.MatchString(l):
+		return negated, at(0)
+	case compareBeforeRE.MatchString(l):
+		return compared, at(0)
+	case compareAfterRE.MatchString(t):
+		return compared, at(len(tail))
+	case maybeRE.MatchString(l):
+		return hedged, at(0)
+	case elsewhereAfterRE.MatchString(t):
+		return elsewhere, at(len(tail))
+	}
+	return asserted, ""
+}
+
+// The words that give a figure its role. A qualifier ("about", "~") may
+// stand between them and the figure.
+const approx = `(?:\s+(?:about|around|roughly|approximately|approx\.?|some|nearly|almost|just\s+(?:over|under)|~|≈))?\s*$`
+
+var (
+	compareBeforeRE = regexp.MustCompile(`(?:\b(?:from|compared\s+(?:with|to)|against|vs\.?|versus|than|instead\s+of|rather\s+than|previously|prior(?:\s+(?:to|of))?|formerly|down\s+from|up\s+from|was\s+previously)|\bthe\s+(?:previous|prior|earlier|old)\s+(?:figure|value|balance|total|amount)\s+(?:of|was|is)?)` + approx)
+	compareAfterRE  = regexp.MustCompile(`^\s*(?:before\b(?:\s+(?:tax|taxes|fees|costs|deductions|expenses)\b)?|earlier\b|previously\b|ago\b|(?:in|at)\s+the\s+(?:previous|prior)\b|a\s+(?:year|month|quarter)\s+(?:ago|earlier|before)\b)`)
+	negatedRE       = regexp.MustCompile(`\b(?:not|isn't|is\s+not|wasn't|was\s+not|aren't|are\s+not|weren't|no\s+longer|never|rather\s+than)(?:\s+(?:about|around|exactly|quite|the|a|an))?\s*$`)
+	maybeRE         = regexp.MustCompile(`\b(?:maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be)` + approx)
+	// elsewhereAfterRE: "X is last year's figure", "X was for December".
+	elsewhereAfterRE = regexp.MustCompile(`^\s*(?:is|was|are|were|would\s+be)\s+(?:the\s+|a\s+)?(?:figure\s+)?(?:for\s+)?(?:last|previous|prior)\s+(?:year|month|quarter|week)'?s?\b`)
+	// operatorAfterRE: a term followed by an operator and another number.
+	operatorAfterRE  = regexp.MustCompile(`^\s*(?:[+×*÷]|\s[x−-]\s|\bplus\b|\bminus\b|\btimes\b)`)
+	operatorBeforeRE = regexp.MustCompile(`(?:[+×*÷]|\s[x−-]|\bplus|\bminus|\btimes)\s*$`)
+	orRE             = regexp.MustCompile(`^[\s*_]*(?:,\s*)?(?:or|/|or\s+(?:maybe|perhaps|possibly|about|around|roughly))[\s*_]*$`)
+	changeFromRE     = regexp.MustCompile(`\b(?:rose|risen|rising|fell|fallen|falling|grew|grown|growing|increased|decreased|dropped|declined|climbed|jumped|slipped|went\s+(?:up|down)|gone\s+(?:up|down)|moved|changed|up|down)\s+(?:by\s+\S+\s+)?from` + approx)
+	fromRE           = regexp.MustCompile(`\b(?:anywhere|somewhere|ranging|ranges?)\s+from` + approx)
+	betweenRE        = regexp.MustCompile(`\bbetween` + approx)
+	rangeDashRE      = regexp.MustCompile(`^\s*(?:-|–|—|to)\s*$`)
+)
+
+// trimMarks drops the Markdown marks and spaces at the end of lead text.
+func trimMarks(s string) string { return strings.TrimRight(s, " \t*_`") }
+
+// trimMarksLeft drops them at the start of tail text.
+func trimMarksLeft(s string) string { return strings.TrimLeft(s, "*_`") }
+
+// clauseBounds returns the clause around the span [from, to): the text
+// between the nearest clause marks (. ! ? ; : , newline, parentheses,
+// dashes, table bars) outside any figure.
+func clauseBounds(s string, from, to int) (int, int) {
+	start := 0
+	for i := from - 1; i >= 0; i-- {
+		if clauseMark(s, i) {
+			start = i + 1
+			if s[i] == 0xE2 {
+				start = i + 3 // past "—" or "–"
+			}
+			break
+		}
+	}
+	end := len(s)
+	for i := to; i < len(s); i++ {
+		if clauseMark(s, i) {
+			end = i
+			break
+		}
+	}
+	return start, end
+}
+
+// clauseMark reports whether s[i] ends a clause.
+func clauseMark(s string, i int) bool {
+	switch s[i] {
+	case ';', ':', '\n', '(', ')', '[', ']', '|':
+		return true
+	case ',':
+		// A comma between digits groups them; one followed by a space
+		// separates clauses.
+		return !(i > 0 && i+1 < len(s) && isDigit(s[i-1]) && isDigit(s[i+1]))
+	case '.', '!', '?':
+		return i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n' || s[i+1] == '*'
+	case '-':
+		// " - " is a dash; "-" inside a word or before a number is not.
+		return i > 0 && i+1 < len(s) && s[i-1] == ' ' && s[i+1] == ' '
+	case 0xE2:
+		// "—" and "–" with spaces around them.
+		if strings.HasPrefix(s[i:], "—") {
+			return true
+		}
+		if strings.HasPrefix(s[i:], "–") {
+			return i > 0 && s[i-1] == ' '
+		}
+	}
+	return false
+}
+
+// sentenceBounds returns the sentence (or line) around offset i.
+func sentenceBounds(s string, from, to int) (int, int) {
+	start := 0
+	for i := from - 1; i >= 0; i-- {
+		if sentenceMark(s, i) {
+			start = i + 1
+			break
+		}
+	}
+	end := len(s)
+	for i := to; i < len(s); i++ {
+		if sentenceMark(s, i) {
+			end = i
+			break
+		}
+	}
+	return start, end
+}
+
+func sentenceMark(s string, i int) bool {
+	switch s[i] {
+	case '\n':
+		return true
+	case '.', '!', '?':
+		return i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n' || s[i+1] == '*'
+	}
+	return false
+}
+
+func sameSentence(s string, from, to int) bool {
+	for i := from; i < to && i < len(s); i++ {
+		if sentenceMark(s, i) {
+			return false
+		}
+	}
+	return true
+}
+
+// boundText returns the words a figure is bound to: its clause, and the
+// heading it continues ("Net worth, March 2026: X", "| Net worth | X |"):
+// the clauses before a ":" or "|" in its sentence that hold no figure of
+// the kind asked.
+func boundText(s string, start, end int, fs []figures.Figure, fits func(figures.Figure) bool) string {
+	sStart, _ := sentenceBounds(s, start, end)
+	for start > sStart && (s[start-1] == ':' || s[start-1] == '|') {
+		hs, _ := clauseBounds(s, start-1, start-1)
+		hs = max(hs, sStart)
+		if hasFigure(fs, fits, hs, start-1) {
+			break
+		}
+		start = hs
+	}
+	return s[start:end]
+}
+
+func hasFigure(fs []figures.Figure, fits func(figures.Figure) bool, from, to int) bool {
+	for _, f := range fs {
+		if fits(f) && f.Start >= from && f.End <= to {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceRE marks a period written as a reference point, not as the
+// figure's own period: "since last year", "compared with March".
+var referenceRE = regexp.MustCompile(`(?i)\b(?:since|from|than|compared\s+(?:with|to)|vs\.?|versus|over|through|thru|until|till|as\s+of)\s+(?:the\s+(?:end|start)\s+of\s+)?$`)
+
+// boundPeriod returns the period a figure is bound to: the nearest
+// period written in its clause (and heading) with no other figure of the
+// kind between them; else the nearest before it in its sentence with
+// none between. A period written as a reference point ("since March",
+// "data through Sep 2026") binds nothing.
+func boundPeriod(s string, start, end int, f figures.Figure, fs []figures.Figure, fits func(figures.Figure) bool) period {
+	sStart, _ := sentenceBounds(s, start, end)
+	text := boundText(s, start, end, fs, fits)
+	bStart := end - len(text)
+	best, bestD := period{}, -1
+	consider := func(from, to int, onlyBefore bool) {
+		ps, at := periods(s[from:to])
+		for k, p := range ps {
+			o := from + at[k]
+			if referenceRE.MatchString(s[max(from, o-40):o]) {
+				continue
+			}
+			if onlyBefore && o >= f.Start {
+				continue
+			}
+			if o >= f.Start && o < f.End {
+				continue
+			}
+			lo, hi := o, f.Start
+			if o > f.Start {
+				lo, hi = f.End, o
+			}
+			if hasFigure(fs, func(g figures.Figure) bool { return fits(g) && g.Start != f.Start }, lo, hi) {
+				continue
+			}
+			if o < f.Start && attachedToOther(s, from, o, f, fs, fits) {
+				continue
+			}
+			d := hi - lo
+			if bestD < 0 || d < bestD {
+				best, bestD = p, d
+			}
+		}
+	}
+	consider(bStart, end, false)
+	if bestD < 0 && sStart < bStart {
+		consider(sStart, bStart, true)
+	}
+	return best
+}
+
+// attachRE matches the words between a figure and a period written just
+// after it, which ties the period to that figure: "X in January", "X at
+// the end of March", "X (December)".
+var attachRE = regexp.MustCompile(`(?i)^[\s*_]*(?:in|at|on|for|by|during|as\s+of)?\s*(?:the\s+)?(?:end\s+of\s+|start\s+of\s+)?$`)
+
+// attachedToOther reports whether the period at offset o belongs to a
+// figure of the kind written just before it that is not f.
+func attachedToOther(s string, from, o int, f figures.Figure, fs []figures.Figure, fits func(figures.Figure) bool) bool {
+	for k := len(fs) - 1; k >= 0; k-- {
+		g := fs[k]
+		if g.End > o || g.Start < from || !fits(g) {
+			continue
+		}
+		return g.Start != f.Start && attachRE.MatchString(s[g.End:o])
+	}
+	return false
+}
+
+// quote returns s[from:to] trimmed and clipped for a reason.
+func quote(s string, from, to int) string {
+	from = max(0, min(from, len(s)))
+	to = max(from, min(to, len(s)))
+	q := strings.TrimSpace(NormalizeText(emphasis.Replace(s[from:to])))
+	q = strings.TrimRight(q, ",;:")
+	if utf8.RuneCountInString(q) > 90 {
+		r := []rune(q)
+		q = string(r[:87]) + "…"
+	}
+	return q
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// stop words a label's content words leave out.
+var labelStop = map[string]bool{
+	"the": true, "a": true, "an": true, "of": true, "at": true, "in": true, "on": true,
+	"for": true, "to": true, "and": true, "our": true, "your": true, "my": true, "end": true,
+	"start": true, "total": true, "as": true, "by": true, "from": true, "over": true, "per": true,
+}
+
+// contentWords returns the words of a label that say what the figure is:
+// "net worth at the end of March 2026" → net, worth.
+func contentWords(label string) []string {
+	ps, at := periods(label)
+	b := []byte(label)
+	for k, p := range ps {
+		for i := at[k]; i < at[k]+len(p.text); i++ {
+			b[i] = ' '
+		}
+	}
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(string(b)), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if !labelStop[w] && !isNumber(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func isNumber(w string) bool {
+	for _, c := range w {
+		if !unicode.IsDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesAll reports whether text holds every word of ws (a word may be
+// plural or possessive in the text).
+func namesAll(text string, ws []string) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	}) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+		words[w] = true
+		words[singular(w)] = true
+	}
+	for _, w := range ws {
+		if !words[w] && !words[singular(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// singular folds a plural English noun the simple way: "units" → "unit",
+// "holdings" → "holding", "boxes" → "box".
+func singular(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"):
+		return w
+	case strings.HasSuffix(w, "s") && len(w) > 2:
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// timeUnits are the units of a count of time.
+var timeUnits = map[string]bool{
+	"second": true, "sec": true, "minute": true, "min": true, "hour": true, "hr": true, "day": true,
+	"week": true, "wk": true, "month": true, "mo": true, "quarter": true, "year": true, "yr": true,
+}
+
+// unitFits reports whether a count's unit as written may be the unit
+// expected: when both name one, a word of the one written is the unit
+// expected or a word of the label (case and plural folded: "450 VOO"
+// for "VOO units"); a count of time only ever for a count of time.
+func unitFits(got, want, label string) bool {
+	words := func(s string) []string {
+		var out []string
+		for _, w := range strings.Fields(strings.ToLower(s)) {
+			out = append(out, singular(w))
+		}
+		return out
+	}
+	gs, ws := words(got), words(want)
+	if len(gs) == 0 {
+		return true
+	}
+	anyTime := func(xs []string) bool {
+		for _, x := range xs {
+			if timeUnits[x] {
+				return true
+			}
+		}
+		return false
+	}
+	if anyTime(gs) != anyTime(ws) {
+		return false
+	}
+	if len(ws) == 0 {
+		return true
+	}
+	for _, l := range contentWords(label) {
+		ws = append(ws, singular(l))
+	}
+	for _, g := range gs {
+		for _, w := range ws {
+			if g == w {
+				return true
+			}
+		}
+	}
+	return false
+}
