@@ -90,11 +90,15 @@ func (p period) fits(a period) bool {
 	return true
 }
 
-// fitsAny reports whether p fits one of the asked periods; with none
-// asked, every period fits.
+// fitsAny reports whether p fits one of the asked periods. A question
+// that names no period asks about now: every period fits it but a past
+// one written as such ("last year's", "the previous month").
 func (p period) fitsAny(asked []period) bool {
-	if len(asked) == 0 || p.none() {
+	if p.none() {
 		return true
+	}
+	if len(asked) == 0 {
+		return !strings.HasPrefix(p.rel, "last ")
 	}
 	for _, a := range asked {
 		if p.fits(a) {

@@ -44,7 +44,12 @@ func TestFigureIsTheAnswer(t *testing.T) {
 		{name: "a count of months is not a count of units", caseID: "multi-tool/voo-vs-next-vest", calls: vest,
 			answer: "You hold 450 VOO units; the next vest comes in 400 days.",
 			want:   []string{"figures: the answer's 400 days counts days"}},
+		{name: "last year's figure, no period asked", caseID: "single-tool/fixed-deposit", calls: []cs{{"get_accounts", ""}},
+			answer: "It holds SGD 200,000. The SGD 210,000 was last year's balance.",
+			want:   []string{"figures: the answer credits SGD 210,000 to another period"}},
 		// Right: context figures a right answer gives.
+		{name: "last year's figure as context, no period asked", caseID: "single-tool/fixed-deposit", calls: []cs{{"get_accounts", ""}},
+			answer: "The fixed deposit holds SGD 210,000; last year it held SGD 200,000."},
 		{name: "comparison after the answer", caseID: mcase, calls: march,
 			answer: "At the end of March 2026 your net worth was SGD 2,261,924, up from SGD 2,243,222 in January 2026."},
 		{name: "other months named as such", caseID: mcase, calls: march,
