@@ -350,6 +350,13 @@ func (set *truthSet) attempt(c *suite.Case, e *truthEntry) (*record.Attempt, err
 		for _, k := range c.Key.Calls {
 			calls = append(calls, truthCall{Tool: k.Tool, Args: k.Args})
 		}
+		if c.Action != nil {
+			steps, err := stepCalls(c, a.Fixture)
+			if err != nil {
+				return nil, err
+			}
+			calls = append(calls, steps...)
+		}
 	}
 	for i, tc := range calls {
 		call, err := set.call(i, tc)
@@ -409,4 +416,37 @@ func (srv *truthServer) result(tool string, args map[string]any, raw []byte) (ca
 	}
 	r, ok := srv.results[tool]
 	return r, ok
+}
+
+// stepCalls are the calls of action case c's steps, their arguments the
+// literals the key gives and the facts of fixture f. A step with an
+// argument of another kind (produced by an earlier step, authored, or a
+// path into an object) cannot be made up here: its entry gives its calls.
+func stepCalls(c *suite.Case, f *record.Fixture) ([]truthCall, error) {
+	var vars suite.Vars
+	if f != nil {
+		vars = suite.Vars{Token: f.Token, Facts: f.Facts}
+	}
+	var calls []truthCall
+	for _, st := range c.Action.Steps {
+		args := map[string]any{}
+		for path, src := range st.Args {
+			switch {
+			case strings.Contains(path, "."):
+			case src.Literal != nil:
+				v, err := suite.RenderValue(src.Literal, vars)
+				if err != nil {
+					return nil, fmt.Errorf("step %s: argument %s: %v", st.Tool, path, err)
+				}
+				args[path] = v
+				continue
+			case src.Fact != "" && vars.Facts[src.Fact] != "":
+				args[path] = vars.Facts[src.Fact]
+				continue
+			}
+			return nil, fmt.Errorf("step %s: argument %s is neither a literal nor a fixture fact: give the entry's calls", st.Tool, path)
+		}
+		calls = append(calls, truthCall{Tool: st.Tool, Args: args})
+	}
+	return calls, nil
 }
