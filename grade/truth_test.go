@@ -105,8 +105,11 @@ type truthEntry struct {
 type truthCall struct {
 	Tool string         `yaml:"tool"`
 	Args map[string]any `yaml:"args,omitempty"`
-	// IsError marks a call the tool refused.
-	IsError bool `yaml:"is_error,omitempty"`
+	// IsError marks a call the tool refused; Rejected one the server
+	// refused before it reached the tool (its arguments failed the
+	// schema), as the runner records a JSON-RPC invalid-params error.
+	IsError  bool `yaml:"is_error,omitempty"`
+	Rejected bool `yaml:"rejected,omitempty"`
 	// Result replaces the captured result.
 	Result *string `yaml:"result,omitempty"`
 }
@@ -121,6 +124,7 @@ type captured struct {
 	Text       string          `json:"text"`
 	Structured json.RawMessage `json:"structured"`
 	IsError    bool            `json:"is_error"`
+	Rejected   bool            `json:"rejected"`
 }
 
 // truthServer is a server's captured tools and results.
@@ -382,6 +386,9 @@ func (set *truthSet) call(i int, tc truthCall) (record.Call, error) {
 	call := record.Call{ID: "call-" + strconv.Itoa(i+1), Name: tc.Tool, Args: args, Shown: true, IsError: tc.IsError}
 	if tc.Result != nil {
 		call.Result = *tc.Result
+		if tc.Rejected {
+			call.Rejected = call.Result
+		}
 		return call, nil
 	}
 	r, ok := set.server.result(tc.Tool, tc.Args, args)
@@ -389,6 +396,9 @@ func (set *truthSet) call(i int, tc truthCall) (record.Call, error) {
 		return record.Call{}, fmt.Errorf("call %d: no captured result for %s %s: give one (result:)", i+1, tc.Tool, args)
 	}
 	call.Result, call.Structured, call.IsError = r.Text, r.Structured, r.IsError || tc.IsError
+	if r.Rejected || tc.Rejected {
+		call.Rejected = r.Text
+	}
 	return call, nil
 }
 
