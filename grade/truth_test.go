@@ -188,9 +188,43 @@ func TestTruth(t *testing.T) {
 	if fail < truthMinFail {
 		t.Errorf("the corpus has %d wrong answers (want: fail), want at least %d", fail, truthMinFail)
 	}
-	for c, min := range truthFloors {
-		if n := counts[c][0]; n < min {
-			t.Errorf("the corpus has %d entries of class %s, want at least %d", n, c, min)
+	floors := make([]string, 0, len(truthFloors))
+	for c := range truthFloors {
+		floors = append(floors, c)
+	}
+	sort.Strings(floors)
+	for _, c := range floors {
+		if n := counts[c][0]; n < truthFloors[c] {
+			t.Errorf("the corpus has %d entries of class %s, want at least %d", n, c, truthFloors[c])
+		}
+	}
+}
+
+// TestTruthEntryProblems checks that a malformed entry is refused, not
+// graded: an unknown case or class, a want that is neither pass nor fail
+// or that its class contradicts, an empty answer, a reason on a right
+// answer.
+func TestTruthEntryProblems(t *testing.T) {
+	s, err := builtin.LoadSuite("household")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := truthEntry{Case: "single-tool/net-worth-now", Want: "fail", Class: "hedge", Answer: "Either SGD 2,394,755 or SGD 2,261,924."}
+	if msg := good.problem(s); msg != "" {
+		t.Fatalf("a well-formed entry: %s", msg)
+	}
+	for want, edit := range map[string]func(*truthEntry){
+		`no case "single-tool/nope"`:      func(e *truthEntry) { e.Case = "single-tool/nope" },
+		`want "maybe": want pass or fail`: func(e *truthEntry) { e.Want = "maybe" },
+		`unknown class "hedges"`:          func(e *truthEntry) { e.Class = "hedges" },
+		"class hedge holds fail entries":  func(e *truthEntry) { e.Want = "pass" },
+		"no answer":                       func(e *truthEntry) { e.Answer = " " },
+		"a reason on a right answer":      func(e *truthEntry) { e.Class, e.Want, e.Reason = "plain", "pass", "x" },
+	} {
+		e := good
+		edit(&e)
+		if msg := e.problem(s); !strings.Contains(msg, want) {
+			t.Errorf("problem = %q, want it to say %q", msg, want)
 		}
 	}
 }
