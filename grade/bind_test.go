@@ -16,7 +16,7 @@ func TestFigureIsTheAnswer(t *testing.T) {
 		// Wrong: the expected figure named only as the comparison.
 		{name: "wrong month, right one as the comparison", caseID: mcase, calls: march,
 			answer: "At the end of March 2026 your net worth was SGD 2,271,632, up from SGD 2,261,924 in December 2025.",
-			want:   []string{"figures: SGD 2,261,924 appears only as what something is compared with"}},
+			want:   []string{"figures: SGD 2,261,924 appears only as the comparison"}},
 		{name: "right figure credited to another month", caseID: mcase, calls: march,
 			answer: "Your net worth at the end of March 2026 was SGD 2,243,222. In December 2025 it was SGD 2,261,924.",
 			want:   []string{"figures: the answer credits SGD 2,261,924 to another period"}},

@@ -177,7 +177,7 @@ func roleText(r reading, rd []reading) string {
 	t := clip(r.f.Text, 40)
 	switch r.role {
 	case compared:
-		return fmt.Sprintf("%s appears only as what something is compared with (%q)", t, r.why)
+		return fmt.Sprintf("%s appears only as the comparison (%q)", t, r.why)
 	case negated:
 		return fmt.Sprintf("the answer says it is not %s (%q)", t, r.why)
 	case elsewhere:
