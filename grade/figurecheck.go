@@ -16,7 +16,7 @@ func checkFigures(s *suite.Suite, c *suite.Case, answer string) []Reason {
 	if len(c.Figures) == 0 {
 		return nil
 	}
-	claims := figures.Claims(answer)
+	claims := figures.ClaimsWith(answer, s.FigureOptions())
 	var rs []Reason
 	for _, want := range c.Figures {
 		tol := s.FigureTolerance(c, want) // before the kind default: no kind is exact
