@@ -20,7 +20,7 @@ func checkFigures(s *suite.Suite, c *suite.Case, answer string) []Reason {
 	if len(c.Figures) == 0 {
 		return nil
 	}
-	all := readable(answer)
+	all := readable(answer, s.FigureOptions())
 	var rs []Reason
 	for i := range c.Figures {
 		if r, ok := checkFigure(s, c, i, answer, all); !ok {
@@ -33,9 +33,9 @@ func checkFigures(s *suite.Suite, c *suite.Case, answer string) []Reason {
 // readable returns the figures of an answer that could state a figure:
 // all but years, dates, list numbers and account numbers. Figures the
 // answer declines to vouch for are kept, read as hedged.
-func readable(answer string) []figures.Figure {
+func readable(answer string, o figures.Options) []figures.Figure {
 	var out []figures.Figure
-	for _, f := range figures.Extract(answer) {
+	for _, f := range figures.ExtractWith(answer, o) {
 		if !f.IsYear && !f.IsDate && !f.IsList && !f.IsAccount {
 			out = append(out, f)
 		}
@@ -137,7 +137,10 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 		return Reason{CheckFigures, msg}, false
 	}
 	var claims []figures.Figure
-	for _, f := range figures.Claims(answer) {
+	for _, f := range all {
+		if !f.Claim() {
+			continue
+		}
 		// A figure of the value that counts something else is said apart.
 		if want.Kind != suite.Count || unitFits(f.Unit, want.Unit, want.Label) || !Match(f, want, tol) {
 			claims = append(claims, f)

@@ -137,7 +137,7 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 	if !capped {
 		ans := a.Answer
 		rs = append(rs, checkFigures(s, c, ans)...)
-		rs = append(rs, checkGrounding(c, a, ans)...)
+		rs = append(rs, checkGrounding(s, c, a, ans)...)
 		rs = append(rs, checkDecline(c, ans)...)
 		rs = append(rs, checkAnswer(c, a)...)
 	}

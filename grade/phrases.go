@@ -99,11 +99,11 @@ func checkDecline(c *suite.Case, answer string) []Reason {
 // checkGrounding checks that the answer invents no figure, on cases with
 // no_invented_figures, decline or estimates. Where labelled estimates are
 // allowed, untraced figures pass inside a plainly labelled estimate.
-func checkGrounding(c *suite.Case, a *record.Attempt, answer string) []Reason {
+func checkGrounding(s *suite.Suite, c *suite.Case, a *record.Attempt, answer string) []Reason {
 	if !c.NoInventedFigures && !c.Decline && !c.Estimates {
 		return nil
 	}
-	t := NewTracer(a)
+	t := NewTracerWith(a, s.FigureOptions())
 	bad := untraced(t, answer)
 	if len(bad) == 0 {
 		return nil

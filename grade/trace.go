@@ -38,15 +38,23 @@ type Tracer struct {
 	// derived are the magnitudes of the derived figures, sorted.
 	derived []float64
 	calls   int
+	// opt is how numbers are read, in the tool results and in answers.
+	opt figures.Options
 }
 
-// NewTracer reads the numbers of a's tool results and prompt.
-func NewTracer(a *record.Attempt) *Tracer {
-	t := &Tracer{}
+// NewTracer reads the numbers of a's tool results and prompt, with no
+// locale (see NewTracerWith).
+func NewTracer(a *record.Attempt) *Tracer { return NewTracerWith(a, figures.Options{}) }
+
+// NewTracerWith reads the numbers of a's tool results and prompt with o,
+// the suite's way of writing numbers; the answers it is given are read the
+// same way.
+func NewTracerWith(a *record.Attempt, o figures.Options) *Tracer {
+	t := &Tracer{opt: o}
 	b := map[float64]bool{}
 	d := map[float64]bool{}
 	addText := func(s string) {
-		for _, f := range figures.Extract(s) {
+		for _, f := range figures.ExtractWith(s, o) {
 			if !f.IsDate {
 				b[math.Abs(f.Value)] = true
 			}
@@ -63,7 +71,7 @@ func NewTracer(a *record.Attempt) *Tracer {
 			}
 			var v any
 			if json.Unmarshal(raw, &v) == nil {
-				walk(v, b, d)
+				walk(v, b, d, o)
 			}
 		}
 	}
@@ -87,12 +95,12 @@ var dateKeys = map[string]bool{"month": true, "date": true, "period": true, "as_
 
 // walk collects the numbers of a JSON value into base, and the series
 // changes and column totals it holds into derived.
-func walk(v any, base, derived map[float64]bool) {
+func walk(v any, base, derived map[float64]bool, o figures.Options) {
 	switch x := v.(type) {
 	case float64:
 		base[math.Abs(x)] = true
 	case string:
-		for _, f := range figures.Extract(x) {
+		for _, f := range figures.ExtractWith(x, o) {
 			if !f.IsDate {
 				base[math.Abs(f.Value)] = true
 			}
@@ -100,7 +108,7 @@ func walk(v any, base, derived map[float64]bool) {
 	case []any:
 		var objs []map[string]any
 		for _, e := range x {
-			walk(e, base, derived)
+			walk(e, base, derived, o)
 			if o, ok := e.(map[string]any); ok {
 				objs = append(objs, o)
 			}
@@ -115,7 +123,7 @@ func walk(v any, base, derived map[float64]bool) {
 	case map[string]any:
 		var months []string
 		for k, e := range x {
-			walk(e, base, derived)
+			walk(e, base, derived, o)
 			if _, ok := e.(float64); ok && reMonthKey.MatchString(k) {
 				months = append(months, k)
 			}
@@ -195,10 +203,20 @@ func str(v any) string {
 // Calls returns how many tool calls the tracer read.
 func (t *Tracer) Calls() int { return t.calls }
 
-// Traces reports whether figure w traces to the tool results.
+// Traces reports whether figure w traces to the tool results. An
+// ambiguous figure ("1.500" with no locale) traces by either reading.
 func (t *Tracer) Traces(w figures.Figure) bool {
 	a := math.Abs(w.Value)
-	return t.tracesValue(a, traceTol(w))
+	if t.tracesValue(a, traceTol(w)) {
+		return true
+	}
+	if !w.Ambiguous {
+		return false
+	}
+	// The other reading moves the point three places: "1.500" as 1500.
+	alt := w
+	alt.Value, alt.Precision, alt.Step = w.Alt, w.Precision*1000, w.Step*1000
+	return t.tracesValue(math.Abs(alt.Value), traceTol(alt))
 }
 
 func (t *Tracer) tracesValue(a, d float64) bool {
@@ -282,7 +300,7 @@ func claimChecked(f figures.Figure) bool {
 // untraced returns the answer's checked claims that do not trace. A range
 // is grounded when either end traces or a returned number lies within it.
 func untraced(t *Tracer, answer string) []figures.Figure {
-	all := figures.Extract(answer)
+	all := figures.ExtractWith(answer, t.opt)
 	var out []figures.Figure
 	for i := 0; i < len(all); i++ {
 		f := all[i]

@@ -30,6 +30,11 @@ type Suite struct {
 	TurnCap int `yaml:"turn_cap,omitempty"`
 	// Tolerances are the default tolerances of figure checks.
 	Tolerances Tolerances `yaml:"tolerances,omitempty"`
+	// Numbers is the locale the answers and tool results write numbers
+	// in: it decides their decimal mark (see Locale and FigureOptions).
+	// Empty: a point is the decimal mark, and a figure whose reading rests
+	// on it ("1.500") is reported ambiguous.
+	Numbers Locale `yaml:"numbers,omitempty"`
 	// ReadOnlyTools lists tools that count as read-only even though the
 	// server does not annotate them so. A read-only run stops if the server
 	// shows a tool that is neither annotated read-only nor listed here.

@@ -89,6 +89,22 @@ func symbolEndingAt(s string, i int) (string, int) {
 	return "", i
 }
 
+// symbolAfter reads a currency symbol at j written after its number
+// ("16,80 €", "16 800€"), unless a number follows it: then the symbol is
+// that number's ("5 €10"). A dollar sign is read only before its number.
+func symbolAfter(s string, j int) (string, int) {
+	for sym, code := range symbols {
+		if strings.HasPrefix(s[j:], sym) {
+			e := j + len(sym)
+			if k := skipSpace1(s, e); k < len(s) && isDigit(s[k]) {
+				return "", j
+			}
+			return code, e
+		}
+	}
+	return "", j
+}
+
 var symbols = map[string]string{
 	"¥": "JPY", "￥": "JPY", "€": "EUR", "£": "GBP", "₹": "INR", "₩": "KRW",
 }
@@ -133,9 +149,12 @@ var currencyWords = []struct{ word, code string }{
 }
 
 // currencyAfter reads a currency written after a number ("2,394,755 SGD",
-// "2.4 million Singapore dollars").
+// "2.4 million Singapore dollars", "16.800 €").
 func currencyAfter(s string, i int) (string, int) {
 	j := skipSpace1(s, i)
+	if code, e := symbolAfter(s, j); code != "" {
+		return code, e
+	}
 	if j < len(s) && wordAt(s, j) {
 		we := wordEnd(s, j)
 		if code := currencyCode(s[j:we]); code != "" {
@@ -157,7 +176,7 @@ func currencyAfter(s string, i int) (string, int) {
 var scaleWords = map[string]float64{
 	"thousand": 1e3, "thousands": 1e3,
 	"million": 1e6, "millions": 1e6, "mn": 1e6, "mm": 1e6, "mil": 1e6, "mln": 1e6, "mio": 1e6,
-	"billion": 1e9, "billions": 1e9, "bn": 1e9, "bln": 1e9,
+	"billion": 1e9, "billions": 1e9, "bn": 1e9, "bln": 1e9, "mrd": 1e9,
 	"trillion": 1e12, "tn": 1e12,
 }
 

@@ -5,13 +5,35 @@
 // data: in CSV and TSV rows, Markdown tables and JSON. The same reading
 // serves a tool's result and a model's answer.
 //
+// Numbers are read as people write them: thousands grouped with commas
+// ("2,394,755"), spaces (ordinary, no-break U+00A0, thin U+2009, narrow
+// no-break U+202F: "2 394 755"), apostrophes ("2'394'755", "2’394’755")
+// or points ("2.394.755": two or more points with three-digit groups), a
+// decimal comma after points or spaces ("1.234,56", "2 394 755,50"), and
+// a decimal comma with a percent, a currency or a scale attached ("1,5 %",
+// "16,80 €", "2,5 Mio"). A currency may stand before or after the number
+// ("€16,800", "16 800 €", "2,394,755 SGD").
+//
 // A comma is a thousands separator only between groups of exactly three
-// digits ("1,234", "12,345,678.50"); otherwise it separates values:
-// "845,25350", "1,23" and "1,234,5678" are lists. In JSON, and in a CSV
-// row whose cells line up with its header line, every comma outside
-// quotes separates values, so "[845,250]" is two numbers and a quoted
-// "1,234" is one. A table's header gives its column's figures their kind:
-// "revenue_eur" makes them money in euros, "units" makes them counts.
+// digits ("1,234", "12,345,678.50"); otherwise, with nothing attached,
+// it separates values: "845,25350", "1,23" and "1,234,5678" are lists. In
+// JSON, and in a CSV row whose cells line up with its header line, every
+// comma outside quotes separates values, so "[845,250]" is two numbers
+// and a quoted "1,234" is one; a JSON number is read as JSON writes it,
+// whatever the locale. An ordinary space groups only what is plainly one
+// number: two or more groups, or one that is an amount or a count
+// ("SGD 1 200", "1 200 units") or starts with a zero ("5 000"), and not
+// a number right after another ("in 2025 1 200"). A table's header gives
+// its column's figures their kind: "revenue_eur" makes them money in
+// euros, "units" makes them counts.
+//
+// Some forms rest on the decimal mark: "1.500" is 1.5 where a point is
+// the decimal mark and 1,500 where a comma is. ExtractWith takes the
+// mark as Options.Decimal, from the text's locale. Without one (Extract)
+// a comma groups thousands and a point is the decimal mark, except that a
+// single point before three digits and a currency after it groups them,
+// as Europeans write money ("16.800 €"); a lone "1.500" is read as 1.5
+// and marked Ambiguous, with 1500 as its Alt.
 //
 // Each number is read by the first of a table of recognisers that applies
 // (an identifier, a date, a dashed account number, a version, then a

@@ -83,6 +83,27 @@ type Figure struct {
 	// Hedged is true for a figure the text declines to vouch for: "I can't
 	// say it was $0", "I don't have a figure like $X".
 	Hedged bool `json:"hedged,omitempty"`
+	// Ambiguous is true when the figure's reading rests on a decimal mark
+	// no locale settled: "1.500" is read as 1.5, but a text written with
+	// a decimal comma means 1,500 by it. It is set only when
+	// Options.Decimal is zero.
+	Ambiguous bool `json:"ambiguous,omitempty"`
+	// Alt is the other reading of an Ambiguous figure, sign and scale
+	// applied: 1500 for "1.500".
+	Alt float64 `json:"alt,omitempty"`
+}
+
+// Options say how numbers are written in the text read. The zero value
+// reads the way Extract does.
+type Options struct {
+	// Decimal is the decimal mark of the text's locale: '.' ("1,500.25"),
+	// ',' ("1.500,25"), or zero when none is known. Forms that do not
+	// depend on it are read the same whatever it is ("2,394,755",
+	// "2.394.755", "1.234,56", "16.800 €", "1,5 %"). It decides the rest:
+	// under ',' "1,5" is 1.5, "1,500" is 1.5 and "1.500" is 1500; under
+	// '.' and when zero "1,500" is 1500 and "1.500" is 1.5, and when zero
+	// such a figure is marked Ambiguous.
+	Decimal byte
 }
 
 // Claim reports whether the text asserts f as a figure: it is not a year,
@@ -92,9 +113,13 @@ func (f Figure) Claim() bool {
 	return !f.IsYear && !f.IsDate && !f.IsList && !f.IsAccount && !f.Hedged
 }
 
-// Extract returns the numbers in text, in order.
-func Extract(text string) []Figure {
-	x := &extractor{s: text}
+// Extract returns the numbers in text, in order, read with the zero
+// Options.
+func Extract(text string) []Figure { return ExtractWith(text, Options{}) }
+
+// ExtractWith returns the numbers in text, in order, read with o.
+func ExtractWith(text string, o Options) []Figure {
+	x := &extractor{s: text, opt: o}
 	x.layout()
 	x.scan()
 	x.tables()
@@ -103,10 +128,15 @@ func Extract(text string) []Figure {
 	return x.figs
 }
 
-// Claims returns the figures of text that are claims (see Figure.Claim).
-func Claims(text string) []Figure {
+// Claims returns the figures of text that are claims (see Figure.Claim),
+// read with the zero Options.
+func Claims(text string) []Figure { return ClaimsWith(text, Options{}) }
+
+// ClaimsWith returns the figures of text that are claims (see
+// Figure.Claim), read with o.
+func ClaimsWith(text string, o Options) []Figure {
 	var out []Figure
-	for _, f := range Extract(text) {
+	for _, f := range ExtractWith(text, o) {
 		if f.Claim() {
 			out = append(out, f)
 		}
@@ -116,6 +146,7 @@ func Claims(text string) []Figure {
 
 type extractor struct {
 	s    string
+	opt  Options
 	figs []Figure
 	// lastEnd is where the last figure's span ended: the next figure's
 	// span never starts before it.
@@ -125,6 +156,9 @@ type extractor struct {
 	// seps marks the commas of s that separate values (see layout); nil
 	// when there are none.
 	seps []bool
+	// raw marks the bytes of s that are JSON outside its strings (see
+	// layout); nil when there are none.
+	raw []bool
 	// core and coreAt cache the last readCore: coreAt is its i+1.
 	core   core
 	coreAt int

@@ -14,7 +14,7 @@ type want struct {
 	value float64
 	kind  Kind
 	cur   string
-	flags string // any of: y(ear) d(ate) l(ist) a(ccount) h(edged) r(ange) p(aren)
+	flags string // any of: y(ear) d(ate) l(ist) a(ccount) h(edged) r(ange) p(aren) m (ambiguous)
 }
 
 func flagsOf(f Figure) string {
@@ -22,7 +22,7 @@ func flagsOf(f Figure) string {
 	for _, x := range []struct {
 		on bool
 		c  byte
-	}{{f.IsYear, 'y'}, {f.IsDate, 'd'}, {f.IsList, 'l'}, {f.IsAccount, 'a'}, {f.Hedged, 'h'}, {f.Range, 'r'}, {f.Paren, 'p'}} {
+	}{{f.IsYear, 'y'}, {f.IsDate, 'd'}, {f.IsList, 'l'}, {f.IsAccount, 'a'}, {f.Hedged, 'h'}, {f.Range, 'r'}, {f.Paren, 'p'}, {f.Ambiguous, 'm'}} {
 		if x.on {
 			b.WriteByte(x.c)
 		}
@@ -81,7 +81,8 @@ func TestExtract(t *testing.T) {
 		{"I don't have an exchange rate so it's US$1.78M", []want{{"US$1.78M", 1.78e6, Money, "USD", ""}}},
 		{"I don't have live prices — VOO was $520", []want{{"$520", 520, Money, "$", ""}}},
 		{"I don't have live prices - VOO was $520", []want{{"$520", 520, Money, "$", ""}}},
-		{"2 394 755 is not one number", []want{{"2", 2, Plain, "", ""}, {"394", 394, Plain, "", ""}, {"755", 755, Plain, "", ""}}},
+		{"2 394 755 is one number", []want{{"2 394 755", 2394755, Plain, "", ""}}},
+		{"in 2025 1 200 is not", []want{{"2025", 2025, Plain, "", "y"}, {"1", 1, Plain, "", ""}, {"200", 200, Plain, "", ""}}},
 		{"2\u202f394\u202f755 SGD", []want{{"2\u202f394\u202f755 SGD", 2394755, Money, "SGD", ""}}},
 		{"2026-01 -1.37%, 2026-02 1.12%", []want{{"2026-01", 2026, Plain, "", "yd"}, {"-1.37%", -1.37, Percent, "", ""}, {"2026-02", 2026, Plain, "", "yd"}, {"1.12%", 1.12, Percent, "", ""}}},
 		{"at 1.342 SGD per USD, 0.0088 SGD/JPY and $520 per unit", []want{{"1.342 SGD per USD", 1.342, Plain, "", ""}, {"0.0088 SGD/JPY", 0.0088, Plain, "", ""}, {"$520", 520, Money, "$", ""}}},
@@ -178,11 +179,19 @@ func TestClaims(t *testing.T) {
 	}
 }
 
-// checkInvariants is what Extract promises for any input.
+// checkInvariants is what Extract promises for any input, with no locale
+// and under each decimal mark.
 func checkInvariants(t *testing.T, in string) {
 	t.Helper()
+	for _, o := range []Options{{}, {Decimal: '.'}, {Decimal: ','}} {
+		checkInvariantsWith(t, in, o)
+	}
+}
+
+func checkInvariantsWith(t *testing.T, in string, o Options) {
+	t.Helper()
 	prevEnd := 0
-	for _, f := range Extract(in) {
+	for _, f := range ExtractWith(in, o) {
 		if f.Start < prevEnd || f.Start >= f.End || f.End > len(in) {
 			t.Fatalf("Extract(%q): span [%d,%d) out of order or bounds (previous ended at %d)", in, f.Start, f.End, prevEnd)
 		}
@@ -193,8 +202,11 @@ func checkInvariants(t *testing.T, in string) {
 		if utf8.ValidString(in) && !utf8.ValidString(f.Text) {
 			t.Fatalf("Extract(%q): span %q cuts a character", in, f.Text)
 		}
-		if math.IsNaN(f.Value) || math.IsInf(f.Value, 0) {
-			t.Fatalf("Extract(%q): %q has value %v", in, f.Text, f.Value)
+		if math.IsNaN(f.Value) || math.IsInf(f.Value, 0) || math.IsNaN(f.Alt) || math.IsInf(f.Alt, 0) {
+			t.Fatalf("Extract(%q): %q has value %v (alt %v)", in, f.Text, f.Value, f.Alt)
+		}
+		if f.Ambiguous && (o.Decimal != 0 || f.Alt == f.Value) || !f.Ambiguous && f.Alt != 0 {
+			t.Fatalf("ExtractWith(%q, %q): %q ambiguous %v with alt %v", in, o.Decimal, f.Text, f.Ambiguous, f.Alt)
 		}
 		digits := strings.Map(func(r rune) rune {
 			if r >= '0' && r <= '9' {
@@ -237,6 +249,10 @@ func FuzzExtract(f *testing.F) {
 		`[845,250,{"a":"1,234","b":[-5,-6.5]}]`,
 		"a\tb\n1,234\t-3.5\n| x | y |\n|---|---|\n|1,234|(1,200)|",
 		"25350EUR EUR25350 30kg 16GB 845,25350 1,234,5678 x,-5",
+		"2 394 755, 2'394'755, 2’394’755, 2.394.755,50 and 1.234,56; 2\u00a0394\u2009755\u202f000",
+		"16.800 € and 16.800 EUR, 1,5 %, 16,80 €, 2,5 Mio, €16,800, 16 800 €, 2,394,755 SGD, 0,125 €",
+		"1.500 or $1.500 or 1,500; in 2025 1 200 people; version 1.100.200 at 10.100.200.250, phone 555 123 456",
+		`[1.500,"1.234,56 €"] 30.09.2026 +1 555 123 4567 5 €10`,
 	} {
 		f.Add(s)
 	}

@@ -51,6 +51,10 @@ func (x *extractor) markSep(i int) {
 	x.seps[i] = true
 }
 
+// isRaw reports whether the byte at i is JSON outside a string: a number
+// there is written as JSON writes numbers.
+func (x *extractor) isRaw(i int) bool { return x.raw != nil && i < len(x.raw) && x.raw[i] }
+
 // isSep reports whether the character at i separates values.
 func (x *extractor) isSep(i int) bool { return x.seps != nil && i < len(x.seps) && x.seps[i] }
 
@@ -239,11 +243,17 @@ func bracketPairs(s string) []span {
 }
 
 // markJSONCommas records the commas of a valid JSON text r that are not in
-// a string.
+// a string, and marks its bytes outside strings as raw.
 func (x *extractor) markJSONCommas(r span) {
 	s := x.s
+	if x.raw == nil {
+		x.raw = make([]bool, len(s))
+	}
 	inString := false
 	for i := r.start; i < r.end; i++ {
+		if !inString && s[i] != '"' {
+			x.raw[i] = true
+		}
 		switch c := s[i]; {
 		case inString && c == '\\':
 			i++

@@ -106,6 +106,15 @@ func (x *extractor) figure(i int) (int, bool) {
 		end++
 	}
 	f.Start, f.End = start, end
+	if c.ambiguous && f.Scale == 1 && !strings.Contains(f.Unit, " per ") {
+		// "1.500" may be 1.5 or 1,500; an exchange rate ("1.342 SGD per
+		// USD") or a scaled figure ("1.500M") is not read as grouped.
+		f.Ambiguous = true
+		f.Alt = c.altValue(1)
+		if f.Value < 0 {
+			f.Alt = -f.Alt
+		}
+	}
 	x.plainIntFlags(&f, c)
 	x.add(f)
 	return end, true
@@ -222,6 +231,9 @@ func (x *extractor) gluedWord(start, end int, f *Figure) int {
 // separators or unit that is not a figure: a year, a day of a month, a
 // list item's number, an account number.
 func (x *extractor) plainIntFlags(f *Figure, c core) {
+	if c.group == " " && f.Kind == Plain && x.accountContext(f.Start) {
+		f.IsAccount = true // "phone 555 123 456"
+	}
 	if f.Kind != Plain || len(c.frac) != 0 || c.sep || f.Scale != 1 || f.Signed || f.Unit != "" || c.intDigits == "" {
 		return
 	}

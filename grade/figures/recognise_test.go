@@ -39,10 +39,14 @@ func TestRecognisers(t *testing.T) {
 		{"version", "192.168.0.1", 0, "192.168.0.1", "a"},
 		{"version", "1.5,2.5", 0, "", ""},
 		{"version", "1,234.5", 0, "", ""},
-		{"version", "EUR 1.234,56", 4, "1.234,56", "a"},     // continental: not read
-		{"version", "1.234.567,89", 0, "1.234.567,89", "a"}, // continental
-		{"version", "0.125,0.5", 0, "", ""},                 // two values
-		{"version", "1.352,103.8198", 0, "", ""},            // two values, not continental
+		{"version", "EUR 1.234,56", 4, "", ""}, // continental: a figure
+		{"version", "1.234.567,89", 0, "", ""}, // continental
+		{"version", "10.100.200.250", 0, "10.100.200.250", "a"},
+		{"version", "version 1.100.200", 8, "1.100.200", "a"},
+		{"figure", "EUR 1.234,56", 4, "EUR 1.234,56", ""},
+		{"figure", "2.394.755", 0, "2.394.755", ""},
+		{"version", "0.125,0.5", 0, "", ""},      // two values
+		{"version", "1.352,103.8198", 0, "", ""}, // two values, not continental
 		{"figure", "-$1,200", 2, "-$1,200", ""},
 		{"figure", "(1,200)", 1, "(1,200)", "p"},
 		{"figure", "S$2.39M", 2, "S$2.39M", ""},
