@@ -53,7 +53,9 @@ func spellings(f suite.Figure) []string {
 			out = append(out, n+" "+f.Unit)
 		}
 		if f.Value >= 1000 {
-			out = append(out, writeNumber(f.Value, " ", ".", 0), writeNumber(f.Value, "'", ".", 0))
+			// A lone space group ("2 400") is one number only with what it
+			// counts: "in 2025 1 200" is two.
+			out = append(out, writeNumber(f.Value, " ", ".", 0)+" "+f.Unit, writeNumber(f.Value, "'", ".", 0))
 		}
 		return out
 	}
