@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"unicode"
@@ -277,11 +278,17 @@ func readAnswer(answer string, fs []figures.Figure, fits func(figures.Figure) bo
 			continue
 		}
 		start, _ := clauseBounds(answer, f.Start, f.End)
+		sStart, _ := sentenceBounds(answer, f.Start, f.End)
 		before := strings.ToLower(answer[start:f.Start])
-		if changeFromRE.MatchString(before) {
+		if changeFromRE.MatchString(strings.ToLower(answer[sStart:f.Start])) {
 			if rs[i].role == asserted || rs[i].role == hedged {
 				rs[i].role, rs[i].why = compared, quote(answer, start, f.End)
 			}
+			continue
+		}
+		// A range runs from the smaller to the larger: "€142.80 — €11.40
+		// more" is not one.
+		if math.Abs(f.Value) > math.Abs(rs[i+1].f.Value) {
 			continue
 		}
 		if fromRE.MatchString(before) || betweenRE.MatchString(before) || rangeDashRE.MatchString(answer[f.End:rs[i+1].f.Start]) {
@@ -324,15 +331,15 @@ const approx = `(?:\s+(?:about|around|roughly|approximately|approx\.?|some|nearl
 var (
 	compareBeforeRE = regexp.MustCompile(`(?:\b(?:from|compared\s+(?:with|to)|against|vs\.?|versus|than|instead\s+of|rather\s+than|previously|prior(?:\s+(?:to|of))?|formerly|down\s+from|up\s+from|was\s+previously)|\bthe\s+(?:previous|prior|earlier|old)\s+(?:figure|value|balance|total|amount)\s+(?:of|was|is)?)` + approx)
 	compareAfterRE  = regexp.MustCompile(`^\s*(?:before\b(?:\s+(?:tax|taxes|fees|costs|deductions|expenses)\b)?|earlier\b|previously\b|ago\b|(?:in|at)\s+the\s+(?:previous|prior)\b|a\s+(?:year|month|quarter)\s+(?:ago|earlier|before)\b)`)
-	negatedRE       = regexp.MustCompile(`\b(?:not|isn't|is\s+not|wasn't|was\s+not|aren't|are\s+not|weren't|no\s+longer|never|rather\s+than)(?:\s+(?:about|around|exactly|quite|the|a|an))?\s*$`)
+	negatedRE       = regexp.MustCompile(`\b(?:not|isn't|is\s+not|wasn't|was\s+not|aren't|are\s+not|weren't|won't\s+be|will\s+not\s+be|no\s+longer|never|rather\s+than)(?:\s+(?:about|around|exactly|quite|the|a|an))?\s*$`)
 	maybeRE         = regexp.MustCompile(`\b(?:maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be)` + approx)
 	// elsewhereAfterRE: "X is last year's figure", "X was for December".
 	elsewhereAfterRE = regexp.MustCompile(`^\s*(?:is|was|are|were|would\s+be)\s+(?:the\s+|a\s+)?(?:figure\s+)?(?:for\s+)?(?:last|previous|prior)\s+(?:year|month|quarter|week)'?s?\b`)
 	// operatorAfterRE: a term followed by an operator and another number.
-	operatorAfterRE  = regexp.MustCompile(`^\s*(?:[+×*÷]|\s[x−-]\s|\bplus\b|\bminus\b|\btimes\b)`)
-	operatorBeforeRE = regexp.MustCompile(`(?:[+×*÷]|\s[x−-]|\bplus|\bminus|\btimes)\s*$`)
+	operatorAfterRE  = regexp.MustCompile(`^\s*(?:[+×÷]|\*\s*\d|\s[x−-]\s|\bplus\b|\bminus\b|\btimes\b)`)
+	operatorBeforeRE = regexp.MustCompile(`(?:[+×÷]|\d\s*\*|\s[x−-]|\bplus|\bminus|\btimes)\s*$`)
 	orRE             = regexp.MustCompile(`^[\s*_]*(?:,\s*)?(?:or|/|or\s+(?:maybe|perhaps|possibly|about|around|roughly))[\s*_]*$`)
-	changeFromRE     = regexp.MustCompile(`\b(?:rose|risen|rising|fell|fallen|falling|grew|grown|growing|increased|decreased|dropped|declined|climbed|jumped|slipped|went\s+(?:up|down)|gone\s+(?:up|down)|moved|changed|up|down)\s+(?:by\s+\S+\s+)?from` + approx)
+	changeFromRE     = regexp.MustCompile(`\b(?:rises?|rose|risen|rising|falls?|fell|fallen|falling|grows?|grew|grown|growing|increase[sd]?|increasing|decrease[sd]?|decreasing|drop(?:s|ped)?|decline[sd]?|climb(?:s|ed)?|jump(?:s|ed)?|slip(?:s|ped)?|go(?:es)?\s+(?:up|down)|went\s+(?:up|down)|gone\s+(?:up|down)|move[sd]?|change[sd]?|up|down)\b(?:\s+by\s+[^,.;]*?)?[\s,]+from` + approx)
 	fromRE           = regexp.MustCompile(`\b(?:anywhere|somewhere|ranging|ranges?)\s+from` + approx)
 	betweenRE        = regexp.MustCompile(`\bbetween` + approx)
 	rangeDashRE      = regexp.MustCompile(`^\s*(?:-|–|—|to)\s*$`)
