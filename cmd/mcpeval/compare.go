@@ -127,13 +127,13 @@ func loadStreamed(dir, suitePath string, prices *usage.Prices) (ladder.Input, er
 		return ladder.Input{}, err
 	}
 	defer rd.Close()
-	rec := rd.Run()
-	t := usage.NewTally(&rec.Header, prices)
+	t := usage.NewTally(&rd.Run().Header, prices)
 	res, err := gradeStream(rd, dir, suitePath, t.Add)
 	if err != nil {
 		return ladder.Input{}, err
 	}
-	return ladder.Input{Run: rec, Result: res, Attempts: rd.Len(), Cost: t.Cost(res.Totals.Passed)}, nil
+	// The run as read to its end, with any warning reading it raised.
+	return ladder.Input{Run: rd.Run(), Result: res, Attempts: rd.Len(), Cost: t.Cost(res.Totals.Passed)}, nil
 }
 
 // gradeStream grades the run rd reads (of dir, as the user named it),
