@@ -21,7 +21,12 @@ import (
 //   - the sum or the difference of two such numbers;
 //   - a month-on-month change, absolute or in percent, of a dated series
 //     (a JSON list of objects with a date or month field, or an object
-//     keyed by month);
+//     keyed by month), or of a series a text result lists: consecutive
+//     amounts along a line ("SGD 12,500 in January, SGD 13,630 in
+//     February"), or down a column, the amounts at one place of
+//     consecutive lines that hold as many (one a line, or a table's rows);
+//     a text series may run either way in time, so its change in percent
+//     is taken of either value;
 //   - the total of one field across a returned list (every balance summed);
 //   - a number × 12 (a monthly figure made yearly), or a fraction × 100
 //     (0.172 written as 17.2%).
@@ -53,18 +58,21 @@ func NewTracerWith(a *record.Attempt, o figures.Options) *Tracer {
 	t := &Tracer{opt: o}
 	b := map[float64]bool{}
 	d := map[float64]bool{}
-	addText := func(s string) {
-		for _, f := range figures.ExtractWith(s, o) {
+	addText := func(s string) []figures.Figure {
+		fs := figures.ExtractWith(s, o)
+		for _, f := range fs {
 			if !f.IsDate {
 				b[math.Abs(f.Value)] = true
 			}
 		}
+		return fs
 	}
 	addText(a.Prompt)
 	for _, c := range a.Calls() {
 		t.calls++
-		addText(c.Result)
-		for _, raw := range [][]byte{c.Structured, []byte(c.Result)} {
+		fs := addText(c.Result)
+		text := true // the result's text is prose or a table, not JSON
+		for i, raw := range [][]byte{c.Structured, []byte(c.Result)} {
 			raw = bytes.TrimSpace(raw)
 			if len(raw) == 0 || raw[0] != '{' && raw[0] != '[' {
 				continue
@@ -72,7 +80,11 @@ func NewTracerWith(a *record.Attempt, o figures.Options) *Tracer {
 			var v any
 			if json.Unmarshal(raw, &v) == nil {
 				walk(v, b, d, o)
+				text = text && i == 0
 			}
+		}
+		if text {
+			textChanges(c.Result, fs, d)
 		}
 	}
 	for v := range b {
@@ -189,6 +201,57 @@ func changes(objs []map[string]any, derived map[float64]bool) {
 			if prev != 0 {
 				derived[math.Abs((cur-prev)/prev*100)] = true
 			}
+		}
+	}
+}
+
+// textChanges adds the changes in percent of the series text lists, read
+// from its figures (figures.Extract's): money and plain amounts,
+// consecutive along a line that is not a table's row, and at one place of
+// consecutive lines holding as many amounts (a column). Their absolute
+// changes are differences of two returned numbers already.
+func textChanges(text string, fs []figures.Figure, derived map[float64]bool) {
+	type line struct {
+		n       int
+		amounts []figures.Figure
+	}
+	var lines []line
+	for _, f := range fs {
+		if f.Kind != figures.Money && f.Kind != figures.Plain || f.IsDate || f.IsYear || f.IsList || f.IsAccount {
+			continue
+		}
+		n := strings.Count(text[:f.Start], "\n")
+		if len(lines) == 0 || lines[len(lines)-1].n != n {
+			lines = append(lines, line{n: n})
+		}
+		l := &lines[len(lines)-1]
+		l.amounts = append(l.amounts, f)
+	}
+	rows := strings.Split(text, "\n")
+	for i, l := range lines {
+		if row := rows[l.n]; !strings.ContainsAny(row, "|\t") {
+			for j := 1; j < len(l.amounts); j++ {
+				change(l.amounts[j-1], l.amounts[j], derived)
+			}
+		}
+		if i > 0 && len(lines[i-1].amounts) == len(l.amounts) {
+			for j, f := range l.amounts {
+				change(lines[i-1].amounts[j], f, derived)
+			}
+		}
+	}
+}
+
+// change adds the change from a to b in percent of a and of b, when both
+// are amounts of the same currency (or of none).
+func change(a, b figures.Figure, derived map[float64]bool) {
+	if a.Currency != "" && b.Currency != "" && a.Currency != b.Currency {
+		return
+	}
+	diff := math.Abs(b.Value - a.Value)
+	for _, base := range []float64{a.Value, b.Value} {
+		if base != 0 {
+			derived[diff/math.Abs(base)*100] = true
 		}
 	}
 }

@@ -1044,7 +1044,7 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 		content += string(rc.Structured)
 	}
 	rc.Result, rc.IsError = content, out.IsError
-	res.Content, res.IsError = content, out.IsError
+	res.Content, res.IsError, res.Structured = content, out.IsError, rc.Structured
 	return rc, res, nil
 }
 

@@ -8,13 +8,15 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/compare"
+	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 )
 
 const compareHelp = `
 Usage: mcpeval compare BASE NEW [--gate] [--alpha 0.05] [--json | --markdown]
-                                [--suite PATH] [--summary FILE]
+                                [--suite PATH] [--summary FILE] [--prices FILE]
 
 Compares two runs: first what changed between them (model, options,
 system prompt, the tool definitions the model saw with a per-tool diff of
@@ -31,6 +33,9 @@ can.
 Both runs are graded against the suite each names, as it is now (or
 --suite), so that the same grader judges both; a run whose suite cannot be
 loaded is read from its grades.json.
+
+The cost line prices each run as report does, from the usage it recorded
+(--prices replaces the built-in price table of each provider it names).
 
 --gate exits 5 when anything regressed significantly and says which
 groups and cases, with their rates and p. BASE is typically a baseline
@@ -49,6 +54,8 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	asMD := fs.Bool("markdown", false, "print the comparison as Markdown")
 	suitePath := fs.String("suite", "", "grade both runs against the suite at `PATH`")
 	summary := fs.String("summary", "", "append the Markdown comparison to `FILE` (e.g. \"$GITHUB_STEP_SUMMARY\")")
+	var pf pricesFlag
+	pf.register(fs.FlagSet)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -62,22 +69,30 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	if *alpha <= 0 || *alpha >= 1 {
 		return usagef("--alpha %g: want a significance level between 0 and 1, such as 0.05", *alpha)
 	}
-	// Comparing reads headers and grades only: both runs are graded as
-	// streams, never held.
-	base, gb, err := loadStreamed(pos[0], *suitePath)
+	prices, err := pf.load()
 	if err != nil {
 		return err
 	}
-	nw, gn, err := loadStreamed(pos[1], *suitePath)
+	// Comparing reads headers, grades and costs only: both runs are graded
+	// and priced as streams, never held.
+	base, err := loadStreamed(pos[0], *suitePath, prices)
+	if err != nil {
+		return err
+	}
+	nw, err := loadStreamed(pos[1], *suitePath, prices)
 	if err != nil {
 		return err
 	}
 	if *gate {
-		if err := compare.RelatedRuns(base, nw); err != nil {
+		if err := compare.RelatedRuns(base.Run, nw.Run); err != nil {
 			return usagef("--gate %s %s: %v", pos[0], pos[1], err)
 		}
 	}
-	c := compare.Compare(base, nw, gb, gn)
+	gb, gn := base.Result, nw.Result
+	c := compare.Compare(base.Run, nw.Run, gb, gn)
+	// The runs were read without their attempts, so they are priced from
+	// the pass that graded them.
+	c.Cost = compare.Costs{Base: base.Cost, New: nw.Cost}
 	c.SetAlpha(*alpha)
 	switch {
 	case *asJSON:
@@ -101,20 +116,24 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// loadStreamed reads the run in dir as a stream (record.Open) and grades
-// it (gradeStream). The run comes back without its attempts: its callers
-// need its header and grades only.
-func loadStreamed(dir, suitePath string) (*record.Run, *grade.Result, error) {
+// loadStreamed reads the run in dir as a stream (record.Open), grades it
+// (gradeStream) and prices it with prices (nil: the built-in tables) in
+// the same pass, with the usage.Tally report prices a run with. The run
+// comes back without its attempts: its callers need its header, grades and
+// cost only.
+func loadStreamed(dir, suitePath string, prices *usage.Prices) (ladder.Input, error) {
 	rd, err := openRun(dir)
 	if err != nil {
-		return nil, nil, err
+		return ladder.Input{}, err
 	}
 	defer rd.Close()
-	res, err := gradeStream(rd, dir, suitePath, nil)
+	t := usage.NewTally(&rd.Run().Header, prices)
+	res, err := gradeStream(rd, dir, suitePath, t.Add)
 	if err != nil {
-		return nil, nil, err
+		return ladder.Input{}, err
 	}
-	return rd.Run(), res, nil
+	// The run as read to its end, with any warning reading it raised.
+	return ladder.Input{Run: rd.Run(), Result: res, Attempts: rd.Len(), Cost: t.Cost(res.Totals.Passed)}, nil
 }
 
 // gradeStream grades the run rd reads (of dir, as the user named it),

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/mcpeval/mcpeval/internal/ladder"
-	"github.com/mcpeval/mcpeval/internal/usage"
 )
 
 const ladderHelp = `
@@ -51,7 +50,7 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 	}
 	var runs []ladder.Input
 	for _, dir := range pos {
-		in, err := ladderRun(dir, *suitePath)
+		in, err := loadStreamed(dir, *suitePath, nil)
 		if err != nil {
 			return err
 		}
@@ -68,22 +67,4 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 		return ladder.Markdown(e.stdout, l)
 	}
 	return ladder.Text(e.stdout, l)
-}
-
-// ladderRun reads the run in dir for a ladder as a stream: graded,
-// counted and priced in one pass (gradeStream), so that no attempt is
-// held.
-func ladderRun(dir, suitePath string) (ladder.Input, error) {
-	rd, err := openRun(dir)
-	if err != nil {
-		return ladder.Input{}, err
-	}
-	defer rd.Close()
-	rec := rd.Run()
-	t := usage.NewTally(&rec.Header, nil)
-	res, err := gradeStream(rd, dir, suitePath, t.Add)
-	if err != nil {
-		return ladder.Input{}, err
-	}
-	return ladder.Input{Run: rec, Result: res, Attempts: rd.Len(), Cost: t.Cost(res.Totals.Passed)}, nil
 }

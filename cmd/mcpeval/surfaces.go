@@ -54,11 +54,11 @@ func surfacesCmd(ctx context.Context, e *env, args []string) error {
 	}
 	var runs []report.SurfaceRun
 	for _, dir := range pos {
-		rec, res, err := loadStreamed(dir, *suitePath) // the table reads headers and grades only
+		in, err := loadStreamed(dir, *suitePath, nil) // the table reads headers and grades only
 		if err != nil {
 			return err
 		}
-		runs = append(runs, report.SurfaceRun{Record: rec, Result: res})
+		runs = append(runs, report.SurfaceRun{Record: in.Run, Result: in.Result})
 	}
 	t := report.BuildSurfaces(runs)
 	switch {

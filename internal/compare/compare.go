@@ -164,7 +164,10 @@ const (
 
 // Compare compares run nw, graded gn, with run base, graded gb. The grades
 // should come from the same suite, so that the same grader judged both.
-// The comparison starts at DefaultAlpha; SetAlpha changes it.
+// The comparison starts at DefaultAlpha; SetAlpha changes it. The runs are
+// priced from the attempts they hold (Price); a caller that read them as
+// streams, without their attempts, sets Cost from the usage.Tally it fed
+// them to, as report prices a run.
 func Compare(base, nw *record.Run, gb, gn *grade.Result) *Comparison {
 	c := &Comparison{
 		Base:  info(base, gb),

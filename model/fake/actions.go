@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -84,18 +86,9 @@ func newPlayer(c *suite.Case, req *model.Request) *player {
 		}
 		for _, b := range m.Blocks {
 			if b.Kind == model.ToolResult && b.Result != nil {
-				var v any
-				if json.Unmarshal([]byte(b.Result.Content), &v) != nil {
-					v = b.Result.Content
-					// text+structured: the structured content follows the text.
-					if i := strings.LastIndexByte(b.Result.Content, '\n'); i >= 0 {
-						var w any
-						if json.Unmarshal([]byte(b.Result.Content[i+1:]), &w) == nil {
-							v = w
-						}
-					}
-				}
-				p.results = append(p.results, v)
+				// Decoded as the grader decodes it, so that a produced
+				// value the grader finds is the one sent.
+				p.results = append(p.results, actions.Returned(record.Call{Result: b.Result.Content, Structured: b.Result.Structured}))
 				break
 			}
 		}

@@ -6,7 +6,8 @@
 //     the expected figures). On an action case it follows the key's steps,
 //     with every argument from its source: facts and the token read back
 //     from the rendered prompt, produced values from the results of its own
-//     earlier calls, and authored examples rendered with the token and facts
+//     earlier calls (read as the grader reads them: the structured content,
+//     else the text), and authored examples rendered with the token and facts
 //     ({{token}} in an authored value becomes the attempt's token).
 //   - fake:refuse declines everything and calls nothing.
 //   - fake:invent answers with made-up figures and calls nothing.
