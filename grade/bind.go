@@ -31,6 +31,9 @@ const (
 	hedged
 	// operand: the figure is a term of a written calculation ("X + Y =").
 	operand
+	// difference: the figure is how far one thing is from another ("50
+	// more than", "€11.40 less than July's").
+	difference
 )
 
 // reading is one figure of an answer with its role and the words it was
@@ -51,7 +54,38 @@ type reading struct {
 	// prev is the index of the figure of the kind before this one in its
 	// clause, or -1.
 	prev int
+	// lead is the text between the figure and the one before it of the
+	// kind, or its clause's start.
+	lead string
+	// own is true when the period was read from the figure's own clause,
+	// not from earlier in its sentence.
+	own bool
+	// inCode is true for a figure inside Markdown code (a tool call's
+	// arguments written out).
+	inCode bool
 }
+
+// inCode reports whether offset i of s is inside a Markdown code span.
+func inCode(s string, i int) bool {
+	for _, m := range codeSpan.FindAllStringIndex(s, -1) {
+		if m[0] < i && i < m[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// possessive reports whether s has "'s" at i.
+func possessive(s string, i int) bool {
+	return strings.HasPrefix(s[i:], "'s") || strings.HasPrefix(s[i:], "’s") || strings.HasPrefix(s[i:], "'")
+}
+
+// isForRE matches the words that say a figure is a period's: "X is",
+// "X was the figure for".
+var isForRE = regexp.MustCompile(`(?i)^[\s*_]*(?:(?:[a-z]+\s+){0,2}?(?:is|was|are|were)\b)?\s*(?:the\s+)?(?:figure\s+|value\s+|number\s+)?(?:for\s+)?$`)
+
+// joinRE matches a word that joins two clauses.
+var joinRE = regexp.MustCompile(`(?i)\b(?:and|but|while|whereas|compared|versus|vs)\b`)
 
 // A period is a time the answer ties a figure to: a month (with or
 // without its year), a quarter, a year, or a relative period ("last
@@ -252,18 +286,20 @@ func readAnswer(answer string, fs []figures.Figure, fits func(figures.Figure) bo
 		}
 		lead := answer[leadFrom:r.f.Start]
 		tail := answer[r.f.End:tailTo]
-		r.clause = boundText(answer, start, end, fs, fits)
-		r.period = boundPeriod(answer, start, end, r.f, fs, fits)
+		r.lead = lead
+		r.clause = boundText(answer, start, end, r.f.Start, fs, fits)
+		r.period, r.own = boundPeriod(answer, start, end, r.f, fs, fits, asked)
+		r.inCode = inCode(answer, r.f.Start)
 		r.role, r.why = roleOf(r.f, lead, tail, answer, start)
 		if prev >= 0 && rs[prev].f.End > start {
 			r.prev = prev
 		}
 		// A hedge between two figures of the kind: "either X or Y", "X or
 		// Y", "X/Y". Only when both are in one sentence.
-		if r.role == asserted && next >= 0 && orRE.MatchString(answer[r.f.End:rs[next].f.Start]) && sameSentence(answer, r.f.End, rs[next].f.Start) {
+		if r.role == asserted && next >= 0 && orRE.MatchString(answer[r.f.End:rs[next].f.Start]) && sameSentence(answer, r.f.End, rs[next].f.Start) && sameMoney(r.f, rs[next].f) {
 			r.role, r.why, r.other = hedged, quote(answer, r.f.Start, rs[next].f.End), next
 		}
-		if r.role == asserted && prev >= 0 && orRE.MatchString(answer[rs[prev].f.End:r.f.Start]) && sameSentence(answer, rs[prev].f.End, r.f.Start) {
+		if r.role == asserted && prev >= 0 && orRE.MatchString(answer[rs[prev].f.End:r.f.Start]) && sameSentence(answer, rs[prev].f.End, r.f.Start) && sameMoney(r.f, rs[prev].f) {
 			r.role, r.why, r.other = hedged, quote(answer, rs[prev].f.Start, r.f.End), prev
 		}
 		if r.role == asserted && !r.period.none() && !r.period.fitsAny(asked) {
@@ -298,6 +334,14 @@ func readAnswer(answer string, fs []figures.Figure, fits func(figures.Figure) bo
 	return rs
 }
 
+// sameMoney reports whether two figures may be amounts in one currency:
+// "JPY 4,300,000, or SGD 37,840" says one amount twice, not two
+// candidates.
+func sameMoney(a, b figures.Figure) bool {
+	return a.Currency == "" || b.Currency == "" || strings.EqualFold(a.Currency, b.Currency) ||
+		a.Currency == "$" || b.Currency == "$"
+}
+
 // roleOf reads a figure's role from the words just before it (lead) and
 // just after it (tail), within its clause.
 func roleOf(f figures.Figure, lead, tail, answer string, clauseStart int) (role, string) {
@@ -316,6 +360,8 @@ func roleOf(f figures.Figure, lead, tail, answer string, clauseStart int) (role,
 		return compared, at(0)
 	case compareAfterRE.MatchString(t):
 		return compared, at(len(tail))
+	case differenceRE.MatchString(t):
+		return difference, at(len(tail))
 	case maybeRE.MatchString(l):
 		return hedged, at(0)
 	case elsewhereAfterRE.MatchString(t):
@@ -329,12 +375,13 @@ func roleOf(f figures.Figure, lead, tail, answer string, clauseStart int) (role,
 const approx = `(?:\s+(?:about|around|roughly|approximately|approx\.?|some|nearly|almost|just\s+(?:over|under)|~|≈))?\s*$`
 
 var (
-	compareBeforeRE = regexp.MustCompile(`(?:\b(?:from|compared\s+(?:with|to)|against|vs\.?|versus|than|instead\s+of|rather\s+than|previously|prior(?:\s+(?:to|of))?|formerly|down\s+from|up\s+from|was\s+previously)|\bthe\s+(?:previous|prior|earlier|old)\s+(?:figure|value|balance|total|amount)\s+(?:of|was|is)?)` + approx)
+	compareBeforeRE = regexp.MustCompile(`(?:\b(?:from|out\s+of|share\s+of|part\s+of|compared\s+(?:with|to)|against|vs\.?|versus|than|instead\s+of|rather\s+than|previously|prior(?:\s+(?:to|of))?|formerly|down\s+from|up\s+from|was\s+previously)|\bthe\s+(?:previous|prior|earlier|old)\s+(?:figure|value|balance|total|amount)\s+(?:of|was|is)?)` + approx)
+	differenceRE    = regexp.MustCompile(`^\s*(?:[a-z]+\s+){0,2}?(?:more|less|fewer|higher|lower|above|below|greater|bigger|smaller)\s+(?:[\w']+\s+){0,3}?than\b`)
 	compareAfterRE  = regexp.MustCompile(`^\s*(?:before\b(?:\s+(?:tax|taxes|fees|costs|deductions|expenses)\b)?|earlier\b|previously\b|ago\b|(?:in|at)\s+the\s+(?:previous|prior)\b|a\s+(?:year|month|quarter)\s+(?:ago|earlier|before)\b)`)
 	negatedRE       = regexp.MustCompile(`\b(?:not|isn't|is\s+not|wasn't|was\s+not|aren't|are\s+not|weren't|won't\s+be|will\s+not\s+be|no\s+longer|never|rather\s+than)(?:\s+(?:about|around|exactly|quite|the|a|an))?\s*$`)
 	maybeRE         = regexp.MustCompile(`\b(?:maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be)` + approx)
 	// elsewhereAfterRE: "X is last year's figure", "X was for December".
-	elsewhereAfterRE = regexp.MustCompile(`^\s*(?:is|was|are|were|would\s+be)\s+(?:the\s+|a\s+)?(?:figure\s+)?(?:for\s+)?(?:last|previous|prior)\s+(?:year|month|quarter|week)'?s?\b`)
+	elsewhereAfterRE = regexp.MustCompile(`^\s*(?:(?:figure|value|number|amount|total|balance)\s+)?(?:is|was|are|were|would\s+be)\s+(?:the\s+|a\s+)?(?:figure\s+)?(?:for\s+)?(?:last|previous|prior)\s+(?:year|month|quarter|week)'?s?\b`)
 	// operatorAfterRE: a term followed by an operator and another number.
 	operatorAfterRE  = regexp.MustCompile(`^\s*(?:[+×÷]|\*\s*\d|\s[x−-]\s|\bplus\b|\bminus\b|\btimes\b)`)
 	operatorBeforeRE = regexp.MustCompile(`(?:[+×÷]|\d\s*\*|\s[x−-]|\bplus|\bminus|\btimes)\s*$`)
@@ -344,6 +391,37 @@ var (
 	betweenRE        = regexp.MustCompile(`\bbetween` + approx)
 	rangeDashRE      = regexp.MustCompile(`^\s*(?:-|–|—|to)\s*$`)
 )
+
+// downRE and upRE are the words that give an unsigned figure its sign:
+// "fell 3.5%" is -3.5%, "a loss of 1,200" is -1,200.
+var (
+	downRE = regexp.MustCompile(`(?i)\b(?:gesunken|gefallen|zurückgegangen|verloren|Verlust|Rückgang|weniger|baissé|diminué|perte|fell|falls?|fallen|falling|dropp?(?:ed|s)?|decrease[sd]?|decreasing|declined?|declines|down|lost|loss(?:es)?|lower|less|shr[au]nk|shrinks?|deficit|shortfall|negative|minus|overdrawn|owe[sd]?|owing|debt|reduced|cut)\b`)
+	upRE   = regexp.MustCompile(`(?i)\b(?:gestiegen|Anstieg|mehr|augmenté|hausse|rose|rises?|risen|rising|grew|grows?|grown|growing|increase[sd]?|increasing|up|gain(?:ed|s)?|higher|climbed|jumped|positive|plus|surplus)\b`)
+)
+
+// direction returns -1 when the words of a figure's clause say it goes
+// down or is a loss ("fell 3.5%", "um 640,50 € gesunken"), 1 when they say
+// it goes up, else 0; lead and tail are the clause before and after it,
+// and the word nearest the figure decides.
+func direction(lead, tail string) int {
+	best, dir := -1, 0
+	for _, w := range []struct {
+		re  *regexp.Regexp
+		dir int
+	}{{downRE, -1}, {upRE, 1}} {
+		if m := w.re.FindAllStringIndex(lead, -1); len(m) > 0 {
+			if d := len(lead) - m[len(m)-1][1]; best < 0 || d < best {
+				best, dir = d, w.dir
+			}
+		}
+		if m := w.re.FindStringIndex(tail); m != nil {
+			if d := m[0]; best < 0 || d < best {
+				best, dir = d, w.dir
+			}
+		}
+	}
+	return dir
+}
 
 // trimMarks drops the Markdown marks and spaces at the end of lead text.
 func trimMarks(s string) string { return strings.TrimRight(s, " \t*_`") }
@@ -442,8 +520,9 @@ func sameSentence(s string, from, to int) bool {
 // boundText returns the words a figure is bound to: its clause, and the
 // heading it continues ("Net worth, March 2026: X", "| Net worth | X |"):
 // the clauses before a ":" or "|" in its sentence that hold no figure of
-// the kind asked.
-func boundText(s string, start, end int, fs []figures.Figure, fits func(figures.Figure) bool) string {
+// the kind asked. A clause that starts with its verb ("…, though, is X")
+// takes the clauses before it that name its subject.
+func boundText(s string, start, end, at int, fs []figures.Figure, fits func(figures.Figure) bool) string {
 	sStart, _ := sentenceBounds(s, start, end)
 	for start > sStart && (s[start-1] == ':' || s[start-1] == '|') {
 		hs, _ := clauseBounds(s, start-1, start-1)
@@ -453,8 +532,38 @@ func boundText(s string, start, end int, fs []figures.Figure, fits func(figures.
 		}
 		start = hs
 	}
+	for k := 0; k < 2 && start > sStart && predicateRE.MatchString(strings.ToLower(s[start:at])); k++ {
+		hs, _ := clauseBounds(s, start-1, start-1)
+		hs = max(hs, sStart)
+		if hasFigure(fs, fits, hs, start-1) {
+			break
+		}
+		start = hs
+	}
 	return s[start:end]
 }
+
+// predicateRE matches a clause that holds only a verb and what follows
+// it, or nothing: its subject is in the clause before.
+var predicateRE = regexp.MustCompile(`^[\s*_]*(?:(?:though|however|actually|in\s+fact|really)[\s,]*)*(?:(?:is|was|are|were|comes?\s+to|came\s+to|stands?\s+at|stood\s+at|totals?|totall?ed|amounts?\s+to|amounted\s+to)\b.*)?$`)
+
+// copulaRE matches the words that make a figure the value of what comes
+// before it: "net worth was X", "the loaf stays at X", "a return of X".
+var copulaRE = regexp.MustCompile(`(?:\b(?:is|was|are|were|be|been|'s|stands?\s+at|stood\s+at|stays?\s+at|stayed\s+at|comes?\s+to|came\s+to|totals?|totall?ed|amounts?\s+to|amounted\s+to|reached|equals?|holds?|held|made|makes|earned|returned|spent|sold|costs?|of)|[:=])` + approx)
+
+// namesAny reports whether text holds a word of ws.
+func namesAny(text string, ws []string) bool {
+	for _, w := range ws {
+		if namesAll(text, []string{w}) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeSpan matches Markdown code: a tool's name or an argument is not
+// prose that says what a figure is.
+var codeSpan = regexp.MustCompile("`[^`]*`")
 
 func hasFigure(fs []figures.Figure, fits func(figures.Figure) bool, from, to int) bool {
 	for _, f := range fs {
@@ -474,16 +583,16 @@ var referenceRE = regexp.MustCompile(`(?i)\b(?:since|from|than|compared\s+(?:wit
 // kind between them; else the nearest before it in its sentence with
 // none between. A period written as a reference point ("since March",
 // "data through Sep 2026") binds nothing.
-func boundPeriod(s string, start, end int, f figures.Figure, fs []figures.Figure, fits func(figures.Figure) bool) period {
+func boundPeriod(s string, start, end int, f figures.Figure, fs []figures.Figure, fits func(figures.Figure) bool, asked []period) (period, bool) {
 	sStart, _ := sentenceBounds(s, start, end)
-	text := boundText(s, start, end, fs, fits)
+	text := boundText(s, start, end, f.Start, fs, fits)
 	bStart := end - len(text)
 	best, bestD := period{}, -1
 	consider := func(from, to int, onlyBefore bool) {
 		ps, at := periods(s[from:to])
 		for k, p := range ps {
 			o := from + at[k]
-			if referenceRE.MatchString(s[max(from, o-40):o]) {
+			if referenceRE.MatchString(s[max(from, o-40):o]) && !p.fitsAny(asked) {
 				continue
 			}
 			if onlyBefore && o >= f.Start {
@@ -492,9 +601,20 @@ func boundPeriod(s string, start, end int, f figures.Figure, fs []figures.Figure
 			if o >= f.Start && o < f.End {
 				continue
 			}
-			lo, hi := o, f.Start
+			lo, hi := o+len(p.text), f.Start
 			if o > f.Start {
 				lo, hi = f.End, o
+				// "X in December and in March Y": a period after a joining
+				// word starts the next figure's clause.
+				if joinRE.MatchString(s[lo:hi]) {
+					continue
+				}
+				// "X once April's revaluation is included": a possessive
+				// period qualifies another noun, unless the figure is said
+				// to be its ("X is December's").
+				if possessive(s, o+len(p.text)) && !isForRE.MatchString(s[lo:hi]) {
+					continue
+				}
 			}
 			if hasFigure(fs, func(g figures.Figure) bool { return fits(g) && g.Start != f.Start }, lo, hi) {
 				continue
@@ -509,10 +629,13 @@ func boundPeriod(s string, start, end int, f figures.Figure, fs []figures.Figure
 		}
 	}
 	consider(bStart, end, false)
-	if bestD < 0 && sStart < bStart {
+	if bestD >= 0 {
+		return best, true
+	}
+	if sStart < bStart {
 		consider(sStart, bStart, true)
 	}
-	return best
+	return best, false
 }
 
 // attachRE matches the words between a figure and a period written just
@@ -623,6 +746,17 @@ func singular(w string) string {
 	return w
 }
 
+// unitWords are the short forms of units, read as the unit's name.
+var unitWords = map[string]string{
+	"b": "byte", "kb": "kilobyte", "kib": "kilobyte", "mb": "megabyte", "mib": "megabyte",
+	"gb": "gigabyte", "gib": "gigabyte", "tb": "terabyte", "kg": "kilogram", "g": "gram",
+	"mg": "milligram", "km": "kilometre", "kilometer": "kilometre", "m": "metre", "meter": "metre",
+	"cm": "centimetre", "mm": "millimetre", "l": "litre", "liter": "litre", "ml": "millilitre",
+	"pcs": "piece", "pc": "piece", "h": "hour", "hr": "hour", "hrs": "hour", "min": "minute",
+	"mins": "minute", "s": "second", "sec": "second", "secs": "second", "d": "day", "wk": "week",
+	"wks": "week", "mo": "month", "mos": "month", "yr": "year", "yrs": "year",
+}
+
 // timeUnits are the units of a count of time.
 var timeUnits = map[string]bool{
 	"second": true, "sec": true, "minute": true, "min": true, "hour": true, "hr": true, "day": true,
@@ -637,6 +771,9 @@ func unitFits(got, want, label string) bool {
 	words := func(s string) []string {
 		var out []string
 		for _, w := range strings.Fields(strings.ToLower(s)) {
+			if u, ok := unitWords[w]; ok {
+				w = u
+			}
 			out = append(out, singular(w))
 		}
 		return out

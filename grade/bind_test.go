@@ -1,6 +1,10 @@
 package grade
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mcpeval/mcpeval/record"
+)
 
 // TestFigureIsTheAnswer holds the rule that a figure passes only when the
 // answer states it as the answer (docs/suite.md, "Which figure is the
@@ -40,14 +44,34 @@ func TestFigureIsTheAnswer(t *testing.T) {
 			want:   []string{"figures: SGD 2,261,924 appears only as a term of a calculation"}},
 		{name: "maybe", caseID: mcase, calls: march,
 			answer: "It might be SGD 2,261,924, but I'm not sure.",
-			want:   []string{"figures: the answer does not commit to SGD 2,261,924"}},
+			want:   []string{"figures: the answer hedges on SGD 2,261,924"}},
 		{name: "a count of months is not a count of units", caseID: "multi-tool/voo-vs-next-vest", calls: vest,
 			answer: "You hold 450 VOO units; the next vest comes in 400 days.",
 			want:   []string{"figures: the answer's 400 days counts days"}},
 		{name: "last year's figure, no period asked", caseID: "single-tool/fixed-deposit", calls: []cs{{"get_accounts", ""}},
 			answer: "It holds SGD 200,000. The SGD 210,000 was last year's balance.",
 			want:   []string{"figures: the answer credits SGD 210,000 to another period"}},
+		{name: "a rival held by the thing asked", caseID: "single-tool/fixed-deposit", calls: []cs{{"get_accounts", ""}},
+			answer: "The accounts list shows SGD 210,000, but the history's latest figure is lower, so the fixed deposit holds SGD 200,000.",
+			want:   []string{"figures: the answer states SGD 210,000 but also states SGD 200,000"}},
+		{name: "a rival for the period asked", caseID: mcase, calls: march,
+			answer: "The history shows SGD 2,261,924. In March 2026 it was SGD 2,299,614 once April's revaluation is included.",
+			want:   []string{"figures: the answer states SGD 2,261,924 but also states SGD 2,299,614"}},
+		{name: "a rise stated for a fall", caseID: "single-tool/brokerage-return-12m", calls: []cs{{"get_returns", ""}},
+			edit: func(a *record.Attempt) {}, answer: "The return fell 14.86% over the last 12 months.",
+			want: []string{"figures: "}},
+		{name: "ambiguous dot", caseID: "single-tool/fixed-deposit", calls: []cs{{"get_accounts", ""}},
+			answer: "The fixed deposit holds 210.000.",
+			want:   []string{"figures: the answer's 210.000 is ambiguous: 210 or 210,000"}},
 		// Right: context figures a right answer gives.
+		{name: "one amount in two currencies", caseID: "fx/yen-in-sgd", calls: []cs{{"get_fx_exposure", ""}},
+			answer: "You hold JPY 4,300,000, or SGD 37,840."},
+		{name: "a difference beside the figures", caseID: "multi-tool/voo-vs-next-vest", calls: vest,
+			answer: "Yes: 450 VOO units against 400 FXTC shares, so 50 more VOO units than the vest delivers."},
+		{name: "a share out of a total", caseID: mcase, calls: march,
+			answer: "At the end of March 2026 it was SGD 2,261,924, out of SGD 2,300,000 in gross assets."},
+		{name: "arguments written as code", caseID: mcase, calls: march,
+			answer: "`get_net_worth_history(months=10)` gives **SGD 2,261,924** for March 2026."},
 		{name: "last year's figure as context, no period asked", caseID: "single-tool/fixed-deposit", calls: []cs{{"get_accounts", ""}},
 			answer: "The fixed deposit holds SGD 210,000; last year it held SGD 200,000."},
 		{name: "comparison after the answer", caseID: mcase, calls: march,

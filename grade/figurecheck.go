@@ -3,6 +3,7 @@ package grade
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade/figures"
@@ -58,7 +59,10 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 	}
 	asked := askedPeriods(want.Label, c.Prompt)
 	rd := readAnswer(answer, all, ofKind, asked)
-	within := func(r reading) bool { return fits(r.f) && Match(r.f, want, tol) }
+	diff := asksDifference.MatchString(c.Prompt + " " + want.Label)
+	within := func(r reading) bool {
+		return fits(r.f) && !r.f.Ambiguous && Match(r.f, want, tol) && signFits(r, answer, want)
+	}
 	// otherWant reports whether f states another expected figure of the
 	// case: such a figure is never a competitor.
 	otherWant := func(f figures.Figure) bool {
@@ -82,7 +86,7 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 			continue
 		}
 		switch {
-		case r.role == asserted:
+		case r.role == asserted, r.role == difference && diff:
 			good = append(good, r)
 		case r.role == compared && r.prev >= 0 && otherWant(rd[r.prev].f):
 			// "450 VOO vs 400 FXTC shares": two figures asked for, set
@@ -109,15 +113,27 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 		}
 	}
 	words := contentWords(want.Label)
+	if len(words) == 0 {
+		words = questionWords(c.Prompt)
+	}
 	var rivals []reading
 	for _, r := range rd {
-		if !fits(r.f) || within(r) || r.role != asserted || otherWant(r.f) {
+		if !fits(r.f) || within(r) || r.role != asserted || otherWant(r.f) || r.f.Ambiguous || r.inCode {
 			continue
 		}
 		if r.f.Range && r.other >= 0 {
 			continue
 		}
-		if !withinTwice(r.f.Value, want.Value) || !namesAll(r.clause, words) {
+		clause := codeSpan.ReplaceAllString(r.clause, " ")
+		bound := copulaRE.MatchString(strings.ToLower(trimMarks(r.lead)))
+		twice := withinTwice(r.f.Value, want.Value)
+		switch {
+		case namesAll(clause, words) && (bound || twice):
+		case namesAny(clause, words) && bound:
+		case r.own && len(asked) > 0 && bound && twice:
+			// "from November it will be 5.90 EUR": its own clause ties it
+			// to the period asked.
+		default:
 			continue
 		}
 		rivals = append(rivals, r)
@@ -146,6 +162,12 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 			claims = append(claims, f)
 		}
 	}
+	for _, r := range rd {
+		if r.f.Ambiguous && fits(r.f) && (Match(r.f, want, tol) || tol.Within(r.f.Alt, want.Value) || r.f.Alt == want.Value) {
+			return Reason{CheckFigures, fmt.Sprintf("%s; the answer's %s is ambiguous: %s or %s; say how the suite writes numbers with numbers: (a locale such as en or de)",
+				head, clip(r.f.Text, 40), groupDigits(r.f.Value), groupDigits(r.f.Alt))}, false
+		}
+	}
 	msg := head + "; " + stated(claims, want, answer)
 	for _, r := range rd {
 		if kindFits(r.f, want) && currencyFits(r.f.Currency, want.Currency) && Match(r.f, want, tol) && !fits(r.f) {
@@ -154,6 +176,52 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 		}
 	}
 	return Reason{CheckFigures, msg}, false
+}
+
+// signFits reports whether the sign an answer gives figure r fits the
+// expected value: a figure written with a sign has it; an unsigned one
+// takes its sign from the words before it in its clause ("fell 3.5%", "a
+// loss of 1,200"), and may state a negative value only when they give it.
+// An accounting parenthesis may stand for either sign.
+func signFits(r reading, answer string, want suite.Figure) bool {
+	if r.f.Signed && !r.f.Paren || r.f.Paren || want.Value == 0 || want.Kind == suite.Count {
+		return true
+	}
+	start, end := clauseBounds(answer, r.f.Start, r.f.End)
+	if want.Value < 0 {
+		return direction(answer[start:r.f.Start], answer[r.f.End:end]) < 0
+	}
+	return !changeRE.MatchString(answer[start:r.f.Start])
+}
+
+// asksDifference matches a question that asks how far apart two things
+// are: its answer is a difference ("50 more").
+var asksDifference = regexp.MustCompile(`(?i)\b(?:how\s+(?:many|much)\s+(?:more|less|fewer)|difference|by\s+how\s+much|gap|change[sd]?)\b`)
+
+// changeRE matches the verbs of change: a positive figure said to fall
+// is not the positive change asked for, where a loss of a positive
+// amount may be.
+var changeRE = regexp.MustCompile(`(?i)\b(?:fell|falls?|fallen|dropp?(?:ed|s)?|decrease[sd]?|declined?|declines|shr[au]nk|shrinks?|reduced)\b`)
+
+// questionWords are the content words of a question, for a figure with
+// no label: "How much is in the fixed deposit?" → fixed, deposit.
+func questionWords(prompt string) []string {
+	var out []string
+	for _, w := range contentWords(prompt) {
+		if !questionStop[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var questionStop = map[string]bool{
+	"how": true, "much": true, "many": true, "what": true, "which": true, "who": true, "when": true,
+	"where": true, "why": true, "is": true, "are": true, "was": true, "were": true, "do": true,
+	"does": true, "did": true, "we": true, "us": true, "i": true, "me": true, "have": true, "has": true,
+	"had": true, "be": true, "it": true, "there": true, "this": true, "that": true, "right": true,
+	"now": true, "currently": true, "current": true, "will": true, "would": true, "can": true,
+	"could": true, "please": true, "tell": true, "with": true, "into": true, "about": true,
 }
 
 // withinTwice reports whether v is within a factor of two of want: a figure
@@ -187,6 +255,8 @@ func roleText(r reading, rd []reading) string {
 		return fmt.Sprintf("the answer credits %s to another period (%q)", t, r.why)
 	case operand:
 		return fmt.Sprintf("%s appears only as a term of a calculation (%q)", t, r.why)
+	case difference:
+		return fmt.Sprintf("%s appears only as a difference between two figures (%q)", t, r.why)
 	case hedged:
 		if r.other >= 0 {
 			o := rd[r.other].f
@@ -195,11 +265,11 @@ func roleText(r reading, rd []reading) string {
 				a, b = o, r.f
 			}
 			if r.f.Range {
-				return fmt.Sprintf("the answer gives the range %s to %s, wider than the tolerance (%q)", clip(a.Text, 40), clip(b.Text, 40), r.why)
+				return fmt.Sprintf("the answer hedges across the range %s to %s, wider than the tolerance (%q)", clip(a.Text, 40), clip(b.Text, 40), r.why)
 			}
 			return fmt.Sprintf("the answer hedges between %s and %s (%q)", clip(a.Text, 40), clip(b.Text, 40), r.why)
 		}
-		return fmt.Sprintf("the answer does not commit to %s (%q)", t, r.why)
+		return fmt.Sprintf("the answer hedges on %s: it does not commit to it (%q)", t, r.why)
 	}
 	return t
 }
