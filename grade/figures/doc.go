@@ -12,7 +12,9 @@
 // decimal comma after points or spaces ("1.234,56", "2 394 755,50"), and
 // a decimal comma with a percent, a currency or a scale attached ("1,5 %",
 // "16,80 €", "2,5 Mio"). A currency may stand before or after the number
-// ("€16,800", "16 800 €", "2,394,755 SGD").
+// ("€16,800", "16 800 €", "2,394,755 SGD"), after a scale abbreviation
+// and its point too ("37,8 Tsd. SGD", "1,2 Mrd. €"); a point after a
+// scale with no currency next ends a sentence ("2.4M. Then").
 //
 // A comma is a thousands separator only between groups of exactly three
 // digits ("1,234", "12,345,678.50"); otherwise, with nothing attached,

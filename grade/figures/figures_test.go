@@ -88,6 +88,11 @@ func TestExtract(t *testing.T) {
 		{"at 1.342 SGD per USD, 0.0088 SGD/JPY and $520 per unit", []want{{"1.342 SGD per USD", 1.342, Plain, "", ""}, {"0.0088 SGD/JPY", 0.0088, Plain, "", ""}, {"$520", 520, Money, "$", ""}}},
 		{"COVID-19", []want{{"19", 19, Plain, "", ""}}},
 		{"2 x 3", []want{{"2", 2, Plain, "", ""}, {"3", 3, Plain, "", ""}}},
+		{"Umgerechnet rund 37,8 Tsd. SGD.", []want{{"37,8 Tsd. SGD", 37800, Money, "SGD", ""}}},
+		{"Rund 1,84 Tsd. € für Lebensmittel", []want{{"1,84 Tsd. €", 1840, Money, "EUR", ""}}},
+		{"It was 2.4M. SGD is the currency.", []want{{"2.4M", 2.4e6, Plain, "", ""}}},
+		{"Rund 2,5 Mio. Das ist alles.", []want{{"2,5 Mio", 2.5e6, Plain, "", ""}}},
+		{"up 2.4M. € figures next", []want{{"2.4M", 2.4e6, Plain, "", ""}}},
 	}
 	for _, tt := range tests {
 		got := Extract(tt.in)

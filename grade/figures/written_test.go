@@ -48,6 +48,12 @@ func TestWrittenForms(t *testing.T) {
 		{"1.2 bn", 1.2e9, Plain, ""},
 		{"1,2 Mrd €", 1.2e9, Money, "EUR"},
 		{"1.000.000", 1e6, Plain, ""},
+		{"37,8 Tsd. SGD", 37800, Money, "SGD"},
+		{"1,84 Tsd. €", 1840, Money, "EUR"},
+		{"2,39 Mio. SGD", 2.39e6, Money, "SGD"},
+		{"1,2 Mrd. €", 1.2e9, Money, "EUR"},
+		{"109,5 Tsd.\u00a0€", 109500, Money, "EUR"},
+		{"12 Tsd", 12000, Plain, ""},
 	}
 	for _, tt := range tests {
 		got := Extract("it is " + tt.in + " in all")
