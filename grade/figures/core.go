@@ -219,7 +219,8 @@ func (x *extractor) groups(i, j int) (string, string, int) {
 // currency is grouped too, as Europeans write money ("16.800 €"); under a
 // decimal-point locale that is 16.8. An ordinary space groups thousands when there are two
 // or more groups ("2 394 755"), or one that is an amount ("16 800 €",
-// "SGD 1 200"), a count ("1 200 units") or starts with a zero ("5 000"); not when the number comes
+// "SGD 1 200"), a count ("1 200 units"), starts with a zero ("5 000") or
+// is followed by a decimal comma and one or two digits ("1 912,75"); not when the number comes
 // right after another ("in 2025 1 200") or is followed by one ("1 555 123
 // 4567"). Under a decimal-comma locale, a single comma group is a decimal
 // part ("1,500" is 1.5) unless a decimal point follows.
@@ -242,13 +243,25 @@ func (x *extractor) groupsRead(i, g, e int, sep string, n int) bool {
 		if i >= 2 && s[i-1] == ' ' && isDigit(s[i-2]) || e+1 < len(s) && s[e] == ' ' && isDigit(s[e+1]) {
 			return false
 		}
-		if n >= 2 || s[g+1] == '0' || x.attached(i, fractionEnd(s, e)) {
+		if n >= 2 || s[g+1] == '0' || x.centsAt(e) || x.attached(i, fractionEnd(s, e)) {
 			return true
 		}
 		unit, _ := countAfter(s, fractionEnd(s, e))
 		return unit != ""
 	}
 	return true
+}
+
+// centsAt reports whether a decimal comma and one or two digits are
+// written at e, and the number ends there: "1 912,75" is plainly one
+// number, as Europeans write it.
+func (x *extractor) centsAt(e int) bool {
+	s := x.s
+	if e+1 >= len(s) || s[e] != ',' || !isDigit(s[e+1]) || x.isSep(e) {
+		return false
+	}
+	k := digitsEnd(s, e+1)
+	return k-e-1 <= 2 && !continues(s, k)
 }
 
 // fractionEnd returns the end of a decimal part written at e with a point

@@ -24,7 +24,8 @@
 // and a quoted "1,234" is one; a JSON number is read as JSON writes it,
 // whatever the locale. An ordinary space groups only what is plainly one
 // number: two or more groups, or one that is an amount or a count
-// ("SGD 1 200", "1 200 units") or starts with a zero ("5 000"), and not
+// ("SGD 1 200", "1 200 units"), starts with a zero ("5 000") or is
+// followed by a decimal comma and one or two digits ("1 912,75"), and not
 // a number right after another ("in 2025 1 200"). A table's header gives
 // its column's figures their kind: "revenue_eur" makes them money in
 // euros, "units" makes them counts.

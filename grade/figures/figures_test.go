@@ -93,6 +93,7 @@ func TestExtract(t *testing.T) {
 		{"It was 2.4M. SGD is the currency.", []want{{"2.4M", 2.4e6, Plain, "", ""}}},
 		{"Rund 2,5 Mio. Das ist alles.", []want{{"2,5 Mio", 2.5e6, Plain, "", ""}}},
 		{"up 2.4M. € figures next", []want{{"2.4M", 2.4e6, Plain, "", ""}}},
+		{"Le serveur renvoie 1 912,75.", []want{{"1 912,75", 1912.75, Plain, "", ""}}},
 	}
 	for _, tt := range tests {
 		got := Extract(tt.in)
