@@ -86,10 +86,11 @@ func (x *extractor) readCore(i int) core {
 //
 // A point is the decimal mark unless it groups thousands. A comma is one
 // when the integer part was grouped with points, spaces or apostrophes
-// ("1.234,56", "2 394 755,50"), under a decimal-comma locale ("1,5"), or
-// when a percent, a currency or a scale is attached to the number and the
-// comma does not group thousands ("1,5 %", "16,80 €", "2,5 Mio",
-// "0,125 €").
+// ("1.234,56", "2 394 755,50"), under a decimal-comma locale ("1,5"),
+// before one or two digits after four digits or more or after a sign
+// ("1912,75", "−24,5"; see decimalComma), or when a percent, a currency
+// or a scale is attached to the number and the comma does not group
+// thousands ("1,5 %", "16,80 €", "2,5 Mio", "0,125 €").
 func (x *extractor) fraction(i, j int, c *core) int {
 	s := x.s
 	if j+1 >= len(s) || !isDigit(s[j+1]) {
@@ -104,7 +105,7 @@ func (x *extractor) fraction(i, j int, c *core) int {
 	case s[j] != ',' || x.isSep(j) || continues(s, k) || c.group == ",":
 		return j
 	}
-	ok := c.group != "" || x.opt.Decimal == ','
+	ok := c.group != "" || x.opt.Decimal == ',' || k-j-1 <= 2 && x.decimalComma(i, j)
 	if !ok && (k-j-1 != 3 || j-i > 3 || s[i] == '0') {
 		// Three digits after a comma group thousands ("16,800 €"), unless
 		// what comes before could not be grouped ("1234,567 €", "0,125 €").
@@ -115,6 +116,20 @@ func (x *extractor) fraction(i, j int, c *core) int {
 		return k
 	}
 	return j
+}
+
+// decimalComma reports whether the comma at j, after the integer part
+// of the number that starts at i and before one or two digits, is a
+// decimal comma whatever the locale: it cannot group thousands after four
+// digits or more ("1912,75"), and a list is not written with a signed
+// number ("−24,5"). A number right after a comma is an item of a list
+// ("x,1912,75", "x,-5,6").
+func (x *extractor) decimalComma(i, j int) bool {
+	st, sign := x.signBefore(i)
+	if j-i < 4 && sign == 0 {
+		return false
+	}
+	return st == 0 || x.s[st-1] != ','
 }
 
 // junkEnd returns the end of a malformed run that goes on after a number

@@ -94,6 +94,8 @@ func TestExtract(t *testing.T) {
 		{"Rund 2,5 Mio. Das ist alles.", []want{{"2,5 Mio", 2.5e6, Plain, "", ""}}},
 		{"up 2.4M. € figures next", []want{{"2.4M", 2.4e6, Plain, "", ""}}},
 		{"Le serveur renvoie 1 912,75.", []want{{"1 912,75", 1912.75, Plain, "", ""}}},
+		{"Die Summe ist laut Server 1912,75.", []want{{"1912,75", 1912.75, Plain, "", ""}}},
+		{"Das Ergebnis ist −24,5.", []want{{"−24,5", -24.5, Plain, "", ""}}},
 	}
 	for _, tt := range tests {
 		got := Extract(tt.in)
