@@ -272,7 +272,9 @@ func init() {
 		property properties card cards loan loans hour hours minute minutes child children member members
 		fund funds stock stocks etf etfs lot lots payment payments instalment instalments installment
 		installments deposit deposits bond bonds currency currencies attempt attempts step steps
-		question questions row rows record records result results household households`) {
+		question questions row rows record records result results household households
+		debit debits charge charges transfer transfers refund refunds withdrawal withdrawals
+		purchase purchases bill bills invoices orders`) {
 		countNouns[w] = true
 	}
 }

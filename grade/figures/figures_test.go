@@ -96,6 +96,9 @@ func TestExtract(t *testing.T) {
 		{"Le serveur renvoie 1 912,75.", []want{{"1 912,75", 1912.75, Plain, "", ""}}},
 		{"Die Summe ist laut Server 1912,75.", []want{{"1912,75", 1912.75, Plain, "", ""}}},
 		{"Das Ergebnis ist −24,5.", []want{{"−24,5", -24.5, Plain, "", ""}}},
+		{"Of 4 direct debits since 17 September, 2 debits bounced", []want{{"4", 4, Plain, "", ""}, {"17", 17, Plain, "", "d"}, {"2 debits", 2, Count, "", ""}}},
+		{"since March, 3 refunds and 2 transfers", []want{{"3 refunds", 3, Count, "", ""}, {"2 transfers", 2, Count, "", ""}}},
+		{"on 17 September, 2 charges", []want{{"17", 17, Plain, "", "d"}, {"2 charges", 2, Count, "", ""}}},
 	}
 	for _, tt := range tests {
 		got := Extract(tt.in)
