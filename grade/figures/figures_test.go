@@ -98,6 +98,12 @@ func TestExtract(t *testing.T) {
 		{"Das Ergebnis ist −24,5.", []want{{"−24,5", -24.5, Plain, "", ""}}},
 		{"Of 4 direct debits since 17 September, 2 debits bounced", []want{{"4", 4, Plain, "", ""}, {"17", 17, Plain, "", "d"}, {"2 debits", 2, Count, "", ""}}},
 		{"since March, 3 refunds and 2 transfers", []want{{"3 refunds", 3, Count, "", ""}, {"2 transfers", 2, Count, "", ""}}},
+		{"€142.80 — €11.40 more than July's €131.40", []want{{"€142.80", 142.8, Money, "EUR", ""}, {"€11.40", 11.4, Money, "EUR", ""}, {"€131.40", 131.4, Money, "EUR", ""}}},
+		{"it fell from 2.4 to 2.3", []want{{"2.4", 2.4, Plain, "", ""}, {"2.3", 2.3, Plain, "", ""}}},
+		{"€10 — €12 more than in July", []want{{"€10", 10, Money, "EUR", ""}, {"€12", 12, Money, "EUR", ""}}},
+		{"€10 - €12 lower", []want{{"€10", 10, Money, "EUR", ""}, {"€12", 12, Money, "EUR", ""}}},
+		{"€10 — €12 in all", []want{{"€10", 10, Money, "EUR", "r"}, {"€12", 12, Money, "EUR", "r"}}},
+		{"-5 to -3%", []want{{"-5", -5, Percent, "", "r"}, {"-3%", -3, Percent, "", "r"}}},
 		{"on 17 September, 2 charges", []want{{"17", 17, Plain, "", "d"}, {"2 charges", 2, Count, "", ""}}},
 	}
 	for _, tt := range tests {
