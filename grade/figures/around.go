@@ -174,10 +174,30 @@ func currencyAfter(s string, i int) (string, int) {
 }
 
 var scaleWords = map[string]float64{
-	"thousand": 1e3, "thousands": 1e3,
-	"million": 1e6, "millions": 1e6, "mn": 1e6, "mm": 1e6, "mil": 1e6, "mln": 1e6, "mio": 1e6,
-	"billion": 1e9, "billions": 1e9, "bn": 1e9, "bln": 1e9, "mrd": 1e9,
+	"thousand": 1e3, "thousands": 1e3, "tsd": 1e3, "tausend": 1e3,
+	"million": 1e6, "millions": 1e6, "mn": 1e6, "mm": 1e6, "mil": 1e6, "mln": 1e6, "mio": 1e6, "millionen": 1e6,
+	"billion": 1e9, "billions": 1e9, "bn": 1e9, "bln": 1e9, "mrd": 1e9, "milliarde": 1e9, "milliarden": 1e9,
 	"trillion": 1e12, "tn": 1e12,
+}
+
+// abbreviatedScales are the scale words written as abbreviations, which
+// may take a point ("37,8 Tsd. SGD", "2,39 Mio. SGD").
+var abbreviatedScales = map[string]bool{
+	"tsd": true, "mn": true, "mil": true, "mln": true, "mio": true, "bn": true, "bln": true, "mrd": true, "tn": true,
+}
+
+// scaleDot returns where the scale word that ends at e ends: after the
+// point of an abbreviation when a currency follows it ("1,2 Mrd. €"),
+// else e. A point after a scale word and before anything else ends a
+// sentence ("2.4M. Then", "2,5 Mio. Das").
+func scaleDot(s string, e int) int {
+	if e >= len(s) || s[e] != '.' || !abbreviatedScales[strings.ToLower(s[wordStart(s, e):e])] {
+		return e
+	}
+	if cur, _ := currencyAfter(s, e+1); cur == "" {
+		return e
+	}
+	return e + 1
 }
 
 // scaleAfter reads a scale word after a number: "k", "M", "bn" glued on,
@@ -252,7 +272,9 @@ func init() {
 		property properties card cards loan loans hour hours minute minutes child children member members
 		fund funds stock stocks etf etfs lot lots payment payments instalment instalments installment
 		installments deposit deposits bond bonds currency currencies attempt attempts step steps
-		question questions row rows record records result results household households`) {
+		question questions row rows record records result results household households
+		debit debits charge charges transfer transfers refund refunds withdrawal withdrawals
+		purchase purchases bill bills invoices orders`) {
 		countNouns[w] = true
 	}
 }

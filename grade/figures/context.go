@@ -146,15 +146,14 @@ func isMonth(w string) bool {
 }
 
 // nearMonth reports whether the number spanning [start, end) stands next to
-// a month name ("31 March", "March 31", "31st of March", "March 2026").
+// a month name ("31 March", "March 31", "31st of March", "March 2026"),
+// not after a comma that follows one ("September, 2 debits").
 func (x *extractor) nearMonth(start, end int) bool {
 	s := x.s
-	if w := x.wordBefore(start); isMonth(w) {
+	// A day is written "September 17", not "September, 17": after a comma
+	// a number opens a clause ("since 17 September, 2 debits bounced").
+	if !commaBefore(s, start) && x.monthBefore(start) {
 		return true
-	} else if strings.EqualFold(w, "of") || strings.EqualFold(w, "the") {
-		if isMonth(x.wordBefore(start - len(w) - 1)) {
-			return true
-		}
 	}
 	j := end
 	for j < len(s) && (s[j] == ' ' || s[j] == ',') {
@@ -171,6 +170,24 @@ func (x *extractor) nearMonth(start, end int) bool {
 		}
 	}
 	return isMonth(w)
+}
+
+// monthBefore reports whether a month name comes before i ("March 31",
+// "March the 31st").
+func (x *extractor) monthBefore(i int) bool {
+	w := x.wordBefore(i)
+	if isMonth(w) {
+		return true
+	}
+	return (strings.EqualFold(w, "of") || strings.EqualFold(w, "the")) && isMonth(x.wordBefore(i-len(w)-1))
+}
+
+// commaBefore reports whether a comma comes before i, spaces skipped.
+func commaBefore(s string, i int) bool {
+	for i > 0 && s[i-1] == ' ' {
+		i--
+	}
+	return i > 0 && s[i-1] == ','
 }
 
 // wordBefore returns the word that ends before i, skipping spaces and a

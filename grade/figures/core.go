@@ -86,10 +86,11 @@ func (x *extractor) readCore(i int) core {
 //
 // A point is the decimal mark unless it groups thousands. A comma is one
 // when the integer part was grouped with points, spaces or apostrophes
-// ("1.234,56", "2 394 755,50"), under a decimal-comma locale ("1,5"), or
-// when a percent, a currency or a scale is attached to the number and the
-// comma does not group thousands ("1,5 %", "16,80 €", "2,5 Mio",
-// "0,125 €").
+// ("1.234,56", "2 394 755,50"), under a decimal-comma locale ("1,5"),
+// before one or two digits after four digits or more or after a sign
+// ("1912,75", "−24,5"; see decimalComma), or when a percent, a currency
+// or a scale is attached to the number and the comma does not group
+// thousands ("1,5 %", "16,80 €", "2,5 Mio", "0,125 €").
 func (x *extractor) fraction(i, j int, c *core) int {
 	s := x.s
 	if j+1 >= len(s) || !isDigit(s[j+1]) {
@@ -104,7 +105,7 @@ func (x *extractor) fraction(i, j int, c *core) int {
 	case s[j] != ',' || x.isSep(j) || continues(s, k) || c.group == ",":
 		return j
 	}
-	ok := c.group != "" || x.opt.Decimal == ','
+	ok := c.group != "" || x.opt.Decimal == ',' || k-j-1 <= 2 && x.decimalComma(i, j)
 	if !ok && (k-j-1 != 3 || j-i > 3 || s[i] == '0') {
 		// Three digits after a comma group thousands ("16,800 €"), unless
 		// what comes before could not be grouped ("1234,567 €", "0,125 €").
@@ -115,6 +116,20 @@ func (x *extractor) fraction(i, j int, c *core) int {
 		return k
 	}
 	return j
+}
+
+// decimalComma reports whether the comma at j, after the integer part
+// of the number that starts at i and before one or two digits, is a
+// decimal comma whatever the locale: it cannot group thousands after four
+// digits or more ("1912,75"), and a list is not written with a signed
+// number ("−24,5"). A number right after a comma is an item of a list
+// ("x,1912,75", "x,-5,6").
+func (x *extractor) decimalComma(i, j int) bool {
+	st, sign := x.signBefore(i)
+	if j-i < 4 && sign == 0 {
+		return false
+	}
+	return st == 0 || x.s[st-1] != ','
 }
 
 // junkEnd returns the end of a malformed run that goes on after a number
@@ -219,7 +234,8 @@ func (x *extractor) groups(i, j int) (string, string, int) {
 // currency is grouped too, as Europeans write money ("16.800 €"); under a
 // decimal-point locale that is 16.8. An ordinary space groups thousands when there are two
 // or more groups ("2 394 755"), or one that is an amount ("16 800 €",
-// "SGD 1 200"), a count ("1 200 units") or starts with a zero ("5 000"); not when the number comes
+// "SGD 1 200"), a count ("1 200 units"), starts with a zero ("5 000") or
+// is followed by a decimal comma and one or two digits ("1 912,75"); not when the number comes
 // right after another ("in 2025 1 200") or is followed by one ("1 555 123
 // 4567"). Under a decimal-comma locale, a single comma group is a decimal
 // part ("1,500" is 1.5) unless a decimal point follows.
@@ -242,13 +258,25 @@ func (x *extractor) groupsRead(i, g, e int, sep string, n int) bool {
 		if i >= 2 && s[i-1] == ' ' && isDigit(s[i-2]) || e+1 < len(s) && s[e] == ' ' && isDigit(s[e+1]) {
 			return false
 		}
-		if n >= 2 || s[g+1] == '0' || x.attached(i, fractionEnd(s, e)) {
+		if n >= 2 || s[g+1] == '0' || x.centsAt(e) || x.attached(i, fractionEnd(s, e)) {
 			return true
 		}
 		unit, _ := countAfter(s, fractionEnd(s, e))
 		return unit != ""
 	}
 	return true
+}
+
+// centsAt reports whether a decimal comma and one or two digits are
+// written at e, and the number ends there: "1 912,75" is plainly one
+// number, as Europeans write it.
+func (x *extractor) centsAt(e int) bool {
+	s := x.s
+	if e+1 >= len(s) || s[e] != ',' || !isDigit(s[e+1]) || x.isSep(e) {
+		return false
+	}
+	k := digitsEnd(s, e+1)
+	return k-e-1 <= 2 && !continues(s, k)
 }
 
 // fractionEnd returns the end of a decimal part written at e with a point

@@ -12,17 +12,28 @@
 // decimal comma after points or spaces ("1.234,56", "2 394 755,50"), and
 // a decimal comma with a percent, a currency or a scale attached ("1,5 %",
 // "16,80 €", "2,5 Mio"). A currency may stand before or after the number
-// ("€16,800", "16 800 €", "2,394,755 SGD").
+// ("€16,800", "16 800 €", "2,394,755 SGD"), after a scale abbreviation
+// and its point too ("37,8 Tsd. SGD", "1,2 Mrd. €"); a point after a
+// scale with no currency next ends a sentence ("2.4M. Then").
 //
 // A comma is a thousands separator only between groups of exactly three
-// digits ("1,234", "12,345,678.50"); otherwise, with nothing attached,
-// it separates values: "845,25350", "1,23" and "1,234,5678" are lists. In
+// digits ("1,234", "12,345,678.50"). Before one or two digits it is a
+// decimal comma, whatever the locale, after four digits or more
+// ("1912,75": that cannot be grouped) or after a sign ("−24,5": a list is
+// not written so), unless the number comes right after a comma, as a
+// list's items do ("x,-5,6"). Otherwise, with nothing attached, it
+// separates values: "845,25350", "1,234,5678" and "1,23" are lists. With
+// one to three digits before it and no sign, "1,23" and "3,5" stay lists
+// with no locale, as "pages 3,5" is: a Figure reads one number, so it
+// cannot hold a list's reading as an Alt; under Options{Decimal: ','}
+// they are 1.23 and 3.5. In
 // JSON, and in a CSV row whose cells line up with its header line, every
 // comma outside quotes separates values, so "[845,250]" is two numbers
 // and a quoted "1,234" is one; a JSON number is read as JSON writes it,
 // whatever the locale. An ordinary space groups only what is plainly one
 // number: two or more groups, or one that is an amount or a count
-// ("SGD 1 200", "1 200 units") or starts with a zero ("5 000"), and not
+// ("SGD 1 200", "1 200 units"), starts with a zero ("5 000") or is
+// followed by a decimal comma and one or two digits ("1 912,75"), and not
 // a number right after another ("in 2025 1 200"). A table's header gives
 // its column's figures their kind: "revenue_eur" makes them money in
 // euros, "units" makes them counts.

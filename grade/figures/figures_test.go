@@ -88,6 +88,23 @@ func TestExtract(t *testing.T) {
 		{"at 1.342 SGD per USD, 0.0088 SGD/JPY and $520 per unit", []want{{"1.342 SGD per USD", 1.342, Plain, "", ""}, {"0.0088 SGD/JPY", 0.0088, Plain, "", ""}, {"$520", 520, Money, "$", ""}}},
 		{"COVID-19", []want{{"19", 19, Plain, "", ""}}},
 		{"2 x 3", []want{{"2", 2, Plain, "", ""}, {"3", 3, Plain, "", ""}}},
+		{"Umgerechnet rund 37,8 Tsd. SGD.", []want{{"37,8 Tsd. SGD", 37800, Money, "SGD", ""}}},
+		{"Rund 1,84 Tsd. € für Lebensmittel", []want{{"1,84 Tsd. €", 1840, Money, "EUR", ""}}},
+		{"It was 2.4M. SGD is the currency.", []want{{"2.4M", 2.4e6, Plain, "", ""}}},
+		{"Rund 2,5 Mio. Das ist alles.", []want{{"2,5 Mio", 2.5e6, Plain, "", ""}}},
+		{"up 2.4M. € figures next", []want{{"2.4M", 2.4e6, Plain, "", ""}}},
+		{"Le serveur renvoie 1 912,75.", []want{{"1 912,75", 1912.75, Plain, "", ""}}},
+		{"Die Summe ist laut Server 1912,75.", []want{{"1912,75", 1912.75, Plain, "", ""}}},
+		{"Das Ergebnis ist −24,5.", []want{{"−24,5", -24.5, Plain, "", ""}}},
+		{"Of 4 direct debits since 17 September, 2 debits bounced", []want{{"4", 4, Plain, "", ""}, {"17", 17, Plain, "", "d"}, {"2 debits", 2, Count, "", ""}}},
+		{"since March, 3 refunds and 2 transfers", []want{{"3 refunds", 3, Count, "", ""}, {"2 transfers", 2, Count, "", ""}}},
+		{"€142.80 — €11.40 more than July's €131.40", []want{{"€142.80", 142.8, Money, "EUR", ""}, {"€11.40", 11.4, Money, "EUR", ""}, {"€131.40", 131.4, Money, "EUR", ""}}},
+		{"it fell from 2.4 to 2.3", []want{{"2.4", 2.4, Plain, "", ""}, {"2.3", 2.3, Plain, "", ""}}},
+		{"€10 — €12 more than in July", []want{{"€10", 10, Money, "EUR", ""}, {"€12", 12, Money, "EUR", ""}}},
+		{"€10 - €12 lower", []want{{"€10", 10, Money, "EUR", ""}, {"€12", 12, Money, "EUR", ""}}},
+		{"€10 — €12 in all", []want{{"€10", 10, Money, "EUR", "r"}, {"€12", 12, Money, "EUR", "r"}}},
+		{"-5 to -3%", []want{{"-5", -5, Percent, "", "r"}, {"-3%", -3, Percent, "", "r"}}},
+		{"on 17 September, 2 charges", []want{{"17", 17, Plain, "", "d"}, {"2 charges", 2, Count, "", ""}}},
 	}
 	for _, tt := range tests {
 		got := Extract(tt.in)

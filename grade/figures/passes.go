@@ -125,7 +125,9 @@ func currencyIn(h string) string {
 
 // ranges pairs the ends of ranges ("2.3–2.4 million", "between $2.3M and
 // $2.4M", "2.3 to 2.4M") and carries scale, currency and percent from one
-// end to the other.
+// end to the other. A range runs from the smaller end to the larger: "from
+// 2.4 to 2.3" is not one, nor is a dash before a difference ("€142.80 —
+// €11.40 more than July's").
 func (x *extractor) ranges() {
 	s := x.s
 	for i := 0; i+1 < len(x.figs); i++ {
@@ -142,17 +144,27 @@ func (x *extractor) ranges() {
 		if between == "and" && !strings.EqualFold(x.wordBefore(a.Start), "between") {
 			continue
 		}
-		if between == "-" && b.Signed {
+		dash := between == "-" || between == "–" || between == "—"
+		if between == "-" && b.Signed || dash && comparedAfter(s, b.End) {
 			continue
 		}
-		a.Range, b.Range, a.RangeFirst = true, true, true
+		carry := false
 		if a.Scale == 1 && b.Scale != 1 && a.Precision <= 1 && !strings.ContainsAny(a.Text, ",\u00a0\u202f\u2009") {
 			v := a.Value * b.Scale
-			if v <= b.Value*100 && v*100 >= b.Value {
-				a.Value, a.Scale = v, b.Scale
-				a.Precision *= b.Scale
-				a.Step *= b.Scale
-			}
+			carry = v <= b.Value*100 && v*100 >= b.Value
+		}
+		lo := a.Value
+		if carry {
+			lo *= b.Scale
+		}
+		if lo > b.Value {
+			continue // a range runs up: "from 2.4 to 2.3" is a fall
+		}
+		a.Range, b.Range, a.RangeFirst = true, true, true
+		if carry {
+			a.Value, a.Scale = a.Value*b.Scale, b.Scale
+			a.Precision *= b.Scale
+			a.Step *= b.Scale
 		}
 		if a.Kind == Plain && b.Kind == Percent {
 			a.Kind = Percent
@@ -167,6 +179,20 @@ func (x *extractor) ranges() {
 			a.Kind, a.Unit = Count, b.Unit
 		}
 	}
+}
+
+// comparedAfter reports whether a word of comparison follows i: "€142.80
+// — €11.40 more than July's" states a difference, not a range.
+func comparedAfter(s string, i int) bool {
+	j := skipSpace1(s, i)
+	if j == i || !wordAt(s, j) {
+		return false
+	}
+	switch strings.ToLower(s[j:wordEnd(s, j)]) {
+	case "more", "less", "higher", "lower", "fewer", "above", "below":
+		return true
+	}
+	return false
 }
 
 // hedgePhrases open a clause that declines to vouch for what follows: "I

@@ -161,7 +161,7 @@ func (x *extractor) quantity(c core, f *Figure) int {
 	s := x.s
 	end := c.end
 	if sc, e := scaleAfter(s, end); sc != 0 {
-		f.Scale, end = sc, e
+		f.Scale, end = sc, scaleDot(s, e)
 	}
 	pct := false
 	if e, ok := percentAfter(s, end); ok {
