@@ -97,6 +97,10 @@ type truthEntry struct {
 	Fixture *truthFixture `yaml:"fixture,omitempty"`
 	// Note says, for a person, why the verdict is what it is.
 	Note string `yaml:"note,omitempty"`
+	// Known marks a verdict the grader is known to get wrong, and says
+	// why: the entry is reported, not failed, and not counted towards the
+	// floors; once the grader agrees, the test fails until the mark goes.
+	Known string `yaml:"known,omitempty"`
 
 	file string
 	line int
@@ -149,8 +153,17 @@ func TestTruth(t *testing.T) {
 	sets := loadTruth(t)
 	counts := map[string][2]int{} // class → {entries, disagreements}
 	var pass, fail, disagree int
+	var known []string
 	for _, set := range sets {
 		for _, e := range set.entries {
+			if e.Known != "" {
+				if msg := gradeTruth(t, set, e); msg == "" {
+					t.Errorf("%s:%d: case %s: the grader now agrees; remove its known: mark", e.file, e.line, e.Case)
+				} else {
+					known = append(known, fmt.Sprintf("%s:%d: %s: %s", e.file, e.line, e.Case, e.Known))
+				}
+				continue
+			}
 			if e.Want == "pass" {
 				pass++
 			} else {
@@ -180,6 +193,12 @@ func TestTruth(t *testing.T) {
 	fmt.Fprintf(&b, "%d right answers, %d wrong answers, %d disagree with the grader\n", pass, fail, disagree)
 	for _, c := range classes {
 		fmt.Fprintf(&b, "  %-4s %-18s %3d entries, %3d disagree\n", truthClasses[c], c, counts[c][0], counts[c][1])
+	}
+	if len(known) > 0 {
+		fmt.Fprintf(&b, "%d known gaps, not counted:\n", len(known))
+		for _, k := range known {
+			fmt.Fprintf(&b, "  %s\n", k)
+		}
 	}
 	t.Log("\n" + b.String())
 	if pass < truthMinPass {
