@@ -13,7 +13,8 @@ import (
 )
 
 // TestDocAnswers grades every ```answer block of docs/suite.md against the
-// case example (a ```yaml block that starts "# fragment: case") above it:
+// case example (a ```yaml block that starts "# fragment: case", or a whole
+// suite, whose first case it takes) above it:
 // "```answer pass" must pass, and "```answer fail: TEXT" must fail with a
 // reason holding TEXT. So each rule the page states is checked on the
 // examples it shows.
@@ -43,6 +44,8 @@ func TestDocAnswers(t *testing.T) {
 			switch {
 			case fence == "yaml" && strings.HasPrefix(text, "# fragment: case\n"):
 				s, c = docCase(t, doc, start, text)
+			case fence == "yaml" && !strings.HasPrefix(text, "# fragment") && strings.Contains(text, "\ncases:"):
+				s, c = docSuite(t, doc, start, text)
 			case strings.HasPrefix(fence, "answer"):
 				answers++
 				gradeDocAnswer(t, doc, start, fence, s, c, text)
@@ -80,6 +83,17 @@ func docCase(t *testing.T, doc string, line int, text string) (*suite.Suite, *su
 	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(b.String())}}, ".", "example")
 	if err != nil {
 		t.Errorf("%s:%d: the case does not load: %v", doc, line, err)
+		return nil, nil
+	}
+	return s, s.Cases[0]
+}
+
+// docSuite loads a whole suite example and takes its first case.
+func docSuite(t *testing.T, doc string, line int, text string) (*suite.Suite, *suite.Case) {
+	t.Helper()
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(text)}}, ".", "example")
+	if err != nil || len(s.Cases) == 0 {
+		t.Errorf("%s:%d: the suite does not load: %v", doc, line, err)
 		return nil, nil
 	}
 	return s, s.Cases[0]
