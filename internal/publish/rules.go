@@ -48,10 +48,10 @@ type input struct {
 	// secretErr is why the record could not be scanned.
 	secrets   []string
 	secretErr error
-	suite    *suite.Suite // the suite the header names, as it is now; nil if it failed to load
-	suiteErr error
-	res      *grade.Result
-	row      *Row
+	suite     *suite.Suite // the suite the header names, as it is now; nil if it failed to load
+	suiteErr  error
+	res       *grade.Result
+	row       *Row
 	// agreement is the judge's measured agreement (RUN/agreement.json);
 	// nil when none was saved.
 	agreement *agreement.Saved
