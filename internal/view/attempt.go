@@ -354,4 +354,3 @@ func flagCalls(t *htmlreport.AttemptView, c *suite.Case, g *grade.AttemptGrade) 
 		}
 	}
 }
-
