@@ -156,3 +156,52 @@ func TestHostileResultPagesBounded(t *testing.T) {
 		}
 	})
 }
+
+// invisible are characters that act on the text around them rather than
+// show: a bidi override (which reverses what follows), a pop, an isolate,
+// ESC starting a CSI, and BEL ending an OSC.
+const invisible = "evil\u202etxt.exe\u202c \u2066x\u2069 \x1b[2J\x1b]52;c;SGVsbG8=\x07 done"
+
+// checkVisible fails when page holds one of invisible's controls raw, or
+// does not show them as escapes.
+func checkVisible(t *testing.T, where, page string) {
+	t.Helper()
+	if i := strings.IndexAny(page, "\u202e\u202c\u2066\u2069\x1b\x07"); i >= 0 {
+		t.Errorf("%s holds a control character raw: %q", where, page[max(0, i-40):min(len(page), i+40)])
+	}
+	for _, want := range []string{`evil\u202etxt.exe\u202c`, `\u2066x\u2069`, `\x1b[2J\x1b]52;c;SGVsbG8=\x07`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("%s does not show %s", where, want)
+		}
+	}
+}
+
+// TestPagesShowControlsVisibly: bidi overrides, ESC and BEL in a tool
+// result and an answer reach no HTML page raw (report --html, the
+// viewer's attempt page, publish --dry-run's run page): each is shown as
+// an escape a reader can see.
+func TestPagesShowControlsVisibly(t *testing.T) {
+	run, caseID := plantedRun(t, func(c *record.Call) { c.Result = invisible })
+	if _, stderr, code := cli("report", run, "--html", filepath.Join(run, "page.html")); code != 0 {
+		t.Fatalf("report --html: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(run, "page.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVisible(t, "report --html", string(b))
+
+	checkVisible(t, "view", viewPage(t, run, attemptPath(t, run, caseID)))
+
+	if _, stderr, code := cli("publish", run, "--dry-run", "--ledger", filepath.Join(run, "results.json"), "--site", filepath.Join(run, "site")); code != 0 {
+		t.Fatalf("publish --dry-run: exit %d: %s", code, stderr)
+	}
+	pages, _ := filepath.Glob(filepath.Join(run, "site", "runs", "*.html"))
+	if len(pages) != 1 {
+		t.Fatalf("publish --dry-run wrote run pages %v, want one", pages)
+	}
+	if b, err = os.ReadFile(pages[0]); err != nil {
+		t.Fatal(err)
+	}
+	checkVisible(t, "publish --dry-run", string(b))
+}

@@ -97,7 +97,7 @@ func writeRun(w io.Writer, v *RunView) error {
 	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering run page: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(Visible(buf.Bytes()))
 	return err
 }
 
@@ -182,7 +182,7 @@ func Ledger(w io.Writer, p *LedgerPage) error {
 	if err := tmpl.ExecuteTemplate(&buf, "ledger.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering ledger page: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(Visible(buf.Bytes()))
 	return err
 }
 
