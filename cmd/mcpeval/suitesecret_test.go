@@ -16,8 +16,9 @@ import (
 // TestSuiteSecretNotWritten: the value of a secret of mcpeval's
 // environment written in a suite (a prompt, a case's working, its key) is
 // scrubbed from the record, and reaches none of what is made from the run
-// and the suite: grades.json, run --json, report --json, the viewer's
-// attempt page, and the dataset items sent to Langfuse.
+// and the suite: grades.json, run --json, report --json and --html, the
+// viewer's attempt page, publish --dry-run's pages, and the dataset items
+// sent to Langfuse.
 func TestSuiteSecretNotWritten(t *testing.T) {
 	const key = "groq-SUITEKEY-PLANTED-4242"
 	t.Setenv("GROQ_API_KEY", key)
@@ -61,6 +62,28 @@ cases:
 	}
 	check("report --json", stdout)
 	check("view", viewPage(t, run, attemptPath(t, run, "money/net-worth")))
+	page := filepath.Join(dir, "page.html")
+	if _, stderr, code := cli("report", run, "--html", page); code != 0 {
+		t.Fatalf("report --html: exit %d: %s", code, stderr)
+	}
+	site := filepath.Join(dir, "site")
+	stdout, stderr, code = cli("publish", run, "--dry-run", "--ledger", filepath.Join(dir, "results.json"), "--site", site)
+	check("publish --dry-run", stdout+stderr)
+	if code != 0 {
+		t.Fatalf("publish --dry-run: exit %d: %s%s", code, stdout, stderr)
+	}
+	filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			check(p, string(b))
+		}
+		return nil
+	})
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("report --html", string(b))
 
 	var mu sync.Mutex
 	var sent bytes.Buffer
