@@ -252,6 +252,18 @@ func (s *stringList) Set(v string) error {
 	return nil
 }
 
+// shownSuite loads a suite as loadSuite does, for a command that shows
+// or sends its text beside a run (view, export): the secrets a run of it
+// scrubs from its record are scrubbed from its text too.
+func shownSuite(p string) (*suite.Suite, error) {
+	s, err := loadSuite(p)
+	if err != nil {
+		return nil, err
+	}
+	pipeline.HideSecrets(s, pipeline.Secrets(s))
+	return s, nil
+}
+
 // loadSuite reads a suite from a path, or an embedded one by name
 // ("household" or "embedded:household"); the default is the embedded
 // household suite.

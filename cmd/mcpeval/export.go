@@ -112,7 +112,7 @@ func exportCmd(ctx context.Context, e *env, args []string) error {
 		Content: *content, RedactFile: *redactPath, Endpoint: endpoint, Timeout: *timeout, Getenv: e.getenv,
 		Warn: func(m string) { fmt.Fprintf(e.stderr, "mcpeval export: warning: %s\n", termsafe.Line(m)) },
 	}
-	opts.Suite, opts.SuiteErr = loadSuite(p)
+	opts.Suite, opts.SuiteErr = shownSuite(p)
 	if *toLangfuse {
 		st, err := export.Langfuse(ctx, rd, opts)
 		if err != nil {

@@ -195,7 +195,7 @@ func reviewOne(e *env, rec *record.Run, res *grade.Result, log *review.Log, f re
 		return err
 	}
 	rv := review.Apply(res, log)
-	fmt.Fprintf(e.stdout, "recorded %s #%d: %s (%s)\n", f.caseID, f.attempt, v, termsafe.Line(f.reviewer))
+	fmt.Fprintf(e.stdout, "recorded %s #%d: %s (%s)\n", termsafe.Line(f.caseID), f.attempt, v, termsafe.Line(f.reviewer))
 	fmt.Fprintf(e.stdout, "%s\n", review.Summary(rv))
 	return nil
 }
@@ -210,7 +210,7 @@ func listReviews(e *env, rv *review.Reviewed) error {
 		if en.Why != "" {
 			status += ": " + en.Why
 		}
-		fmt.Fprintf(w, "%s #%d  %s  by %s  %s  [%s]\n    %s\n", en.Case, en.N, en.Verdict,
+		fmt.Fprintf(w, "%s #%d  %s  by %s  %s  [%s]\n    %s\n", termsafe.Line(en.Case), en.N, en.Verdict,
 			termsafe.Line(en.Reviewer), en.Time.UTC().Format("2006-01-02"), status, termsafe.Line(en.Note))
 	}
 	fmt.Fprintln(w)

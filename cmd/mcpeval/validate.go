@@ -311,7 +311,7 @@ func printValidation(e *env, v *validation, offline bool) {
 			if f.Label != "" {
 				label = "  (" + termsafe.Line(f.Label) + ")"
 			}
-			fmt.Fprintf(w, "  %-38s %14s  ±%-6s %s%s\n", f.Case, strconv.FormatFloat(f.Value, 'f', -1, 64), f.Tolerance, toleranceSource(f), label)
+			fmt.Fprintf(w, "  %-38s %14s  ±%-6s %s%s\n", termsafe.Line(f.Case), strconv.FormatFloat(f.Value, 'f', -1, 64), f.Tolerance, toleranceSource(f), label)
 		}
 	}
 	if t := v.Target; t != nil {

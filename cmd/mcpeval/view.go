@@ -101,5 +101,5 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 }
 
 // viewSuite loads the suite a run's header names, as it is now, for the
-// run to be graded against.
-func viewSuite(h *record.Header) (*suite.Suite, error) { return loadSuite(h.Suite.Path) }
+// run to be graded against, its secrets hidden (shownSuite).
+func viewSuite(h *record.Header) (*suite.Suite, error) { return shownSuite(h.Suite.Path) }

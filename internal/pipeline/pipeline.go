@@ -184,6 +184,9 @@ func Score(ctx context.Context, s *suite.Suite, rec *record.Run, opts Options) *
 // (judge.Reads).
 func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally, asked *record.Run) *Graded {
 	g.judge(ctx, opts, asked)
+	// The suite's text (a prompt, a key) is in the grades; a secret it
+	// holds is scrubbed as the record's is.
+	g.problem(hideResultSecrets(g.Result, Secrets(g.Suite)))
 	g.Cost = t.Cost(g.Result.Totals.Passed)
 	sum := t.Summary()
 	g.WallTime = map[string]time.Duration{}

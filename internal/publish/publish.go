@@ -178,12 +178,23 @@ func load(rec *record.Run, opts Options) (*publication, error) {
 	}
 	defer src.close()
 	in.recorded = src.len()
+	// Every attempt is scanned for known secrets, as it is graded: a run
+	// read as a stream (record.Open) holds only its header in rec.
+	scan := newSecretScan(environ())
+	head := *rec
+	head.Attempts = nil
+	scan.add(&head)
+	if in.suite == nil {
+		if err := src.each(func(a *record.Attempt) { scan.add(a) }); err != nil {
+			return nil, err
+		}
+	}
 	if in.suite != nil {
 		// Graded and priced attempt by attempt: a run read as a stream
 		// (record.Open) is never held whole.
 		g := grade.NewGrader(in.suite, rec)
 		t := usage.NewTally(&rec.Header, nil)
-		if err := src.each(func(a *record.Attempt) { g.Add(a); t.Add(a) }); err != nil {
+		if err := src.each(func(a *record.Attempt) { g.Add(a); t.Add(a); scan.add(a) }); err != nil {
 			return nil, err
 		}
 		in.res = g.Result()
@@ -209,6 +220,7 @@ func load(rec *record.Run, opts Options) (*publication, error) {
 		}
 		in.row = &row
 	}
+	in.secrets, in.secretErr = scan.names(), scan.err
 	if in.ledger, err = ReadLedger(opts.Ledger); err != nil {
 		return nil, err
 	}

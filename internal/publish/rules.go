@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -42,10 +43,15 @@ type input struct {
 	// recorded is how many attempts the record holds (rec may be held
 	// without them).
 	recorded int
-	suite    *suite.Suite // the suite the header names, as it is now; nil if it failed to load
-	suiteErr error
-	res      *grade.Result
-	row      *Row
+	// secrets name the secret-named variables of mcpeval's environment
+	// whose value the record holds, in its header or any attempt;
+	// secretErr is why the record could not be scanned.
+	secrets   []string
+	secretErr error
+	suite     *suite.Suite // the suite the header names, as it is now; nil if it failed to load
+	suiteErr  error
+	res       *grade.Result
+	row       *Row
 	// agreement is the judge's measured agreement (RUN/agreement.json);
 	// nil when none was saved.
 	agreement *agreement.Saved
@@ -86,17 +92,57 @@ var environ = os.Environ
 // GITHUB_TOKEN, any *_KEY, *_TOKEN, *_SECRET, *_PASSWORD). The runner
 // scrubs these before writing, so a record holding one was made by an
 // older mcpeval or edited since: redaction by shape could miss it, so
-// nothing of it is published.
+// nothing of it is published. The record was scanned as it was loaded,
+// header and every attempt, streamed or held.
 func knownSecret(in *input) string {
-	data, err := json.Marshal(in.rec)
-	if err != nil {
-		return fmt.Sprintf("the record cannot be checked for secrets: %v", err)
+	if in.secretErr != nil {
+		return fmt.Sprintf("the record cannot be checked for secrets: %v", in.secretErr)
 	}
-	names := redact.FindEnviron(data, environ())
-	if len(names) == 0 {
+	if len(in.secrets) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the record holds the value of %s from mcpeval's environment: a secret is never published (scrub the record, or rotate the key and run again)", list(names, 3))
+	return fmt.Sprintf("the record holds the value of %s from mcpeval's environment: a secret is never published (scrub the record, or rotate the key and run again)", list(in.secrets, 3))
+}
+
+// secretScan finds which secret-named variables of mcpeval's environment a
+// record holds the value of, a part (the header, an attempt) at a time, so
+// that a record read as a stream is checked whole without being held.
+type secretScan struct {
+	environ []string
+	found   map[string]bool
+	err     error
+}
+
+// newSecretScan scans for the values of the secret-named variables of
+// environ.
+func newSecretScan(environ []string) *secretScan {
+	s := &secretScan{found: map[string]bool{}}
+	for _, kv := range environ {
+		if name, _, ok := strings.Cut(kv, "="); ok && redact.SecretName(name) {
+			s.environ = append(s.environ, kv)
+		}
+	}
+	return s
+}
+
+// add scans v, one part of a record.
+func (s *secretScan) add(v any) {
+	if s.err != nil || len(s.environ) == 0 {
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		s.err = err
+		return
+	}
+	for _, name := range redact.FindEnviron(data, s.environ) {
+		s.found[name] = true
+	}
+}
+
+// names are the variables found, sorted.
+func (s *secretScan) names() []string {
+	return slices.Sorted(maps.Keys(s.found))
 }
 
 func fakeProvider(in *input) string {

@@ -126,6 +126,12 @@ func appendLine(p string, r *Review) error {
 	if err != nil {
 		return fmt.Errorf("encoding review: %w", err)
 	}
+	// The reviews file is the run's own: a symbolic link in its place
+	// (to a file outside the run) is refused before anything is read,
+	// cut or written, and not followed when the file is opened.
+	if err := ownFile(p); err != nil {
+		return err
+	}
 	// A line torn by a crash (no newline) is cut off first, as a record's
 	// is on resume, so that this review stays readable.
 	if data, err := os.ReadFile(p); err == nil && len(data) > 0 && data[len(data)-1] != '\n' {
@@ -133,9 +139,13 @@ func appendLine(p string, r *Review) error {
 			return fmt.Errorf("cutting torn line from reviews: %w", err)
 		}
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o644)
 	if err != nil {
 		return fmt.Errorf("writing review: %w", err)
+	}
+	if err := sameFile(f, p); err != nil {
+		f.Close()
+		return err
 	}
 	if _, err := f.Write(append(b, '\n')); err != nil {
 		f.Close()
@@ -146,6 +156,42 @@ func appendLine(p string, r *Review) error {
 		return fmt.Errorf("syncing review: %w", err)
 	}
 	return f.Close()
+}
+
+// ownFile refuses p unless it is a regular file or does not exist yet.
+func ownFile(p string) error {
+	fi, err := os.Lstat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("writing review: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("writing review: %s is a symbolic link: reviews are written only into the run's own file", p)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("writing review: %s is not a regular file", p)
+	}
+	return nil
+}
+
+// sameFile refuses f, opened as p, unless p is still that regular file: a
+// symbolic link put in its place meanwhile is not written through.
+func sameFile(f *os.File, p string) error {
+	if err := ownFile(p); err != nil {
+		return err
+	}
+	opened, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("writing review: %w", err)
+	}
+	named, err := os.Lstat(p)
+	if err != nil {
+		return fmt.Errorf("writing review: %w", err)
+	}
+	if !os.SameFile(opened, named) {
+		return fmt.Errorf("writing review: %s changed while it was opened", p)
+	}
+	return nil
 }
 
 // Parse reads a reviews file from rd; name is used in messages. A line

@@ -20,8 +20,10 @@ func Text(w io.Writer, rv *Reviewed) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "reviews  %s\n", Summary(rv))
 	width := len("after review")
-	for _, g := range rv.Groups {
-		width = max(width, len(g.Name)+2)
+	names := make([]string, len(rv.Groups))
+	for i, g := range rv.Groups {
+		names[i] = termsafe.Line(g.Name)
+		width = max(width, len(names[i])+2)
 	}
 	line := func(cols ...any) {
 		fmt.Fprintln(bw, strings.TrimRight(fmt.Sprintf("%-*s  %7s  %5s  %-12s  %7s  %5s  %s", cols...), " "))
@@ -30,8 +32,8 @@ func Text(w io.Writer, rv *Reviewed) error {
 	fmt.Fprintln(bw, strings.TrimRight(fmt.Sprintf("%-*s  %-30s  %s", width, "", "as graded", "after review"), " "))
 	line(width, "", "passed", "rate", "95% CI", "passed", "rate", "95% CI")
 	line(width, "total", frac(rv.AsGraded), Pct(rv.AsGraded), Interval(rv.AsGraded), frac(rv.AfterReview), Pct(rv.AfterReview), Interval(rv.AfterReview))
-	for _, g := range rv.Groups {
-		line(width, "  "+g.Name, frac(g.AsGraded), Pct(g.AsGraded), Interval(g.AsGraded), frac(g.AfterReview), Pct(g.AfterReview), Interval(g.AfterReview))
+	for i, g := range rv.Groups {
+		line(width, "  "+names[i], frac(g.AsGraded), Pct(g.AsGraded), Interval(g.AsGraded), frac(g.AfterReview), Pct(g.AfterReview), Interval(g.AfterReview))
 	}
 	fmt.Fprintln(bw, "\nafter review, only grader false fails count as passes; model failures and questioned expectations stay failures")
 	return bw.Flush()

@@ -1,7 +1,6 @@
 package view
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -102,7 +101,7 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 		server[t.Name] = t
 	}
 	for _, t := range h.Tools {
-		tv := toolView{Name: t.Name, Description: t.Description, Schema: prettyJSON(t.InputSchema), ReadOnly: t.ReadOnly, Destructive: t.Destructive}
+		tv := toolView{Name: t.Name, Description: t.Description, Schema: format.IndentJSON(string(t.InputSchema)), ReadOnly: t.ReadOnly, Destructive: t.Destructive}
 		if st, ok := server[t.Name]; ok && len(h.ServerTools) > 0 && st.Description != t.Description {
 			tv.Overlaid, tv.ServerDescription = true, st.Description
 		}
@@ -354,15 +353,4 @@ func flagCalls(t *htmlreport.AttemptView, c *suite.Case, g *grade.AttemptGrade) 
 			}
 		}
 	}
-}
-
-func prettyJSON(b json.RawMessage) string {
-	if len(b) == 0 {
-		return ""
-	}
-	var out bytes.Buffer
-	if json.Indent(&out, b, "", "  ") != nil {
-		return string(b)
-	}
-	return out.String()
 }

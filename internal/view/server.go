@@ -204,7 +204,7 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, data any
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(htmlreport.Visible(buf.Bytes()))
 }
 
 // fail shows a page saying what went wrong.

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -98,7 +97,7 @@ func writeRun(w io.Writer, v *RunView) error {
 	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering run page: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(Visible(buf.Bytes()))
 	return err
 }
 
@@ -183,7 +182,7 @@ func Ledger(w io.Writer, p *LedgerPage) error {
 	if err := tmpl.ExecuteTemplate(&buf, "ledger.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering ledger page: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(Visible(buf.Bytes()))
 	return err
 }
 
@@ -610,7 +609,7 @@ func fillTranscript(av *AttemptView, a *record.Attempt) {
 const foldAt = 1200
 
 func fixtureCall(kind string, c record.Call) CallView {
-	cv := CallView{Kind: kind, Name: c.Name, Args: pretty(string(c.Args)), Result: pretty(c.Result), IsError: c.IsError, Shows: true, MS: c.DurationMS}
+	cv := CallView{Kind: kind, Name: c.Name, Args: format.IndentJSON(string(c.Args)), Result: format.IndentJSON(c.Result), IsError: c.IsError, Shows: true, MS: c.DurationMS}
 	if c.Rejected != "" {
 		cv.Note, cv.Result = "rejected by the server", c.Rejected
 	}
@@ -633,20 +632,6 @@ func tokens(u model.Usage) string {
 		s += ", " + n(u.CacheRead) + " cached"
 	}
 	return s
-}
-
-// pretty indents s when it is a JSON object or array, and returns it as
-// it is otherwise.
-func pretty(s string) string {
-	t := strings.TrimSpace(s)
-	if t == "" || (t[0] != '{' && t[0] != '[') {
-		return s
-	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, []byte(t), "", "  "); err != nil {
-		return s
-	}
-	return b.String()
 }
 
 func provenance(run *record.Run, res *grade.Result, recorded int) []KV {
