@@ -385,14 +385,14 @@ type RunView struct {
 	Asset                         pageAsset
 	Fake, Valid                   bool
 	// Filters shows the static page's verdict and group filter buttons.
-	Filters                bool
-	Invalid                string
-	Provenance             []KV
-	AsGraded, AfterReview  RateView
-	Errors, Failures       int
+	Filters               bool
+	Invalid               string
+	Provenance            []KV
+	AsGraded, AfterReview RateView
+	Errors, Failures      int
 	// ToolErrors counts the tool errors the cases did not expect, over
 	// the run (grade.Counts.ToolErrors).
-	ToolErrors int
+	ToolErrors             int
 	GraderFalseFails       int
 	ModelFailures          int
 	ExpectationsInQuestion int
