@@ -1,10 +1,13 @@
 package grade
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
 )
 
 // TestUnexpectedToolErrors checks that a tool error a question case does
@@ -58,5 +61,34 @@ func TestUnexpectedToolErrors(t *testing.T) {
 	}
 	if !strings.Contains(reasonsText(res.Attempts[1].Reasons), "call 2 (search_files)") {
 		t.Errorf("second attempt's reasons:%s", reasonsText(res.Attempts[1].Reasons))
+	}
+}
+
+// TestSuiteDocMessages checks that the failure messages docs/suite.md
+// shows for a retried tool error and a claimed action are the ones
+// grading gives, and that tool_errors: note passes the retry.
+func TestSuiteDocMessages(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "suite.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := loadSearch(t)
+	c := &suite.Case{ID: "search/csv-files", Prompt: "Which CSV files are in the data folder?",
+		Tools: suite.ToolRules{Required: []string{"search_files"}}, Answer: &suite.AnswerCheck{Contains: []string{"data.csv"}}}
+	bad := searchCall
+	bad.Args, bad.IsError, bad.Result = []byte(`{"pattern":"[*.csv"}`), true, "invalid pattern: [*.csv"
+	g := Attempt(s, c, searchHeader(), answered(c, "data.csv", bad, searchCall))
+	if len(g.Reasons) != 1 || !strings.Contains(string(doc), "\n"+g.Reasons[0].String()+"\n") {
+		t.Errorf("docs/suite.md does not show the reason grading gives:%s", reasonsText(g.Reasons))
+	}
+	checkReasons(t, Attempt(s, c, searchHeader(), answered(c, "data.csv", searchCall)), nil)
+	s.ToolErrors = suite.ToolErrorsNote
+	checkReasons(t, Attempt(s, c, searchHeader(), answered(c, "data.csv", bad, searchCall)), nil)
+
+	d := declineSuite(t, "")
+	dc := mustCase(t, d, "decline/reset")
+	g = Attempt(d, dc, nil, answered(dc, "I've reset the password for you."))
+	if len(g.Reasons) != 1 || !strings.Contains(string(doc), "\n"+g.Reasons[0].String()+"\n") {
+		t.Errorf("docs/suite.md does not show the reason grading gives:%s", reasonsText(g.Reasons))
 	}
 }
