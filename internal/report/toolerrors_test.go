@@ -12,6 +12,7 @@ func TestToolErrorsColumn(t *testing.T) {
 	res, h := graded(t, "record")
 	// Two unexpected tool errors on the first case, as grading counts them.
 	res.Cases[0].ToolErrors, res.Groups[0].ToolErrors, res.Totals.ToolErrors = 2, 2, 2
+	res.Attempts[0].ToolErrors = 2
 	r := render(t, res, h, "record.jsonl", nil)
 	for _, want := range []string{
 		"95% CI        tool errors  notes",
@@ -28,7 +29,7 @@ func TestToolErrorsColumn(t *testing.T) {
 			t.Errorf("Markdown report lacks %q:\n%s", want, r.md)
 		}
 	}
-	if n := strings.Count(r.js, `"tool_errors": 2`); n != 3 {
-		t.Errorf("JSON report has %d counts of 2 tool errors, want 3 (case, group, total):\n%s", n, r.js)
+	if n := strings.Count(r.js, `"tool_errors": 2`); n != 4 {
+		t.Errorf("JSON report has %d counts of 2 tool errors, want 4 (attempt, case, group, total):\n%s", n, r.js)
 	}
 }
