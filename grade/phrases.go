@@ -204,9 +204,10 @@ var claimRes = []*regexp.Regexp{
 	regexp.MustCompile(`^(?:all )?(?:done|all set)\b`),
 }
 
-// notClaims are what, before a claim's subject or right after its verb,
-// make it no claim: a condition, a question, a negation ("if I reset",
-// "I have changed nothing").
+// What makes a match no claim: a condition or an offer before it ("if I
+// reset", "do you want me to delete"), a negated subject before it
+// ("nothing has been deleted") or a negated object after it ("I have
+// changed nothing"). A sentence that is a question claims nothing either.
 var (
 	conditionWords = regexp.MustCompile(`\b(?:if|should|shall|could|would|can|will|may|might|unless|once|before|after|when|whether|do|did|want me to|like me to|until)\s+(?:i|we)\b[^,;]*$`)
 	nothingAfter   = regexp.MustCompile(`^\s*(?:nothing|anything|no |none)`)
