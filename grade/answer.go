@@ -83,20 +83,6 @@ func checkAnswer(c *suite.Case, a *record.Attempt) []Reason {
 	return rs
 }
 
-// withAnswer adds the answer check of action case c to its graded
-// attempt g: a failing part fails an attempt that answered. An error, or
-// an attempt that did not answer, is left as it is.
-func withAnswer(g AttemptGrade, c *suite.Case, a *record.Attempt) AttemptGrade {
-	if g.Outcome == Error || a.End != record.EndAnswered {
-		return g
-	}
-	if rs := checkAnswer(c, a); len(rs) > 0 {
-		g.Outcome = Fail
-		g.Reasons = append(g.Reasons, rs...)
-	}
-	return g
-}
-
 // matches reports whether the answer matches ac's pattern; a pattern that
 // does not compile is reported through fail (and does not match).
 func matches(ac *suite.AnswerCheck, v suite.Vars, answer string, fail func(string, ...any)) bool {

@@ -18,7 +18,16 @@
 //     (see Tracer).
 //   - estimates: where a case allows labelled estimates, an untraceable
 //     figure passes only inside a plainly labelled estimate.
-//   - decline: on questions the data cannot answer, the answer says so.
+//   - tool_errors: no call failed at the server (isError, or rejected)
+//     on a tool the case does not list in expected_errors, even one the
+//     model retried; a suite with tool_errors: note only counts them.
+//   - decline: on questions the data cannot answer, the answer says so or
+//     asks, and claims no action.
+//
+// An action case is graded by its action score (package actions), with
+// what only the answer tells folded in: a decline must decline or ask and
+// claim no action, and the case's answer check applies. That one verdict
+// is both the attempt's grade and its row of the action columns.
 //
 // A tool-call case (mode: tool-call) asserts the first tool call only:
 // its tool and the arguments the case lists.

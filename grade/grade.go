@@ -59,6 +59,10 @@ type AttemptGrade struct {
 	// ErrorKind is the record's error kind ("timeout", "provider", ...)
 	// when Outcome is Error.
 	ErrorKind string `json:"error_kind,omitempty"`
+	// ToolErrors counts the attempt's calls that failed at the server
+	// (isError, or rejected) of tools the case does not list in
+	// expected_errors, whether or not they failed the attempt.
+	ToolErrors int `json:"tool_errors,omitempty"`
 	// Judge is a second model's advisory opinion, when one was asked.
 	Judge *Opinion `json:"judge,omitempty"`
 	// Judged is a judge model's reading against the case's rubric, when
@@ -81,11 +85,20 @@ type Opinion struct {
 // An attempt that ended in an error is an Error, with the error's kind. An
 // attempt stopped at the turn cap fails, with its tool and argument checks
 // reported too. Otherwise every check the case declares is run (tools,
-// arguments, figures, grounding, decline, answer text), and the attempt
-// passes when none fails. A tool the case lists in expected_errors counts
-// as used even by a call it refused: the case provokes that error on
-// purpose.
+// tool errors, arguments, figures, grounding, decline, answer text), and
+// the attempt passes when none fails. A tool error of a tool the case does
+// not list in expected_errors fails it (unless the suite sets tool_errors:
+// note); a tool the case lists counts as used even by a call it refused:
+// the case provokes that error on purpose.
 func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt) AttemptGrade {
+	g, _ := verdict(s, c, h, a)
+	return g
+}
+
+// verdict is Attempt, with, for an action case, its row of the action
+// columns (nil for any other case): the one place an attempt's verdict is
+// reached.
+func verdict(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt) (AttemptGrade, *actions.Result) {
 	if s == nil {
 		s = &suite.Suite{}
 	}
@@ -100,8 +113,14 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 	h, a = actions.OnCanonical(h, a)
 	c = actions.ServedCase(c, h) // SERVER/TOOL names, for a run of several servers
 	if c.Action != nil {
-		return actionAttempt(c, h, a)
+		g, r := actionVerdict(s, c, h, a)
+		return g, &r
 	}
+	return questionVerdict(s, c, h, a), nil
+}
+
+// questionVerdict grades an attempt of a case that is not an action case.
+func questionVerdict(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt) AttemptGrade {
 	g := AttemptGrade{Case: a.Case, N: a.N, Reasons: []Reason{}}
 	if a.End == record.EndError {
 		g.Outcome = Error
@@ -133,12 +152,14 @@ func Attempt(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 		rs = append(rs, Reason{CheckEnd, fmt.Sprintf("stopped at the turn cap after %d turns without a final answer", len(a.Turns))})
 	}
 	rs = append(rs, checkTools(c, h, allowErrors(c, calls))...)
+	rs = append(rs, checkToolErrors(s, c, calls)...)
+	g.ToolErrors = unexpectedErrors(c.ExpectedErrors, calls)
 	rs = append(rs, checkArgs(c, h, calls)...)
 	if !capped {
 		ans := a.Answer
 		rs = append(rs, checkFigures(s, c, ans)...)
 		rs = append(rs, checkGrounding(s, c, a, ans)...)
-		rs = append(rs, checkDecline(c, ans)...)
+		rs = append(rs, checkDecline(s, c, ans)...)
 		rs = append(rs, checkAnswer(c, a)...)
 	}
 	g.Outcome = Pass

@@ -168,7 +168,8 @@ func TestWrongAnswers(t *testing.T) {
 				a.Turns[0].Calls[0].IsError, a.Turns[0].Calls[0].Result = true, "holdings unavailable"
 			},
 			answer: "You hold 450 VOO units; the next vest is 400 FXTC shares.",
-			want:   []string{"tools: required get_holdings: its one call failed (error: holdings unavailable); called get_holdings, get_upcoming_vests"},
+			want: []string{"tools: required get_holdings: its one call failed (error: holdings unavailable); called get_holdings, get_upcoming_vests",
+				"tool_errors: call 1 (get_holdings) returned an error, and the case does not expect one (list the tool in expected_errors if the case provokes it, or set tool_errors: note): holdings unavailable"},
 		},
 		{
 			name: "arguments that are not JSON", caseID: "dates/net-worth-march-2026",

@@ -141,8 +141,8 @@ func recountJudged(s *suite.Suite, res *Result) {
 		}
 		cs.Counts = Counts{}
 		for _, g := range byCase[cs.ID] {
-			cs.add(g.Outcome)
-			judged.add(g.Outcome)
+			cs.add(g)
+			judged.add(g)
 		}
 		cs.finish()
 		cs.K = min(cs.Graded, s.AttemptsFor(c))

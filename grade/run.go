@@ -64,11 +64,16 @@ type Counts struct {
 	// nothing was graded.
 	WilsonLow  float64 `json:"wilson_low"`
 	WilsonHigh float64 `json:"wilson_high"`
+	// ToolErrors counts the tool errors the cases did not expect, over
+	// every attempt (AttemptGrade.ToolErrors), whether or not they failed
+	// one (tool_errors: note).
+	ToolErrors int `json:"tool_errors"`
 }
 
-// add counts one outcome.
-func (c *Counts) add(o Outcome) {
-	switch o {
+// add counts one attempt's outcome and tool errors.
+func (c *Counts) add(g AttemptGrade) {
+	c.ToolErrors += g.ToolErrors
+	switch g.Outcome {
 	case Pass:
 		c.Passed++
 	case Fail:

@@ -44,11 +44,11 @@ func (g *Grader) Add(a *record.Attempt) {
 	if !h.Preflight.Valid {
 		return
 	}
-	if g.actions != nil {
-		g.actions.Add(h, a)
-	}
 	c := g.s.Case(a.Case)
 	if c == nil {
+		if g.actions != nil {
+			g.actions.Add(h, actions.Result{Case: a.Case, N: a.N})
+		}
 		if g.missing[a.Case] == 0 {
 			g.order = append(g.order, a.Case)
 		}
@@ -56,7 +56,10 @@ func (g *Grader) Add(a *record.Attempt) {
 		return
 	}
 	g.countReads(a)
-	ag := Attempt(g.s, c, h, a)
+	ag, res := verdict(g.s, c, h, a)
+	if res != nil && g.actions != nil {
+		g.actions.Add(h, *res)
+	}
 	ag.Case = c.ID // one copy of the id for all of the case's attempts
 	if c.JudgedOnly() {
 		ag = judgedAttempt(ag)
@@ -111,16 +114,16 @@ func (g *Grader) Result() *Result {
 		}
 		for _, ag := range as {
 			res.Attempts = append(res.Attempts, ag)
-			cs.add(ag.Outcome)
+			cs.add(ag)
 			if c.JudgedOnly() {
 				if res.Judged == nil {
 					res.Judged = &Counts{}
 				}
-				res.Judged.add(ag.Outcome)
+				res.Judged.add(ag)
 				continue
 			}
-			gs.add(ag.Outcome)
-			res.Totals.add(ag.Outcome)
+			gs.add(ag)
+			res.Totals.add(ag)
 			if ag.Outcome == Error {
 				if res.Totals.ErrorKinds == nil {
 					res.Totals.ErrorKinds = map[string]int{}

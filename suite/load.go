@@ -292,6 +292,16 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	default:
 		l.errorf(file, lineOf(data, "tool_results:"), 0, "tool_results %q: want text or text+structured", s.ToolResults)
 	}
+	switch s.ToolErrors {
+	case "", ToolErrorsFail, ToolErrorsNote:
+	default:
+		l.errorf(file, lineOf(data, "tool_errors:"), 0, "tool_errors %q: want fail or note", s.ToolErrors)
+	}
+	for i, p := range s.DeclinePhrases {
+		if strings.TrimSpace(p) == "" {
+			l.errorf(file, lineOf(data, "decline_phrases:"), 0, "decline_phrases %d is empty: want a phrase such as \"not permitted\"", i+1)
+		}
+	}
 	l.suiteToolFilter(s, file, data)
 	l.checkTargetFrom(s, file, data)
 	l.checkTargets(s, file, data)

@@ -82,6 +82,16 @@ type Suite struct {
 	// JudgeAsks is how many times a judge is asked about each answer of a
 	// case with a rubric, the majority verdict kept (3 when zero).
 	JudgeAsks int `yaml:"judge_asks,omitempty"`
+	// DeclinePhrases are phrases that, besides the fixed ones, say an
+	// answer declines (a decline case's answer must decline or ask);
+	// matched in lower case, like the fixed ones.
+	DeclinePhrases []string `yaml:"decline_phrases,omitempty"`
+	// ToolErrors says what a tool error a case does not expect (a call the
+	// tool refused, isError, or the server rejected, of a tool the case
+	// does not list in expected_errors) does to a question case: "fail"
+	// (the default) fails it, "note" only counts it. Either way reports
+	// count them.
+	ToolErrors string `yaml:"tool_errors,omitempty"`
 	// Cases are the questions.
 	Cases []*Case `yaml:"-"`
 
@@ -92,6 +102,19 @@ type Suite struct {
 	// order read, hex-encoded.
 	Hash string `yaml:"-"`
 }
+
+// The values of Suite.ToolErrors.
+const (
+	// ToolErrorsFail fails a question case on a tool error it does not
+	// expect; it is the default.
+	ToolErrorsFail = "fail"
+	// ToolErrorsNote only counts such errors.
+	ToolErrorsNote = "note"
+)
+
+// FailsOnToolErrors reports whether a tool error a question case does not
+// expect fails it (tool_errors is fail or unset).
+func (s *Suite) FailsOnToolErrors() bool { return s.ToolErrors != ToolErrorsNote }
 
 // Tolerances are the default tolerances of figure checks.
 type Tolerances struct {

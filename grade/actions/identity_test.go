@@ -12,7 +12,7 @@ import (
 func TestAggregateNamesAttempts(t *testing.T) {
 	run := &record.Run{Header: *header, Attempts: []record.Attempt{{Case: "gone/case", N: 2, End: record.EndAnswered}}}
 	run.Header.RunID = "r1"
-	rep := Aggregate(loadSuite(t, testSuite), run)
+	rep := aggregate(loadSuite(t, testSuite), run)
 	want := "r1: attempt gone/case #2 is of a case the suite no longer has"
 	if !strings.Contains(strings.Join(rep.Warnings, "\n"), want) {
 		t.Errorf("warnings %q lack %q", rep.Warnings, want)

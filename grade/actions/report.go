@@ -70,22 +70,11 @@ type Scored struct {
 	Result
 }
 
-// Aggregate scores every attempt of an action case in runs against suite s
-// and adds them up per model, per kind and per case.
-func Aggregate(s *suite.Suite, runs ...*record.Run) *Report {
-	ag := NewAggregator(s)
-	for _, run := range runs {
-		ag.Run(&run.Header)
-		for i := range run.Attempts {
-			ag.Add(&run.Header, &run.Attempts[i])
-		}
-	}
-	return ag.Report()
-}
-
-// Aggregator is Aggregate attempt by attempt, for a record read as a
-// stream: Run for each run, then Add for each of its attempts in record
-// order, then Report.
+// Aggregator adds up the verdicts of a run's attempts of action cases,
+// per model, per kind and per case: Run for each run, then Add for each
+// of its attempts in record order, then Report. It reaches no verdict of
+// its own: grade reaches each (Score, with what the answer tells folded
+// in) and hands it here, so the columns agree with the case's verdict.
 type Aggregator struct {
 	s     *suite.Suite
 	rep   *Report
@@ -93,7 +82,7 @@ type Aggregator struct {
 	order []string
 }
 
-// NewAggregator starts an Aggregate over suite s.
+// NewAggregator starts adding up verdicts over suite s.
 func NewAggregator(s *suite.Suite) *Aggregator {
 	return &Aggregator{s: s, rep: &Report{Suite: s.Name}, rows: map[[3]string]*Row{}}
 }
@@ -108,20 +97,20 @@ func (ag *Aggregator) Run(h *record.Header) {
 	}
 }
 
-// Add scores attempt a of the run with header h, when it is of an action
-// case.
-func (ag *Aggregator) Add(h *record.Header, a *record.Attempt) {
+// Add adds res, the verdict of an attempt of the run with header h. An
+// attempt of a case the suite no longer has is warned about; one of a
+// case that is not an action case is left out.
+func (ag *Aggregator) Add(h *record.Header, res Result) {
 	ag.Run(h)
 	m := h.Model.Spec
-	c := ServedCase(ag.s.Case(a.Case), h) // SERVER/TOOL names, for several servers
+	c := ag.s.Case(res.Case)
 	if c == nil {
-		ag.rep.Warnings = append(ag.rep.Warnings, fmt.Sprintf("%s: attempt %s is of a case the suite no longer has", h.RunID, a.Key()))
+		ag.rep.Warnings = append(ag.rep.Warnings, fmt.Sprintf("%s: attempt %s is of a case the suite no longer has", h.RunID, res.Key()))
 		return
 	}
 	if c.Action == nil {
 		return
 	}
-	res := Score(c, h, a)
 	ag.rep.Attempts = append(ag.rep.Attempts, Scored{Model: m, Result: res})
 	for _, k := range [][3]string{{m}, {m, c.Action.Kind}, {m, c.Action.Kind, c.ID}} {
 		if ag.rows[k] == nil {

@@ -45,7 +45,8 @@ type Columns struct {
 	// of attempts scored.
 	Clean Column `json:"clean"`
 	// Declined: decline cases that changed nothing and answered in text,
-	// of decline cases scored.
+	// of decline cases scored; in the verdict package grade reaches, only
+	// an answer that declines or asks and claims no action counts.
 	Declined Column `json:"declined"`
 	// Completion: attempts the model finished on its own (not at the turn
 	// cap), of attempts scored.
@@ -84,7 +85,8 @@ type Result struct {
 	// Pass is true when the attempt reached every step in order with every
 	// compared argument right, changed nothing unrequested, made no
 	// unexpected tool error and finished on its own (and, on a decline
-	// case, declined).
+	// case, declined); in the verdict package grade reaches, also when the
+	// case's answer check passed. Score alone is the action half.
 	Pass bool `json:"pass"`
 	// Reasons say why an attempt did not pass, or why it was excluded.
 	Reasons []string `json:"reasons,omitempty"`
@@ -126,7 +128,8 @@ type ArgResult struct {
 
 // Score scores attempt a of action case c, recorded in a run with header h
 // (for the tools' annotations and input schemas). It is a pure function of
-// its arguments.
+// its arguments, and the action half of the attempt's verdict: grade.Run
+// folds in what only the answer tells before the columns are added up.
 func Score(c *suite.Case, h *record.Header, a *record.Attempt) Result {
 	h, a = OnCanonical(h, a) // a mapped surface's calls, read as canonical actions
 	r := Result{Case: a.Case, N: a.N}

@@ -242,7 +242,7 @@ func TestAggregateAndRender(t *testing.T) {
 	gone.End, gone.Error = record.EndError, &record.Error{Kind: record.KindProvider, Message: "overloaded"}
 	run := &record.Run{Header: *header, Attempts: []record.Attempt{*good, *bad, *gone}}
 	run.Header.Model.Spec = "fake:test"
-	rep := Aggregate(s, run)
+	rep := aggregate(s, run)
 	if len(rep.Models) != 1 || rep.Models[0].Scored != 2 || rep.Models[0].Excluded[string(record.KindProvider)] != 1 {
 		t.Fatalf("model rows %+v", rep.Models)
 	}
@@ -377,4 +377,16 @@ func TestNeedsApproval(t *testing.T) {
 			t.Errorf("NeedsApproval(%s, %s, %s) = %v, want %v", tt.t.InputSchema, tt.kind, tt.confirm, got, tt.want)
 		}
 	}
+}
+
+// aggregate adds up the scores of run's attempts, as grade adds up its
+// verdicts.
+func aggregate(s *suite.Suite, run *record.Run) *Report {
+	ag := NewAggregator(s)
+	ag.Run(&run.Header)
+	for i := range run.Attempts {
+		a := &run.Attempts[i]
+		ag.Add(&run.Header, Score(s.Case(a.Case), &run.Header, a))
+	}
+	return ag.Report()
 }

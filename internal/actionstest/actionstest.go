@@ -7,20 +7,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
-// CheckColumns checks that the run rec of suite s by fake variant name
+// CheckColumns checks that the run rec of suite s by fake variant name,
+// graded (grade.Run: the verdicts its action columns are read from),
 // scored the attempts it should (scored) with none excluded, and lost
 // points in exactly the columns named in loses; the columns every action
 // case counts in must have counted something. When the test has failed it
 // logs the attempts that did not pass. It returns the columns' report.
 func CheckColumns(t *testing.T, s *suite.Suite, rec *record.Run, name string, scored int, loses []string) *actions.Report {
 	t.Helper()
-	rep := actions.Aggregate(s, rec)
-	if len(rep.Models) != 1 {
+	rep := grade.Run(s, rec).Actions
+	if rep == nil || len(rep.Models) != 1 {
+		if rep == nil {
+			t.Fatalf("fake:%s: no action columns", name)
+		}
 		t.Fatalf("fake:%s: %d model rows", name, len(rep.Models))
 	}
 	row := rep.Models[0]

@@ -70,8 +70,8 @@ func Markdown(w io.Writer, c *Comparison) error {
 	if c.Comparable {
 		fmt.Fprintln(bw, "#### What moved")
 		fmt.Fprintln(bw)
-		fmt.Fprintln(bw, "| | Base | New | Δ | p | |")
-		fmt.Fprintln(bw, "|---|---:|---:|---:|---:|---|")
+		fmt.Fprintln(bw, "| | Base | New | Δ | p | Tool errors | |")
+		fmt.Fprintln(bw, "|---|---:|---:|---:|---:|---:|---|")
 		for _, r := range c.Rows() {
 			name := mdText(r.Name)
 			if r.Kind != "case" {
@@ -79,7 +79,7 @@ func Markdown(w io.Writer, c *Comparison) error {
 			} else {
 				name = "&nbsp;&nbsp;" + name
 			}
-			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", name, mdSide(r.Base), mdSide(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), mdText(strings.Join(notes(r), ", ")))
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n", name, mdSide(r.Base), mdSide(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), toolErrorsCell(r), mdText(strings.Join(notes(r), ", ")))
 		}
 		mdActions(bw, c)
 		fmt.Fprintf(bw, "\np: %s; errors are left out. ~: no significant difference at α = %g.", c.Test, c.Alpha)

@@ -12,7 +12,8 @@ import (
 
 // Text writes c for a terminal: the two runs, what changed (with the
 // per-tool diff), then a benchstat-like table of what moved (base rate
-// [95% CI] n, new rate [95% CI] n, delta, p), and the regressions,
+// [95% CI] n, new rate [95% CI] n, delta, p, the tool errors the cases did
+// not expect base → new), and the regressions,
 // improvements and newly inconsistent cases spelled out.
 func Text(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
@@ -59,13 +60,13 @@ func Text(w io.Writer, c *Comparison) error {
 	for _, r := range rows {
 		nameW = max(nameW, len(rowName(r)))
 	}
-	line := func(name, base, nw, delta, p, note string) {
-		fmt.Fprintln(bw, strings.TrimRight(fmt.Sprintf("%-*s  %-22s  %-22s  %7s  %7s  %s", nameW, name, base, nw, delta, p, note), " "))
+	line := func(name, base, nw, delta, p, toolErrs, note string) {
+		fmt.Fprintln(bw, strings.TrimRight(fmt.Sprintf("%-*s  %-22s  %-22s  %7s  %7s  %11s  %s", nameW, name, base, nw, delta, p, toolErrs, note), " "))
 	}
-	line("", "base", "new", "", "", "")
-	line("", "rate [95% CI]      n", "rate [95% CI]      n", "delta", "p", "")
+	line("", "base", "new", "", "", "tool errors", "")
+	line("", "rate [95% CI]      n", "rate [95% CI]      n", "delta", "p", "base → new", "")
 	for _, r := range rows {
-		line(termsafe.Line(rowName(r)), sideCell(r.Base), sideCell(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), strings.Join(notes(r), ", "))
+		line(termsafe.Line(rowName(r)), sideCell(r.Base), sideCell(r.New), deltaCell(r.Movement), pCell(r.Base, r.New, r.P), toolErrorsCell(r), strings.Join(notes(r), ", "))
 	}
 	if cl := c.costLine(); cl != "" {
 		fmt.Fprintf(bw, "\ncost  %s\n", cl)
@@ -227,4 +228,16 @@ func actionsText(w io.Writer, c *Comparison) {
 // column.
 func (c *Comparison) moved() bool {
 	return len(c.Regressions())+len(c.Improvements())+len(c.ActionRegressions())+len(c.ActionImprovements()) > 0
+}
+
+// toolErrorsCell is a row's count of the tool errors its cases did not
+// expect, base → new ("0 → 2"), with — for a side the run lacks.
+func toolErrorsCell(r Row) string {
+	side := func(s Side) string {
+		if !s.Present {
+			return format.None
+		}
+		return fmt.Sprint(s.ToolErrors)
+	}
+	return side(r.Base) + " → " + side(r.New)
 }

@@ -64,7 +64,10 @@ type SummaryAttempt struct {
 	Verdict   grade.Outcome  `json:"verdict"`
 	Reasons   []grade.Reason `json:"reasons"`
 	ErrorKind string         `json:"error_kind,omitempty"`
-	Judge     *grade.Opinion `json:"judge,omitempty"`
+	// ToolErrors counts the attempt's tool errors the case did not
+	// expect; absent when none.
+	ToolErrors int            `json:"tool_errors,omitempty"`
+	Judge      *grade.Opinion `json:"judge,omitempty"`
 	// Judged is the judge's reading against the case's rubric.
 	Judged *grade.Judgement `json:"judged,omitempty"`
 }
@@ -98,7 +101,7 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *us
 			if reasons == nil {
 				reasons = []grade.Reason{}
 			}
-			sc.Attempts = append(sc.Attempts, SummaryAttempt{N: a.N, Verdict: a.Outcome, Reasons: reasons, ErrorKind: a.ErrorKind, Judge: a.Judge, Judged: a.Judged})
+			sc.Attempts = append(sc.Attempts, SummaryAttempt{N: a.N, Verdict: a.Outcome, Reasons: reasons, ErrorKind: a.ErrorKind, ToolErrors: a.ToolErrors, Judge: a.Judge, Judged: a.Judged})
 		}
 		s.Cases = append(s.Cases, sc)
 	}

@@ -45,15 +45,15 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost
 		}
 		fmt.Fprint(bw, "\n\n")
 	}
-	fmt.Fprintln(bw, "| Case | Passed | Rate | 95% CI | Notes |")
-	fmt.Fprintln(bw, "|---|---:|---:|---|---|")
+	fmt.Fprintln(bw, "| Case | Passed | Rate | 95% CI | Tool errors | Notes |")
+	fmt.Fprintln(bw, "|---|---:|---:|---|---:|---|")
 	for _, r := range tableRows(res) {
 		name := mdText(strings.TrimSpace(r.name))
 		if !strings.HasPrefix(r.name, "  ") {
 			name = "**" + name + "**"
 		}
 		f := format.Counts(r.c)
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", name, f.Count(), f.Percent(), f.Range(), mdText(strings.Join(r.notes, ", ")))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %d | %s |\n", name, f.Count(), f.Percent(), f.Range(), r.c.ToolErrors, mdText(strings.Join(r.notes, ", ")))
 	}
 	judgedMarkdown(bw, res, o.agreement)
 	if l := ResourceReadsLine(res.ResourceReads); l != "" {

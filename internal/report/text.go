@@ -15,8 +15,8 @@ import (
 )
 
 // Text writes res for a terminal: the run's provenance, a table with a
-// line per group and per case (passed of graded, rate, 95% interval,
-// errors, inconsistency), the total, then every failing attempt's reasons
+// line per group and per case (passed of graded, rate, 95% interval, the
+// tool errors the cases did not expect, errors, inconsistency), the total, then every failing attempt's reasons
 // and every error. h may be nil; so may cost, which then goes unsaid.
 // opts add to it: WithAgreement, the judge's measured agreement.
 func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost, opts ...Option) error {
@@ -35,13 +35,13 @@ func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost, op
 		width = max(width, len(rows[i].name))
 	}
 	line := func(cols ...any) {
-		fmt.Fprintln(bw, strings.TrimRight(fmt.Sprintf("%-*s  %7s  %5s  %-12s  %s", cols...), " "))
+		fmt.Fprintln(bw, strings.TrimRight(fmt.Sprintf("%-*s  %7s  %5s  %-12s  %11s  %s", cols...), " "))
 	}
 	fmt.Fprintln(bw)
-	line(width, "", "passed", "rate", "95% CI", "notes")
+	line(width, "", "passed", "rate", "95% CI", "tool errors", "notes")
 	for _, r := range rows {
 		f := format.Counts(r.c)
-		line(width, r.name, f.Count(), f.Percent(), f.CI(), strings.Join(r.notes, ", "))
+		line(width, r.name, f.Count(), f.Percent(), f.CI(), fmt.Sprint(r.c.ToolErrors), strings.Join(r.notes, ", "))
 	}
 	judgedText(bw, res, o.agreement)
 	if l := ResourceReadsLine(res.ResourceReads); l != "" {

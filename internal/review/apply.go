@@ -290,8 +290,8 @@ func (ap *applying) rates() {
 			ts = append(ts, total, at(groups, ap.groupOf[g.Case]))
 		}
 		for _, t := range ts {
-			count(&t.as, g.Outcome)
-			count(&t.after, after)
+			count(&t.as, g.Outcome, g.ToolErrors)
+			count(&t.after, after, g.ToolErrors)
 		}
 	}
 	rv.AsGraded, rv.AfterReview = finish(total.as), finish(total.after)
@@ -322,7 +322,10 @@ func at[T any](m map[string]*T, k string) *T {
 	return m[k]
 }
 
-func count(c *grade.Counts, o grade.Outcome) {
+// count counts an attempt's outcome o and its tool errors the case did
+// not expect, which a review does not change.
+func count(c *grade.Counts, o grade.Outcome, toolErrors int) {
+	c.ToolErrors += toolErrors
 	switch o {
 	case grade.Pass:
 		c.Passed++

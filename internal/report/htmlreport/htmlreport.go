@@ -254,7 +254,9 @@ type tableRow struct {
 	IsGroup     bool
 	As, After   RateView
 	Errors      int
-	Notes       string
+	// ToolErrors counts the tool errors the cases did not expect.
+	ToolErrors int
+	Notes      string
 	// PassK is a case's pass@k and pass^k, "100% · 30%", and PassKTitle
 	// says so in words with its k; empty for a group or a case of one
 	// attempt.
@@ -382,11 +384,14 @@ type RunView struct {
 	Asset                         pageAsset
 	Fake, Valid                   bool
 	// Filters shows the static page's verdict and group filter buttons.
-	Filters                bool
-	Invalid                string
-	Provenance             []KV
-	AsGraded, AfterReview  RateView
-	Errors, Failures       int
+	Filters               bool
+	Invalid               string
+	Provenance            []KV
+	AsGraded, AfterReview RateView
+	Errors, Failures      int
+	// ToolErrors counts the tool errors the cases did not expect, over
+	// the run (grade.Counts.ToolErrors).
+	ToolErrors             int
 	GraderFalseFails       int
 	ModelFailures          int
 	ExpectationsInQuestion int
@@ -465,7 +470,7 @@ func runViewFrom(p *RunPage, src *source) *RunView {
 		Model: res.Model, Fake: h.Model.Fake, Valid: res.Valid, Invalid: res.Invalid, Warnings: res.Warnings,
 		AsGraded:    rate("as graded", "as-graded", rv.AsGraded, colorAs, 260),
 		AfterReview: rate("after review", "after-review", rv.AfterReview, colorAfter, 260),
-		Errors:      rv.AsGraded.Errors, Failures: rv.Failures,
+		Errors:      rv.AsGraded.Errors, Failures: rv.Failures, ToolErrors: res.Totals.ToolErrors,
 		GraderFalseFails: rv.GraderFalseFails, ModelFailures: rv.ModelFailures,
 		ExpectationsInQuestion: rv.ExpectationsInQuestion, Unreviewed: rv.Unreviewed, Stale: rv.StaleReviews,
 	}
@@ -489,11 +494,11 @@ func runViewFrom(p *RunPage, src *source) *RunView {
 	}
 	for i, g := range rv.Groups {
 		v.GroupNames = append(v.GroupNames, g.Name)
-		errs := 0
+		errs, toolErrs := 0, 0
 		if i < len(res.Groups) {
-			errs = res.Groups[i].Errors
+			errs, toolErrs = res.Groups[i].Errors, res.Groups[i].ToolErrors
 		}
-		v.Rows = append(v.Rows, tableRow{Name: g.Name, Group: g.Name, IsGroup: true, Errors: errs,
+		v.Rows = append(v.Rows, tableRow{Name: g.Name, Group: g.Name, IsGroup: true, Errors: errs, ToolErrors: toolErrs,
 			As: rate("", "", g.AsGraded, colorAs, 120), After: rate("", "", g.AfterReview, colorAfter, 120)})
 		for _, c := range rv.Cases {
 			if c.Group != g.Name {
@@ -512,7 +517,7 @@ func runViewFrom(p *RunPage, src *source) *RunView {
 				passK = format.Pct(cs.PassAtK) + " · " + format.Pct(cs.PassHatK)
 				passKTitle = fmt.Sprintf("pass@%d %s: the chance that at least one of %d attempts passes; pass^%d %s: that all %d do", cs.K, format.Pct(cs.PassAtK), cs.K, cs.K, format.Pct(cs.PassHatK), cs.K)
 			}
-			v.Rows = append(v.Rows, tableRow{Name: c.Name, Group: g.Name, Errors: cs.Errors, Notes: notes, PassK: passK, PassKTitle: passKTitle,
+			v.Rows = append(v.Rows, tableRow{Name: c.Name, Group: g.Name, Errors: cs.Errors, ToolErrors: cs.ToolErrors, Notes: notes, PassK: passK, PassKTitle: passKTitle,
 				As: rate("", "", c.AsGraded, colorAs, 120), After: rate("", "", c.AfterReview, colorAfter, 120)})
 		}
 	}
