@@ -130,6 +130,9 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 		switch {
 		case namesAll(clause, words) && (bound || twice):
 		case namesAny(before(clause, r), words) && bound:
+		case r.own && len(asked) > 0 && bound && namesAny(clause, words):
+			// "you spent EUR 282.45 on groceries in Q3 2026": what is asked,
+			// for the period asked, in its own clause.
 		case r.own && len(asked) > 0 && bound && twice:
 			// "from November it will be 5.90 EUR": its own clause ties it
 			// to the period asked.
