@@ -432,10 +432,17 @@ func trimMarksLeft(s string) string { return strings.TrimLeft(s, "*_`") }
 // clauseBounds returns the clause around the span [from, to): the text
 // between the nearest clause marks (. ! ? ; : , newline, parentheses,
 // dashes, table bars) outside any figure.
-func clauseBounds(s string, from, to int) (int, int) {
+func clauseBounds(s string, from, to int) (int, int) { return bounds(s, from, to, clauseMark) }
+
+// sentenceBounds returns the sentence (or line) around the span [from, to).
+func sentenceBounds(s string, from, to int) (int, int) { return bounds(s, from, to, sentenceMark) }
+
+// bounds returns the text around [from, to) between the nearest places
+// mark says end it.
+func bounds(s string, from, to int, mark func(string, int) bool) (int, int) {
 	start := 0
 	for i := from - 1; i >= 0; i-- {
-		if clauseMark(s, i) {
+		if mark(s, i) {
 			start = i + 1
 			if s[i] == 0xE2 {
 				start = i + 3 // past "—" or "–"
@@ -445,7 +452,7 @@ func clauseBounds(s string, from, to int) (int, int) {
 	}
 	end := len(s)
 	for i := to; i < len(s); i++ {
-		if clauseMark(s, i) {
+		if mark(s, i) {
 			end = i
 			break
 		}
@@ -477,25 +484,6 @@ func clauseMark(s string, i int) bool {
 		}
 	}
 	return false
-}
-
-// sentenceBounds returns the sentence (or line) around offset i.
-func sentenceBounds(s string, from, to int) (int, int) {
-	start := 0
-	for i := from - 1; i >= 0; i-- {
-		if sentenceMark(s, i) {
-			start = i + 1
-			break
-		}
-	}
-	end := len(s)
-	for i := to; i < len(s); i++ {
-		if sentenceMark(s, i) {
-			end = i
-			break
-		}
-	}
-	return start, end
 }
 
 func sentenceMark(s string, i int) bool {
