@@ -69,9 +69,9 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.shard, "shard", "", "run slice `K/N` of the attempt matrix")
 	fs.StringVar(&c.overlay, "overlay", "", "description overlay `FILE`")
 	fs.StringVar(&c.gate, "gate", "", "exit 5 on a significant regression against the baseline run `DIR`")
-	fs.Float64Var(&c.alpha, "alpha", compare.DefaultAlpha, "significance level of --gate")
-	fs.Float64Var(&c.minPass, "min-pass", 0, "exit 5 when the pass rate is below this `FRACTION` (0.9 for 90%)")
-	fs.Float64Var(&c.maxErrorRate, "max-error-rate", pipeline.DefaultMaxErrorRate, "exit 6 from a gate when more than this `FRACTION` of attempts ended in an error")
+	floatVar(fs, &c.alpha, "alpha", compare.DefaultAlpha, "significance `LEVEL` of --gate")
+	floatVar(fs, &c.minPass, "min-pass", 0, "exit 5 when the pass rate is below this `FRACTION` (0.9 for 90%)")
+	floatVar(fs, &c.maxErrorRate, "max-error-rate", pipeline.DefaultMaxErrorRate, "exit 6 from a gate when more than this `FRACTION` of attempts ended in an error")
 	fs.StringVar(&c.junit, "junit", "", "write JUnit XML to `FILE`")
 	fs.StringVar(&c.summary, "summary", "", "append a Markdown summary to `FILE`")
 }

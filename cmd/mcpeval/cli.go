@@ -76,6 +76,9 @@ type env struct {
 	getenv         func(string) string
 	// isTerminal reports whether stderr is a terminal (for progress).
 	isTerminal bool
+	// parsed, when not nil, is shown each flag set as it is parsed, every
+	// flag defined: tests read the commands' flags from it.
+	parsed func(*flag.FlagSet)
 }
 
 var commands = map[string]*command{}
@@ -185,6 +188,7 @@ func badInput(err error) error {
 type flagSet struct {
 	*flag.FlagSet
 	help func()
+	env  *env
 }
 
 // newFlags returns a flag set for command name, whose -h prints help and
@@ -193,7 +197,7 @@ func newFlags(e *env, name, help string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // parse reports errors itself, in one line
 	fs.Usage = func() {}
-	return &flagSet{FlagSet: fs, help: func() {
+	return &flagSet{FlagSet: fs, env: e, help: func() {
 		fmt.Fprint(e.stdout, strings.TrimLeft(help, "\n"))
 		fmt.Fprintln(e.stdout, "\nFlags:")
 		fs.SetOutput(e.stdout)
@@ -205,6 +209,9 @@ func newFlags(e *env, name, help string) *flagSet {
 // parse parses flags wherever they stand among the arguments (so that
 // "mcpeval score RUN --json" works) and returns the positional arguments.
 func parse(fs *flagSet, args []string) ([]string, error) {
+	if fs.env != nil && fs.env.parsed != nil {
+		fs.env.parsed(fs.FlagSet)
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

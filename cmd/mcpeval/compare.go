@@ -44,7 +44,7 @@ func init() {
 func compareCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "compare", compareHelp)
 	gate := fs.Bool("gate", false, "exit 5 on a significant regression")
-	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level")
+	alpha := floatFlag(fs.FlagSet, "alpha", compare.DefaultAlpha, "significance `LEVEL`")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
 	asMD := fs.Bool("markdown", false, "print the comparison as Markdown")
 	suitePath := fs.String("suite", "", "grade both runs against the suite at `PATH`")

@@ -116,7 +116,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVar(&f.spend, "spend", false, "allow calls to a paid model API (or set MCPEVAL_SPEND=yes)")
 	fs.Int64Var(&f.budgetTokens, "budget-tokens", 2_000_000, "stop starting attempts, and asking the judge, once this many tokens are billed, the judge's included (0: no limit)")
-	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting attempts, and asking the judge, once this many dollars are spent, the judge's at its own price (0: no limit)")
+	floatVar(fs.FlagSet, &f.budgetUSD, "budget-usd", 0, "stop starting attempts, and asking the judge, once this many dollars are spent, the judge's at its own price (0: no limit)")
 	fs.StringVar(&f.judge, "judge", "", "ask an advisory judge `SPEC` whether decline answers decline (never changes a grade; fake:phrases for a free one)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run in `RUN`: run exactly the attempts it lacks")
 	fs.StringVar(&f.otlp, "otlp", "", "send each attempt as OpenTelemetry traces to the OTLP/HTTP `ENDPOINT` as it is recorded (\"env\": the OTEL_EXPORTER_OTLP_* variables); a dead collector costs a warning, never the run")
