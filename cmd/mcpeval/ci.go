@@ -108,6 +108,9 @@ func (c *ciFlags) check(e *env, f runFlags, models int) error {
 	if err := c.checkLevels(); err != nil {
 		return err
 	}
+	if err := checkOutputs(c.junit, c.summary); err != nil {
+		return err
+	}
 	if err := c.loadShard(); err != nil {
 		return err
 	}
@@ -490,6 +493,20 @@ func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict, checked boo
 func appendFile(e *env, path string, write func(io.Writer) error) error {
 	if err := rundir.AppendOutput(path, e.stdout, write); err != nil {
 		return fmt.Errorf("writing summary: %w", err)
+	}
+	return nil
+}
+
+// checkOutputs checks the files a command's output flags name (an empty
+// one is not given) before the command starts any work.
+func checkOutputs(paths ...string) error {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if err := rundir.CheckOutput(p); err != nil {
+			return badInput(err)
+		}
 	}
 	return nil
 }

@@ -62,6 +62,9 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	if *alpha <= 0 || *alpha >= 1 {
 		return usagef("--alpha %g: want a significance level between 0 and 1, such as 0.05", *alpha)
 	}
+	if err := checkOutputs(*summary); err != nil {
+		return err
+	}
 	// Comparing reads headers and grades only: both runs are graded as
 	// streams, never held.
 	base, gb, err := loadStreamed(pos[0], *suitePath)

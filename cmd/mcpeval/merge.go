@@ -48,6 +48,9 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 0 {
 		return usagef("want the shards' run directories (see mcpeval help merge)")
 	}
+	if err := checkOutputs(*junitFile, *summary); err != nil {
+		return err
+	}
 	// The first shard's header names the suite. Load it before writing
 	// anything, so that a failed merge can simply be run again.
 	h, err := record.ReadHeader(pos[0])

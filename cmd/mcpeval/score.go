@@ -125,6 +125,9 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help report)")
 	}
+	if err := checkOutputs(*htmlPath, *junitPath); err != nil {
+		return err
+	}
 	prices, err := pf.load()
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -68,12 +69,51 @@ func toStdout(stdout io.Writer, write func(io.Writer) error) error {
 	return nil
 }
 
+// readBack are the files of a run directory that mcpeval reads back: an
+// output written over one of them would break every later command on the
+// run.
+var readBack = []string{Record, Grades, Actions, Judge, Agreement, Usage, Reviews, Ladder, LockFile}
+
+// CheckOutput refuses a path a user named for output that is, or leads
+// through symbolic links to, a file of a run directory that mcpeval reads
+// (record.jsonl, reviews.jsonl, grades.json...), wherever it stands: its
+// error wraps ErrBadOutput. WriteOutput and AppendOutput check every path
+// with it; a command checks its output flags with it too, before it
+// starts any work.
+func CheckOutput(path string) error {
+	if path == "-" {
+		return nil
+	}
+	p := path
+	for range 40 { // as many links as a system follows
+		if name := filepath.Base(p); slices.Contains(readBack, name) {
+			return fmt.Errorf("writing %s: %w: %s is a file of a run directory, which mcpeval reads back (name the output otherwise)", path, ErrBadOutput, name)
+		}
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		to, err := os.Readlink(p)
+		if err != nil {
+			return nil
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(p), to)
+		}
+		p = to
+	}
+	return nil
+}
+
 // outputTarget checks the path a user named for output and returns the
 // file a write replaces (the path with its symbolic links resolved) and
 // what stands there now (nil: nothing yet).
 func outputTarget(path string) (string, fs.FileInfo, error) {
 	if path == "" {
 		return "", nil, fmt.Errorf("writing output: %w: an empty path", ErrBadOutput)
+	}
+	if err := CheckOutput(path); err != nil {
+		return "", nil, err
 	}
 	st, err := os.Stat(path)
 	switch {
