@@ -284,6 +284,9 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if err := gateError(verdict); err != nil {
 		return err
 	}
+	if err := nothingGraded(runs); err != nil {
+		return err
+	}
 	if f.ci.gates().Set() {
 		fmt.Fprintln(e.stderr, "mcpeval run: gate passed")
 	}
@@ -451,6 +454,22 @@ func gateError(v pipeline.Verdict) error {
 		return exitf(exitGate, "gate failed:\n  %s", strings.Join(v.Failed, "\n  "))
 	}
 	return nil
+}
+
+// nothingGraded is exitTooFew, gate or no gate, when a run's every
+// attempt ended in an error: the run measured an outage, not the model,
+// and a script must be able to tell.
+func nothingGraded(runs []*pipeline.Graded) error {
+	var why []string
+	for _, r := range runs {
+		if s := pipeline.NothingGraded(r.Result); s != "" {
+			why = append(why, s)
+		}
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return exitf(exitTooFew, "%s\n  the run measured an outage, not the model: see the errors in its report, and run them again with mcpeval run --resume RUN --retry-errors", strings.Join(why, "\n"))
 }
 
 // compareGate is "mcpeval compare --gate": the new run nw, compared with

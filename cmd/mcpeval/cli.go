@@ -31,7 +31,7 @@ const (
 	exitInvalid    = 3 // the run is invalid: the target's data drifted
 	exitIncomplete = 4 // the run stopped early (interrupted, budget); --resume continues it
 	exitGate       = 5 // a gate failed: a significant regression or a pass rate below the threshold
-	exitTooFew     = 6 // a gate cannot pass: a run had no graded attempt, or too many errors to judge
+	exitTooFew     = 6 // too few graded attempts to judge: none (gate or no gate), or too many errors for a gate
 )
 
 // usage is the top-level help; the command list comes from the commands
@@ -57,8 +57,9 @@ Exit status:
   3  invalid run: the preflight found the target's data drifted; nothing was graded
   4  incomplete run: stopped early (interrupted, budget); the record says why
   5  a gate failed
-  6  a gate cannot pass: too few graded attempts to judge (none, or more
-     errors than --max-error-rate allows)
+  6  too few graded attempts to judge: every attempt ended in an error (an
+     outage, not a result: gate or no gate), or a gate is set and more
+     attempts ended in an error than --max-error-rate allows
 `
 }
 

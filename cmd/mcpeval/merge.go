@@ -96,5 +96,5 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	case !rec.Complete():
 		return exitf(exitIncomplete, "the merged run is incomplete (%s): resume the unfinished shards (mcpeval run --resume SHARD) and merge again", rec.End.Reason)
 	}
-	return nil
+	return nothingGraded([]*pipeline.Graded{g})
 }

@@ -54,6 +54,8 @@ was given; --retry-errors also runs again those that ended in error (the
 record keeps them, superseded by the new ones). One process at a time
 writes a run: a second is refused, naming the first's PID.
 With --json the summary is printed as JSON on stdout.
+A run in which every attempt ended in an error (the provider or the server
+was down) exits 6, gate or no gate: it measured an outage, not the model.
 --batch sends a dataset of tool-call cases through the provider's batch
 API (anthropic, openai) at its batch price, about half: one batch, polled
 until it ends (minutes to 24 hours); --resume RUN reads the same batch again.
