@@ -96,5 +96,8 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	case !rec.Complete():
 		return exitf(exitIncomplete, "the merged run is incomplete (%s): resume the unfinished shards (mcpeval run --resume SHARD) and merge again", rec.End.Reason)
 	}
+	if err := derivedProblems(g); err != nil {
+		return err
+	}
 	return nothingGraded([]*pipeline.Graded{g})
 }

@@ -395,7 +395,17 @@ func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *usage.P
 	case !rec.Complete():
 		return exitf(exitIncomplete, "run incomplete (%s); the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", rec.End.Reason, rec.Dir, rec.Dir)
 	}
-	return nil
+	return derivedProblems(g)
+}
+
+// derivedProblems fails a command whose derived files (grades, usage,
+// the judge's opinions) could not all be read or written, each problem
+// already said: no gate may pass on grades that are not on disk.
+func derivedProblems(g *pipeline.Graded) error {
+	if len(g.Problems) == 0 {
+		return nil
+	}
+	return exitf(exitFailure, "%s: the files above could not be read or written; the record is safe, and mcpeval score %s writes them again", g.Record.Dir, g.Record.Dir)
 }
 
 // spendAllowed refuses a paid provider unless the user said so, before any
