@@ -20,6 +20,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/provider"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/model"
@@ -91,6 +92,9 @@ type runFlags struct {
 	// measures (surfaces.go).
 	surfaces stringList
 	surface  string
+	// ungraded is set by a --resume of a run that ended but was never
+	// graded: it is graded, and nothing is run.
+	ungraded bool
 	// models, ci and graded are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
@@ -151,6 +155,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	s, tcfg, err := f.suiteAndTarget()
 	if err != nil {
 		return err
+	}
+	if f.ungraded {
+		return f.gradeEnded(ctx, e, s, resume.Dir)
 	}
 	sf, tcfg, err := f.onSurface(s, tcfg, resume) // surfaces.go
 	if err != nil {
@@ -250,7 +257,10 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 	if f.retryErrors {
 		left = pipeline.WithoutErrors(resume)
 	}
-	if left.Complete() {
+	if left.Complete() && neverGraded(resume.Dir) {
+		// Killed between its end line and its grades: grade it.
+		f.ungraded = true
+	} else if left.Complete() {
 		hint := ""
 		if !f.retryErrors && len(left.Attempts) > len(pipeline.WithoutErrors(resume).Attempts) {
 			hint = " (to run its errored attempts again, add --retry-errors)"
@@ -265,6 +275,39 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 	}
 	f.resumeBudget(fs, &resume.Header)
 	return resume, nil
+}
+
+// neverGraded reports whether run directory dir holds no grades.
+func neverGraded(dir string) bool {
+	_, err := rundir.ReadGrades(dir)
+	return errors.Is(err, rundir.ErrNoGrades)
+}
+
+// gradeEnded grades the run in dir, which ended but was never graded (its
+// process was killed before it wrote its grades), as its run would have,
+// without opening the model: nothing is left to run.
+func (f *runFlags) gradeEnded(ctx context.Context, e *env, s *suite.Suite, dir string) error {
+	prices, err := f.prices.load()
+	if err != nil {
+		return err
+	}
+	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
+	// Under the lock, as a run is graded: the process that wrote the end
+	// line may still be writing the grades.
+	lock, err := rundir.Lock(dir, warn)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	if !neverGraded(dir) {
+		return fmt.Errorf("%s is complete: %w", dir, pipeline.ErrNothingToResume)
+	}
+	fmt.Fprintf(e.stderr, "mcpeval run: %s ended but was never graded: grading it\n", termsafe.Line(dir))
+	g, err := pipeline.ScoreDir(ctx, s, dir, pipeline.Options{Prices: prices, Warn: warn})
+	if err != nil {
+		return err
+	}
+	return f.finish(e, g, nil, prices)
 }
 
 // suiteAndTarget loads the suite and resolves its target with the target
