@@ -272,10 +272,10 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		}
 		verdict = f.ci.gates().Check(results, cmp)
 	}
-	if err := writeRunsJUnit(e, f.ci.junit, runs); err != nil {
+	if err := writeRunsJUnit(ctx, e, f.ci.junit, runs); err != nil {
 		return err
 	}
-	if err := writeRunsSummary(e, f.ci, runs, cmp, lad, verdict, firstErr == nil); err != nil {
+	if err := writeRunsSummary(ctx, e, f.ci, runs, cmp, lad, verdict, firstErr == nil); err != nil {
 		return err
 	}
 	if firstErr != nil {
@@ -401,7 +401,7 @@ func printLadder(e *env, f runFlags, runs []*pipeline.Graded) *ladder.Ladder {
 }
 
 // writeRunsJUnit writes the runs as JUnit XML to --junit, if given.
-func writeRunsJUnit(e *env, path string, runs []*pipeline.Graded) error {
+func writeRunsJUnit(ctx context.Context, e *env, path string, runs []*pipeline.Graded) error {
 	if path == "" {
 		return nil
 	}
@@ -409,17 +409,17 @@ func writeRunsJUnit(e *env, path string, runs []*pipeline.Graded) error {
 	for _, r := range runs {
 		jr = append(jr, report.JUnitRun{Record: r.Record, Result: r.Result, Durations: r.WallTime})
 	}
-	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, jr...) })
+	return rundir.WriteOutput(ctx, path, e.stdout, func(w io.Writer) error { return report.JUnit(w, jr...) })
 }
 
 // writeRunsSummary appends to --summary, if given, each run's report, the
 // comparison with the baseline, the ladder and the gates' verdict; checked
 // is false when a run failed before the gates could be checked.
-func writeRunsSummary(e *env, c ciFlags, runs []*pipeline.Graded, cmp *compare.Comparison, lad *ladder.Ladder, verdict pipeline.Verdict, checked bool) error {
+func writeRunsSummary(ctx context.Context, e *env, c ciFlags, runs []*pipeline.Graded, cmp *compare.Comparison, lad *ladder.Ladder, verdict pipeline.Verdict, checked bool) error {
 	if c.summary == "" {
 		return nil
 	}
-	return appendFile(e, c.summary, func(w io.Writer) error {
+	return appendFile(ctx, e, c.summary, func(w io.Writer) error {
 		for _, r := range runs {
 			if err := report.Markdown(w, r.Result, &r.Record.Header, r.Cost); err != nil {
 				return err
@@ -509,8 +509,8 @@ func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict, checked boo
 
 // appendFile appends what write writes to the file path names, creating
 // it if needed (as GitHub's $GITHUB_STEP_SUMMARY expects); "-" is stdout.
-func appendFile(e *env, path string, write func(io.Writer) error) error {
-	if err := rundir.AppendOutput(path, e.stdout, write); err != nil {
+func appendFile(ctx context.Context, e *env, path string, write func(io.Writer) error) error {
+	if err := rundir.AppendOutput(ctx, path, e.stdout, write); err != nil {
 		return fmt.Errorf("writing summary: %w", err)
 	}
 	return nil
@@ -548,6 +548,6 @@ func modelDir(m string, used map[string]bool) string {
 
 // writeJUnit writes one graded run as JUnit XML to the file path names
 // ("-": stdout).
-func writeJUnit(e *env, path string, run report.JUnitRun) error {
-	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, run) })
+func writeJUnit(ctx context.Context, e *env, path string, run report.JUnitRun) error {
+	return rundir.WriteOutput(ctx, path, e.stdout, func(w io.Writer) error { return report.JUnit(w, run) })
 }

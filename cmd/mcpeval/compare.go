@@ -94,7 +94,7 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *summary != "" {
-		if err := appendFile(e, *summary, func(w io.Writer) error { return compare.Markdown(w, c) }); err != nil {
+		if err := appendFile(ctx, e, *summary, func(w io.Writer) error { return compare.Markdown(w, c) }); err != nil {
 			return err
 		}
 	}

@@ -81,12 +81,12 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitFile != "" {
-		if err := writeJUnit(e, *junitFile, report.JUnitRun{Record: rec, Result: res, Durations: g.WallTime}); err != nil {
+		if err := writeJUnit(ctx, e, *junitFile, report.JUnitRun{Record: rec, Result: res, Durations: g.WallTime}); err != nil {
 			return err
 		}
 	}
 	if *summary != "" {
-		if err := appendFile(e, *summary, func(w io.Writer) error { return report.Markdown(w, res, &rec.Header, g.Cost) }); err != nil {
+		if err := appendFile(ctx, e, *summary, func(w io.Writer) error { return report.Markdown(w, res, &rec.Header, g.Cost) }); err != nil {
 			return err
 		}
 	}

@@ -193,12 +193,12 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitPath != "" {
-		if err := writeJUnit(e, *junitPath, report.JUnitRun{Record: rec, Result: &res, Durations: durations}); err != nil {
+		if err := writeJUnit(ctx, e, *junitPath, report.JUnitRun{Record: rec, Result: &res, Durations: durations}); err != nil {
 			return err
 		}
 	}
 	// The HTML page reads the transcripts it shows from the record itself.
-	return reportReviews(e, rec, &res, rv, *htmlPath, !*asJSON && !*asMD)
+	return reportReviews(ctx, e, rec, &res, rv, *htmlPath, !*asJSON && !*asMD)
 }
 
 // openRun opens a record to read attempt by attempt (record.Open): its

@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // ErrBadOutput is wrapped by the errors of WriteOutput and AppendOutput
@@ -22,8 +24,14 @@ var ErrBadOutput = errors.New("bad output path")
 // replaced; a regular file, or a new one,
 // is written atomically as WriteFile does (through a symbolic link, the
 // file it names). A directory is refused, and so is a path whose folder
-// does not exist: no folder is created that the user did not make.
-func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+// does not exist: no folder is created that the user did not make, and so
+// is a file of a run directory (CheckOutput).
+//
+// A FIFO is written once a reader opens it; when ctx is done first, or
+// while a write waits on a reader that stopped reading, the write ends
+// with an error: a signal ends the command, which a blocked open(2) would
+// outlive.
+func WriteOutput(ctx context.Context, path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return toStdout(stdout, write)
 	}
@@ -34,6 +42,9 @@ func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 	if isStdout(st) {
 		return toStdout(stdout, write)
 	}
+	if st != nil && st.Mode()&fs.ModeNamedPipe != 0 {
+		return writeFIFO(ctx, path, os.O_WRONLY, write)
+	}
 	if st != nil && !st.Mode().IsRegular() || throughDevice(path) {
 		return writeThrough(path, os.O_WRONLY, write)
 	}
@@ -43,8 +54,9 @@ func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 // AppendOutput appends what write writes to the file a user named,
 // creating a regular file when there is none (as GitHub's
 // $GITHUB_STEP_SUMMARY expects); "-" is stdout. Like WriteOutput it refuses
-// a directory and a missing folder.
-func AppendOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+// a directory and a missing folder, and it writes to a FIFO as WriteOutput
+// does.
+func AppendOutput(ctx context.Context, path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return toStdout(stdout, write)
 	}
@@ -54,6 +66,9 @@ func AppendOutput(path string, stdout io.Writer, write func(io.Writer) error) er
 	}
 	if isStdout(st) {
 		return toStdout(stdout, write)
+	}
+	if st != nil && st.Mode()&fs.ModeNamedPipe != 0 {
+		return writeFIFO(ctx, path, os.O_WRONLY|os.O_APPEND, write)
 	}
 	return writeThrough(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, write)
 }
@@ -164,6 +179,31 @@ func throughDevice(path string) bool {
 		return false
 	}
 	return strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")
+}
+
+// writeFIFO writes to the named pipe at path once a reader opens it
+// (openFIFO). When ctx is done while a write waits on the reader, the
+// write ends with an error.
+func writeFIFO(ctx context.Context, path string, flag int, write func(io.Writer) error) error {
+	f, err := openFIFO(ctx, path, flag)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if ctx.Err() == nil { // once stopped, a reader already there is still written to
+		stop := context.AfterFunc(ctx, func() { f.SetWriteDeadline(time.Now()) })
+		defer stop()
+	}
+	werr := write(f)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if errors.Is(werr, os.ErrDeadlineExceeded) {
+		werr = errors.New("its reader stopped reading before mcpeval was stopped")
+	}
+	if werr != nil {
+		return fmt.Errorf("writing %s: %w", path, werr)
+	}
+	return nil
 }
 
 // writeThrough opens path with flag and writes to it in place.
