@@ -51,8 +51,9 @@ case's key. Choose a real model with --model.
 RUN is a run's directory (the one --out named, by default runs/RUN_ID).
 
 Exit status:
-  0  done (the run completed; grades do not change the status unless a gate is set)
-  1  an unexpected failure
+  0  done (the run completed; grades do not change the status unless a gate
+     is set, or no attempt was graded: see 6)
+  1  an unexpected failure, or an output that could not be written (a full disk)
   2  bad usage or bad input: the error names the file and line
   3  invalid run: the preflight found the target's data drifted; nothing was graded
   4  incomplete run: stopped early (interrupted, budget); the record says why
