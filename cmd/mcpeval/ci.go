@@ -69,9 +69,9 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.shard, "shard", "", "run slice `K/N` of the attempt matrix")
 	fs.StringVar(&c.overlay, "overlay", "", "description overlay `FILE`")
 	fs.StringVar(&c.gate, "gate", "", "exit 5 on a significant regression against the baseline run `DIR`")
-	fs.Float64Var(&c.alpha, "alpha", compare.DefaultAlpha, "significance level of --gate")
-	fs.Float64Var(&c.minPass, "min-pass", 0, "exit 5 when the pass rate is below this `FRACTION` (0.9 for 90%)")
-	fs.Float64Var(&c.maxErrorRate, "max-error-rate", pipeline.DefaultMaxErrorRate, "exit 6 from a gate when more than this `FRACTION` of attempts ended in an error")
+	floatVar(fs, &c.alpha, "alpha", compare.DefaultAlpha, "significance `LEVEL` of --gate")
+	floatVar(fs, &c.minPass, "min-pass", 0, "exit 5 when the pass rate is below this `FRACTION` (0.9 for 90%)")
+	floatVar(fs, &c.maxErrorRate, "max-error-rate", pipeline.DefaultMaxErrorRate, "exit 6 from a gate when more than this `FRACTION` of attempts ended in an error")
 	fs.StringVar(&c.junit, "junit", "", "write JUnit XML to `FILE`")
 	fs.StringVar(&c.summary, "summary", "", "append a Markdown summary to `FILE`")
 }
@@ -106,6 +106,9 @@ func (c *ciFlags) check(e *env, f runFlags, models int) error {
 		return err
 	}
 	if err := c.checkLevels(); err != nil {
+		return err
+	}
+	if err := checkOutputs(c.junit, c.summary); err != nil {
 		return err
 	}
 	if err := c.loadShard(); err != nil {
@@ -269,16 +272,19 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		}
 		verdict = f.ci.gates().Check(results, cmp)
 	}
-	if err := writeRunsJUnit(e, f.ci.junit, runs); err != nil {
+	if err := writeRunsJUnit(ctx, e, f.ci.junit, runs); err != nil {
 		return err
 	}
-	if err := writeRunsSummary(e, f.ci, runs, cmp, lad, verdict, firstErr == nil); err != nil {
+	if err := writeRunsSummary(ctx, e, f.ci, runs, cmp, lad, verdict, firstErr == nil); err != nil {
 		return err
 	}
 	if firstErr != nil {
 		return firstErr
 	}
 	if err := gateError(verdict); err != nil {
+		return err
+	}
+	if err := nothingGraded(runs); err != nil {
 		return err
 	}
 	if f.ci.gates().Set() {
@@ -395,7 +401,7 @@ func printLadder(e *env, f runFlags, runs []*pipeline.Graded) *ladder.Ladder {
 }
 
 // writeRunsJUnit writes the runs as JUnit XML to --junit, if given.
-func writeRunsJUnit(e *env, path string, runs []*pipeline.Graded) error {
+func writeRunsJUnit(ctx context.Context, e *env, path string, runs []*pipeline.Graded) error {
 	if path == "" {
 		return nil
 	}
@@ -403,17 +409,17 @@ func writeRunsJUnit(e *env, path string, runs []*pipeline.Graded) error {
 	for _, r := range runs {
 		jr = append(jr, report.JUnitRun{Record: r.Record, Result: r.Result, Durations: r.WallTime})
 	}
-	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, jr...) })
+	return rundir.WriteOutput(ctx, path, e.stdout, func(w io.Writer) error { return report.JUnit(w, jr...) })
 }
 
 // writeRunsSummary appends to --summary, if given, each run's report, the
 // comparison with the baseline, the ladder and the gates' verdict; checked
 // is false when a run failed before the gates could be checked.
-func writeRunsSummary(e *env, c ciFlags, runs []*pipeline.Graded, cmp *compare.Comparison, lad *ladder.Ladder, verdict pipeline.Verdict, checked bool) error {
+func writeRunsSummary(ctx context.Context, e *env, c ciFlags, runs []*pipeline.Graded, cmp *compare.Comparison, lad *ladder.Ladder, verdict pipeline.Verdict, checked bool) error {
 	if c.summary == "" {
 		return nil
 	}
-	return appendFile(e, c.summary, func(w io.Writer) error {
+	return appendFile(ctx, e, c.summary, func(w io.Writer) error {
 		for _, r := range runs {
 			if err := report.Markdown(w, r.Result, &r.Record.Header, r.Cost); err != nil {
 				return err
@@ -448,6 +454,22 @@ func gateError(v pipeline.Verdict) error {
 		return exitf(exitGate, "gate failed:\n  %s", strings.Join(v.Failed, "\n  "))
 	}
 	return nil
+}
+
+// nothingGraded is exitTooFew, gate or no gate, when a run's every
+// attempt ended in an error: the run measured an outage, not the model,
+// and a script must be able to tell.
+func nothingGraded(runs []*pipeline.Graded) error {
+	var why []string
+	for _, r := range runs {
+		if s := pipeline.NothingGraded(r.Result); s != "" {
+			why = append(why, s)
+		}
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return exitf(exitTooFew, "%s\n  the run measured an outage, not the model: see the errors in its report, and run them again with mcpeval run --resume RUN --retry-errors", strings.Join(why, "\n"))
 }
 
 // compareGate is "mcpeval compare --gate": the new run nw, compared with
@@ -487,9 +509,23 @@ func gateMarkdown(w io.Writer, g pipeline.Gates, v pipeline.Verdict, checked boo
 
 // appendFile appends what write writes to the file path names, creating
 // it if needed (as GitHub's $GITHUB_STEP_SUMMARY expects); "-" is stdout.
-func appendFile(e *env, path string, write func(io.Writer) error) error {
-	if err := rundir.AppendOutput(path, e.stdout, write); err != nil {
+func appendFile(ctx context.Context, e *env, path string, write func(io.Writer) error) error {
+	if err := rundir.AppendOutput(ctx, path, e.stdout, write); err != nil {
 		return fmt.Errorf("writing summary: %w", err)
+	}
+	return nil
+}
+
+// checkOutputs checks the files a command's output flags name (an empty
+// one is not given) before the command starts any work.
+func checkOutputs(paths ...string) error {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if err := rundir.CheckOutput(p); err != nil {
+			return badInput(err)
+		}
 	}
 	return nil
 }
@@ -512,6 +548,6 @@ func modelDir(m string, used map[string]bool) string {
 
 // writeJUnit writes one graded run as JUnit XML to the file path names
 // ("-": stdout).
-func writeJUnit(e *env, path string, run report.JUnitRun) error {
-	return rundir.WriteOutput(path, e.stdout, func(w io.Writer) error { return report.JUnit(w, run) })
+func writeJUnit(ctx context.Context, e *env, path string, run report.JUnitRun) error {
+	return rundir.WriteOutput(ctx, path, e.stdout, func(w io.Writer) error { return report.JUnit(w, run) })
 }

@@ -148,9 +148,10 @@ func TestLadderJSON(t *testing.T) {
 }
 
 // TestGateOnNothingGraded: with the provider refusing every request, every
-// attempt is an error and nothing is graded. The run itself completes
-// (exit 0, no gate set), but a gate cannot pass on it: --min-pass, --gate
-// and compare --gate exit 6 and say why. A run where more attempts
+// attempt is an error and nothing is graded. The run completes and its
+// record is whole, but it exits 6 even with no gate set, so that a script
+// can tell an outage from a result; a gate cannot pass on it either:
+// --min-pass, --gate and compare --gate exit 6 and say why. A run where more attempts
 // errored than --max-error-rate allows exits 6 too; raising the share
 // lets the gate judge the rest.
 func TestGateOnNothingGraded(t *testing.T) {
@@ -183,8 +184,8 @@ func TestGateOnNothingGraded(t *testing.T) {
 	openai := []string{"run", "--suite", suitePath, "--model", "openai:gpt-test", "--spend", "--quiet", "--concurrency", "1"}
 	down1 := filepath.Join(dir, "down")
 	_, stderr, code := cli(append(openai, "--out", down1)...)
-	if code != exitOK {
-		t.Fatalf("a run with the provider down and no gate: exit %d, want 0: %s", code, stderr)
+	if code != exitTooFew || !strings.Contains(stderr, "no attempt was graded: all 10 ended in an error (provider 10)") || strings.Contains(stderr, "gate") {
+		t.Fatalf("a run with the provider down and no gate: exit %d, want 6 saying nothing was graded: %s", code, stderr)
 	}
 	rec, _ := record.Read(down1)
 	if rec == nil || len(rec.Attempts) != 10 {
@@ -194,6 +195,19 @@ func TestGateOnNothingGraded(t *testing.T) {
 		if a.Error == nil || a.Error.Kind != record.KindProvider {
 			t.Fatalf("attempt %s #%d did not end in a provider error: %+v", a.Case, a.N, a.Error)
 		}
+	}
+
+	// The shards of such a run, and their merge, alike.
+	var shards []string
+	for _, k := range []string{"1/2", "2/2"} {
+		sh := filepath.Join(dir, "shard"+k[:1])
+		if _, stderr, code := cli(append(openai, "--out", sh, "--shard", k)...); code != exitTooFew {
+			t.Fatalf("shard %s with the provider down: exit %d, want 6: %s", k, code, stderr)
+		}
+		shards = append(shards, sh)
+	}
+	if _, stderr, code := cli(append([]string{"merge", "--out", filepath.Join(dir, "merged")}, shards...)...); code != exitTooFew || !strings.Contains(stderr, "no attempt was graded: all 10 ended in an error") {
+		t.Errorf("merging the shards of a run with the provider down: exit %d, want 6: %s", code, stderr)
 	}
 
 	const nothing = "openai:gpt-test: no attempt was graded: all 10 ended in an error (provider 10), so no gate can pass"

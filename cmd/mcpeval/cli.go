@@ -31,7 +31,7 @@ const (
 	exitInvalid    = 3 // the run is invalid: the target's data drifted
 	exitIncomplete = 4 // the run stopped early (interrupted, budget); --resume continues it
 	exitGate       = 5 // a gate failed: a significant regression or a pass rate below the threshold
-	exitTooFew     = 6 // a gate cannot pass: a run had no graded attempt, or too many errors to judge
+	exitTooFew     = 6 // too few graded attempts to judge: none (gate or no gate), or too many errors for a gate
 )
 
 // usage is the top-level help; the command list comes from the commands
@@ -51,14 +51,16 @@ case's key. Choose a real model with --model.
 RUN is a run's directory (the one --out named, by default runs/RUN_ID).
 
 Exit status:
-  0  done (the run completed; grades do not change the status unless a gate is set)
-  1  an unexpected failure
+  0  done (the run completed; grades do not change the status unless a gate
+     is set, or no attempt was graded: see 6)
+  1  an unexpected failure, or an output that could not be written (a full disk)
   2  bad usage or bad input: the error names the file and line
   3  invalid run: the preflight found the target's data drifted; nothing was graded
   4  incomplete run: stopped early (interrupted, budget); the record says why
   5  a gate failed
-  6  a gate cannot pass: too few graded attempts to judge (none, or more
-     errors than --max-error-rate allows)
+  6  too few graded attempts to judge: every attempt ended in an error (an
+     outage, not a result: gate or no gate), or a gate is set and more
+     attempts ended in an error than --max-error-rate allows
 `
 }
 
@@ -76,6 +78,9 @@ type env struct {
 	getenv         func(string) string
 	// isTerminal reports whether stderr is a terminal (for progress).
 	isTerminal bool
+	// parsed, when not nil, is shown each flag set as it is parsed, every
+	// flag defined: tests read the commands' flags from it.
+	parsed func(*flag.FlagSet)
 }
 
 var commands = map[string]*command{}
@@ -185,6 +190,7 @@ func badInput(err error) error {
 type flagSet struct {
 	*flag.FlagSet
 	help func()
+	env  *env
 }
 
 // newFlags returns a flag set for command name, whose -h prints help and
@@ -193,7 +199,7 @@ func newFlags(e *env, name, help string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // parse reports errors itself, in one line
 	fs.Usage = func() {}
-	return &flagSet{FlagSet: fs, help: func() {
+	return &flagSet{FlagSet: fs, env: e, help: func() {
 		fmt.Fprint(e.stdout, strings.TrimLeft(help, "\n"))
 		fmt.Fprintln(e.stdout, "\nFlags:")
 		fs.SetOutput(e.stdout)
@@ -205,6 +211,9 @@ func newFlags(e *env, name, help string) *flagSet {
 // parse parses flags wherever they stand among the arguments (so that
 // "mcpeval score RUN --json" works) and returns the positional arguments.
 func parse(fs *flagSet, args []string) ([]string, error) {
+	if fs.env != nil && fs.env.parsed != nil {
+		fs.env.parsed(fs.FlagSet)
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

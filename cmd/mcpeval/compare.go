@@ -49,7 +49,7 @@ func init() {
 func compareCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "compare", compareHelp)
 	gate := fs.Bool("gate", false, "exit 5 on a significant regression")
-	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level")
+	alpha := floatFlag(fs.FlagSet, "alpha", compare.DefaultAlpha, "significance `LEVEL`")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
 	asMD := fs.Bool("markdown", false, "print the comparison as Markdown")
 	suitePath := fs.String("suite", "", "grade both runs against the suite at `PATH`")
@@ -68,6 +68,9 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if *alpha <= 0 || *alpha >= 1 {
 		return usagef("--alpha %g: want a significance level between 0 and 1, such as 0.05", *alpha)
+	}
+	if err := checkOutputs(*summary); err != nil {
+		return err
 	}
 	prices, err := pf.load()
 	if err != nil {
@@ -106,7 +109,7 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *summary != "" {
-		if err := appendFile(e, *summary, func(w io.Writer) error { return compare.Markdown(w, c) }); err != nil {
+		if err := appendFile(ctx, e, *summary, func(w io.Writer) error { return compare.Markdown(w, c) }); err != nil {
 			return err
 		}
 	}

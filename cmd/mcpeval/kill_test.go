@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -39,6 +40,70 @@ func TestSubprocess(t *testing.T) {
 	t.Run("kill-and-resume", func(t *testing.T) { killAndResume(t, bin) })
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) { signalStops(t, bin, sig) })
+	}
+	t.Run("fifo-sigterm", func(t *testing.T) { fifoSigterm(t, bin) })
+}
+
+// fifoSigterm: "mcpeval report RUN --html FIFO" with nobody reading the
+// FIFO waits for a reader, and one SIGTERM ends it.
+func fifoSigterm(t *testing.T, bin string) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if out, err := exec.Command(bin, "run", "--attempts", "1", "--case", "single-tool/bnd-units", "--out", run, "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	fifo := filepath.Join(dir, "page.html")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "report", run, "--html", fifo)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	printed := make(chan struct{})
+	go func() {
+		// The text report, printed before the page, ends with the record's
+		// path: by then mcpeval handles signals itself.
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "record:") {
+				close(printed)
+				break
+			}
+		}
+		io.Copy(io.Discard, stdout)
+		done <- cmd.Wait()
+	}()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	select {
+	case <-printed:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("report printed no text report\n%s", stderr.String())
+	}
+	time.Sleep(200 * time.Millisecond) // from the text to the FIFO
+	select {
+	case err := <-done:
+		t.Fatalf("report ended before it was signalled: %v\n%s", err, stderr.String())
+	default:
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("report still running 30s after one SIGTERM, blocked on the FIFO\n%s", stderr.String())
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Errorf("report was killed by %v, want it to exit", ws.Signal())
+	}
+	if !strings.Contains(stderr.String(), "page.html") {
+		t.Errorf("stderr does not name the FIFO: %s", stderr.String())
 	}
 }
 

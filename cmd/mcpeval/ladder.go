@@ -34,7 +34,7 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the ladder as JSON")
 	asMD := fs.Bool("markdown", false, "print the ladder as Markdown")
 	suitePath := fs.String("suite", "", "grade every run against the suite at `PATH`")
-	bar := fs.Float64("bar", 0, "mark the models whose pass rate reaches `RATE` (0 to 1) and name the cheapest of them")
+	bar := floatFlag(fs.FlagSet, "bar", 0, "mark the models whose pass rate reaches `RATE` (0 to 1) and name the cheapest of them")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -48,6 +48,9 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 0 {
 		return usagef("want the shards' run directories (see mcpeval help merge)")
 	}
+	if err := checkOutputs(*junitFile, *summary); err != nil {
+		return err
+	}
 	// The first shard's header names the suite. Load it before writing
 	// anything, so that a failed merge can simply be run again.
 	h, err := record.ReadHeader(pos[0])
@@ -78,12 +81,12 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitFile != "" {
-		if err := writeJUnit(e, *junitFile, report.JUnitRun{Record: rec, Result: res, Durations: g.WallTime}); err != nil {
+		if err := writeJUnit(ctx, e, *junitFile, report.JUnitRun{Record: rec, Result: res, Durations: g.WallTime}); err != nil {
 			return err
 		}
 	}
 	if *summary != "" {
-		if err := appendFile(e, *summary, func(w io.Writer) error { return report.Markdown(w, res, &rec.Header, g.Cost) }); err != nil {
+		if err := appendFile(ctx, e, *summary, func(w io.Writer) error { return report.Markdown(w, res, &rec.Header, g.Cost) }); err != nil {
 			return err
 		}
 	}
@@ -93,5 +96,8 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	case !rec.Complete():
 		return exitf(exitIncomplete, "the merged run is incomplete (%s): resume the unfinished shards (mcpeval run --resume SHARD) and merge again", rec.End.Reason)
 	}
-	return nil
+	if err := derivedProblems(g); err != nil {
+		return err
+	}
+	return nothingGraded([]*pipeline.Graded{g})
 }

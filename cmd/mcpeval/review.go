@@ -308,7 +308,7 @@ walk:
 // run has reviews, and the HTML page when htmlPath is set. rec is read as
 // a stream (record.Open): the page reads the transcripts it shows from
 // the record in rec.Dir.
-func reportReviews(e *env, rec *record.Run, res *grade.Result, rv *review.Reviewed, htmlPath string, text bool) error {
+func reportReviews(ctx context.Context, e *env, rec *record.Run, res *grade.Result, rv *review.Reviewed, htmlPath string, text bool) error {
 	if text && rv.Reviews() {
 		fmt.Fprintln(e.stdout)
 		if err := review.Text(e.stdout, rv); err != nil {
@@ -323,7 +323,7 @@ func reportReviews(e *env, rec *record.Run, res *grade.Result, rv *review.Review
 		return badInput(err)
 	}
 	page := &report.RunPage{Run: rec, Result: res, Reviewed: rv, Version: buildinfo.Get().Version, Agreement: ag}
-	if err := rundir.WriteOutput(htmlPath, e.stdout, func(w io.Writer) error { return report.HTML(w, page) }); err != nil {
+	if err := rundir.WriteOutput(ctx, htmlPath, e.stdout, func(w io.Writer) error { return report.HTML(w, page) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "mcpeval report: wrote %s\n", htmlPath)

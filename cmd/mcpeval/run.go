@@ -20,6 +20,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/provider"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/model"
@@ -54,6 +55,8 @@ was given; --retry-errors also runs again those that ended in error (the
 record keeps them, superseded by the new ones). One process at a time
 writes a run: a second is refused, naming the first's PID.
 With --json the summary is printed as JSON on stdout.
+A run in which every attempt ended in an error (the provider or the server
+was down) exits 6, gate or no gate: it measured an outage, not the model.
 --batch sends a dataset of tool-call cases through the provider's batch
 API (anthropic, openai) at its batch price, about half: one batch, polled
 until it ends (minutes to 24 hours); --resume RUN reads the same batch again.
@@ -89,6 +92,9 @@ type runFlags struct {
 	// measures (surfaces.go).
 	surfaces stringList
 	surface  string
+	// ungraded is set by a --resume of a run that ended but was never
+	// graded: it is graded, and nothing is run.
+	ungraded bool
 	// models, ci and graded are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
@@ -116,7 +122,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVar(&f.spend, "spend", false, "allow calls to a paid model API (or set MCPEVAL_SPEND=yes)")
 	fs.Int64Var(&f.budgetTokens, "budget-tokens", 2_000_000, "stop starting attempts, and asking the judge, once this many tokens are billed, the judge's included (0: no limit)")
-	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting attempts, and asking the judge, once this many dollars are spent, the judge's at its own price (0: no limit)")
+	floatVar(fs.FlagSet, &f.budgetUSD, "budget-usd", 0, "stop starting attempts, and asking the judge, once this many dollars are spent, the judge's at its own price (0: no limit)")
 	fs.StringVar(&f.judge, "judge", "", "ask an advisory judge `SPEC` whether decline answers decline (never changes a grade; fake:phrases for a free one)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted run in `RUN`: run exactly the attempts it lacks")
 	fs.StringVar(&f.otlp, "otlp", "", "send each attempt as OpenTelemetry traces to the OTLP/HTTP `ENDPOINT` as it is recorded (\"env\": the OTEL_EXPORTER_OTLP_* variables); a dead collector costs a warning, never the run")
@@ -149,6 +155,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	s, tcfg, err := f.suiteAndTarget()
 	if err != nil {
 		return err
+	}
+	if f.ungraded {
+		return f.gradeEnded(ctx, e, s, resume.Dir)
 	}
 	sf, tcfg, err := f.onSurface(s, tcfg, resume) // surfaces.go
 	if err != nil {
@@ -248,7 +257,10 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 	if f.retryErrors {
 		left = pipeline.WithoutErrors(resume)
 	}
-	if left.Complete() {
+	if left.Complete() && neverGraded(resume.Dir) {
+		// Killed between its end line and its grades: grade it.
+		f.ungraded = true
+	} else if left.Complete() {
 		hint := ""
 		if !f.retryErrors && len(left.Attempts) > len(pipeline.WithoutErrors(resume).Attempts) {
 			hint = " (to run its errored attempts again, add --retry-errors)"
@@ -263,6 +275,39 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 	}
 	f.resumeBudget(fs, &resume.Header)
 	return resume, nil
+}
+
+// neverGraded reports whether run directory dir holds no grades.
+func neverGraded(dir string) bool {
+	_, err := rundir.ReadGrades(dir)
+	return errors.Is(err, rundir.ErrNoGrades)
+}
+
+// gradeEnded grades the run in dir, which ended but was never graded (its
+// process was killed before it wrote its grades), as its run would have,
+// without opening the model: nothing is left to run.
+func (f *runFlags) gradeEnded(ctx context.Context, e *env, s *suite.Suite, dir string) error {
+	prices, err := f.prices.load()
+	if err != nil {
+		return err
+	}
+	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
+	// Under the lock, as a run is graded: the process that wrote the end
+	// line may still be writing the grades.
+	lock, err := rundir.Lock(dir, warn)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	if !neverGraded(dir) {
+		return fmt.Errorf("%s is complete: %w", dir, pipeline.ErrNothingToResume)
+	}
+	fmt.Fprintf(e.stderr, "mcpeval run: %s ended but was never graded: grading it\n", termsafe.Line(dir))
+	g, err := pipeline.ScoreDir(ctx, s, dir, pipeline.Options{Prices: prices, Warn: warn})
+	if err != nil {
+		return err
+	}
+	return f.finish(e, g, nil, prices)
 }
 
 // suiteAndTarget loads the suite and resolves its target with the target
@@ -393,7 +438,17 @@ func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *usage.P
 	case !rec.Complete():
 		return exitf(exitIncomplete, "run incomplete (%s); the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", rec.End.Reason, rec.Dir, rec.Dir)
 	}
-	return nil
+	return derivedProblems(g)
+}
+
+// derivedProblems fails a command whose derived files (grades, usage,
+// the judge's opinions) could not all be read or written, each problem
+// already said: no gate may pass on grades that are not on disk.
+func derivedProblems(g *pipeline.Graded) error {
+	if len(g.Problems) == 0 {
+		return nil
+	}
+	return exitf(exitFailure, "%s: the files above could not be read or written; the record is safe, and mcpeval score %s writes them again", g.Record.Dir, g.Record.Dir)
 }
 
 // spendAllowed refuses a paid provider unless the user said so, before any

@@ -58,7 +58,7 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	judgeAsks := fs.Int("judge-asks", 0, "ask the judge `N` times about each answer of a case with a rubric, keeping the majority (default: the suite's judge_asks, else 3)")
 	rejudge := fs.Bool("rejudge", false, "with --judge: ask it again about every answer, even those the run already holds its opinion on (default: only the others)")
 	budgetTokens := fs.Int64("budget-tokens", 2_000_000, "with a paid --judge: stop asking it once this many tokens are billed (0: no limit)")
-	budgetUSD := fs.Float64("budget-usd", 0, "with a paid --judge: stop asking it once this many dollars are spent, at its own price (0: no limit)")
+	budgetUSD := floatFlag(fs.FlagSet, "budget-usd", 0, "with a paid --judge: stop asking it once this many dollars are spent, at its own price (0: no limit)")
 	var pf pricesFlag
 	pf.register(fs.FlagSet)
 	pos, err := parse(fs, args)
@@ -125,6 +125,9 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help report)")
 	}
+	if err := checkOutputs(*htmlPath, *junitPath); err != nil {
+		return err
+	}
 	prices, err := pf.load()
 	if err != nil {
 		return err
@@ -190,12 +193,12 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *junitPath != "" {
-		if err := writeJUnit(e, *junitPath, report.JUnitRun{Record: rec, Result: &res, Durations: durations}); err != nil {
+		if err := writeJUnit(ctx, e, *junitPath, report.JUnitRun{Record: rec, Result: &res, Durations: durations}); err != nil {
 			return err
 		}
 	}
 	// The HTML page reads the transcripts it shows from the record itself.
-	return reportReviews(e, rec, &res, rv, *htmlPath, !*asJSON && !*asMD)
+	return reportReviews(ctx, e, rec, &res, rv, *htmlPath, !*asJSON && !*asMD)
 }
 
 // openRun opens a record to read attempt by attempt (record.Open): its

@@ -80,6 +80,19 @@ func (g Gates) Check(runs []*grade.Result, cmp *compare.Comparison) Verdict {
 	return v
 }
 
+// NothingGraded says, for a run whose every attempt ended in an error (the
+// provider or the server was down), that nothing was graded and how its
+// attempts ended; "" for a run with a graded attempt, or with no attempt
+// at all. Such a run measured an outage, not the model: gate or no gate,
+// it is not a result.
+func NothingGraded(r *grade.Result) string {
+	t := r.Totals
+	if t.Graded > 0 || t.Errors == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: no attempt was graded: all %d ended in an error (%s)", r.Model, t.Errors, kinds(t.ErrorKinds))
+}
+
 // tooFew says why run r has too few graded attempts for a gate to judge,
 // or "" when it has enough.
 func tooFew(r *grade.Result, maxErr float64) string {
@@ -88,8 +101,8 @@ func tooFew(r *grade.Result, maxErr float64) string {
 	switch {
 	case !r.Valid:
 		return fmt.Sprintf("%s: the run is invalid, so nothing was graded and no gate can pass", r.Model)
-	case t.Graded == 0 && t.Errors > 0:
-		return fmt.Sprintf("%s: no attempt was graded: all %d ended in an error (%s), so no gate can pass", r.Model, t.Errors, kinds(t.ErrorKinds))
+	case NothingGraded(r) != "":
+		return NothingGraded(r) + ", so no gate can pass"
 	case t.Graded == 0:
 		return fmt.Sprintf("%s: no attempt was graded, so no gate can pass", r.Model)
 	case float64(t.Errors) > maxErr*float64(attempts):

@@ -16,6 +16,8 @@
 //
 // Files a user names for output (--html, --junit, --summary) go through
 // WriteOutput and AppendOutput: atomic over a regular file or a new one,
-// written through to a device, a FIFO or stdout, refused for a directory
-// or a folder that does not exist.
+// written through to a device, a FIFO or stdout, refused for a directory,
+// a folder that does not exist, and a file of a run directory that
+// mcpeval reads back (CheckOutput). A FIFO is written once a reader opens
+// it, and a cancelled context ends the wait: a signal ends the command.
 package rundir

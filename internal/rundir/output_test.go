@@ -4,6 +4,7 @@ package rundir
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -25,7 +26,7 @@ func TestWriteOutputNewAndRegular(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "page.html")
 	for _, s := range []string{"one", "two"} {
-		if err := WriteOutput(p, nil, text(s)); err != nil {
+		if err := WriteOutput(context.Background(), p, nil, text(s)); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(p); string(b) != s {
@@ -45,7 +46,7 @@ func TestWriteOutputThroughSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Skip(err)
 	}
-	if err := WriteOutput(link, nil, text("new")); err != nil {
+	if err := WriteOutput(context.Background(), link, nil, text("new")); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Lstat(link); st.Mode()&os.ModeSymlink == 0 {
@@ -58,12 +59,12 @@ func TestWriteOutputThroughSymlink(t *testing.T) {
 
 func TestWriteOutputStdout(t *testing.T) {
 	var out bytes.Buffer
-	if err := WriteOutput("-", &out, text("<xml/>")); err != nil || out.String() != "<xml/>" {
-		t.Errorf("WriteOutput(-): %v, stdout %q", err, out.String())
+	if err := WriteOutput(context.Background(), "-", &out, text("<xml/>")); err != nil || out.String() != "<xml/>" {
+		t.Errorf("WriteOutput(context.Background(), -): %v, stdout %q", err, out.String())
 	}
 	out.Reset()
-	if err := AppendOutput("-", &out, text("# sum")); err != nil || out.String() != "# sum" {
-		t.Errorf("AppendOutput(-): %v, stdout %q", err, out.String())
+	if err := AppendOutput(context.Background(), "-", &out, text("# sum")); err != nil || out.String() != "# sum" {
+		t.Errorf("AppendOutput(context.Background(), -): %v, stdout %q", err, out.String())
 	}
 }
 
@@ -90,8 +91,8 @@ func TestWriteOutputDevice(t *testing.T) {
 	if err != nil || before.Mode()&os.ModeDevice == 0 {
 		t.Skip("no null device")
 	}
-	for _, f := range []func(string, io.Writer, func(io.Writer) error) error{WriteOutput, AppendOutput} {
-		if err := f(dev, nil, text("x")); err != nil {
+	for _, f := range []func(context.Context, string, io.Writer, func(io.Writer) error) error{WriteOutput, AppendOutput} {
+		if err := f(context.Background(), dev, nil, text("x")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,7 +120,7 @@ func TestWriteOutputFIFO(t *testing.T) {
 		f.Close()
 		got <- string(b)
 	}()
-	if err := WriteOutput(p, nil, text("through")); err != nil {
+	if err := WriteOutput(context.Background(), p, nil, text("through")); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -142,8 +143,8 @@ func TestWriteOutputDirectory(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "out")
 	os.Mkdir(dir, 0o755)
-	for name, f := range map[string]func(string, io.Writer, func(io.Writer) error) error{"WriteOutput": WriteOutput, "AppendOutput": AppendOutput} {
-		err := f(dir, nil, text("x"))
+	for name, f := range map[string]func(context.Context, string, io.Writer, func(io.Writer) error) error{"WriteOutput": WriteOutput, "AppendOutput": AppendOutput} {
+		err := f(context.Background(), dir, nil, text("x"))
 		if !errors.Is(err, ErrBadOutput) || !strings.Contains(err.Error(), "is a directory") {
 			t.Errorf("%s(DIR): %v, want a directory refused", name, err)
 		}
@@ -157,8 +158,8 @@ func TestWriteOutputDirectory(t *testing.T) {
 func TestWriteOutputMissingFolder(t *testing.T) {
 	parent := t.TempDir()
 	missing := filepath.Join(parent, "no", "such")
-	for name, f := range map[string]func(string, io.Writer, func(io.Writer) error) error{"WriteOutput": WriteOutput, "AppendOutput": AppendOutput} {
-		err := f(filepath.Join(missing, "report.xml"), nil, text("x"))
+	for name, f := range map[string]func(context.Context, string, io.Writer, func(io.Writer) error) error{"WriteOutput": WriteOutput, "AppendOutput": AppendOutput} {
+		err := f(context.Background(), filepath.Join(missing, "report.xml"), nil, text("x"))
 		if !errors.Is(err, ErrBadOutput) || !strings.Contains(err.Error(), missing+" does not exist") {
 			t.Errorf("%s: %v, want the missing folder %s named", name, err, missing)
 		}
@@ -170,7 +171,7 @@ func TestWriteOutputMissingFolder(t *testing.T) {
 func TestAppendOutputAppends(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "summary.md")
 	for _, s := range []string{"a\n", "b\n"} {
-		if err := AppendOutput(p, nil, text(s)); err != nil {
+		if err := AppendOutput(context.Background(), p, nil, text(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -260,7 +261,7 @@ func TestWriteOutputDevStdoutChild(t *testing.T) {
 		t.Skip("run by TestWriteOutputDevStdout")
 	}
 	os.Stdout.WriteString("report text\n")
-	if err := WriteOutput("/dev/stdout", nil, text("<junit/>")); err != nil {
+	if err := WriteOutput(context.Background(), "/dev/stdout", nil, text("<junit/>")); err != nil {
 		t.Fatal(err)
 	}
 }
