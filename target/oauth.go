@@ -135,7 +135,7 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 	defer handlers.Unlock()
 	h := handlers.m[key]
 	if h == nil {
-		h = &oauthHandler{server: c.Spec, shown: c.Shown(), o: o, client: &http.Client{Timeout: 30 * time.Second}}
+		h = &oauthHandler{server: c.Spec, shown: c.Shown(), o: o, client: &http.Client{Transport: baseTransport, Timeout: 30 * time.Second, CheckRedirect: checkRedirect}}
 		handlers.m[key] = h
 	}
 	return h, nil

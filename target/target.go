@@ -240,7 +240,10 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		for k, v := range cfg.Headers {
 			headers.Set(k, os.Expand(v, os.Getenv))
 		}
-		hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
+		hc, err := httpClient(cfg.Spec, headers)
+		if err != nil {
+			return nil, err
+		}
 		oauth, err := oauthFor(cfg)
 		if err != nil {
 			return nil, err
@@ -462,23 +465,6 @@ func (c *Conn) Close() error {
 		killGroup(c.cmd.Process.Pid)
 	}
 	return errors.Join(errs...)
-}
-
-type headerTransport struct {
-	base    http.RoundTripper
-	headers http.Header
-}
-
-func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range t.headers {
-		r.Header[k] = vs
-	}
-	resp, err := t.base.RoundTrip(r)
-	if err == nil {
-		resp.Body = limitBody(resp.Body, MaxResponseBytes)
-	}
-	return resp, err
 }
 
 // SplitCommand splits a command line into words as a POSIX shell would for
