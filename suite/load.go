@@ -306,6 +306,18 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	if s.JudgeAsks < 0 {
 		l.errorf(file, lineOf(data, "judge_asks:"), 0, "judge_asks is %d: want a positive number", s.JudgeAsks)
 	}
+	if seq := nodeAt(root, "preflight"); seq != nil && seq.Kind == yaml.SequenceNode {
+		for i, n := range seq.Content {
+			if i < len(s.Preflight) {
+				s.Preflight[i].Line = n.Line
+			}
+		}
+	}
+	if seq := nodeAt(root, "read_only_tools"); seq != nil && seq.Kind == yaml.SequenceNode {
+		for _, n := range seq.Content {
+			s.ReadOnlyLines = append(s.ReadOnlyLines, n.Line)
+		}
+	}
 	for i := range s.Preflight {
 		p := &s.Preflight[i]
 		if p.Tool == "" {
@@ -582,8 +594,12 @@ func (s *Suite) toolRefs() []toolRef {
 			add(t, "expected_errors")
 		}
 	}
-	for _, t := range s.ReadOnlyTools {
-		refs = append(refs, toolRef{t, s.Path, 0, "read_only_tools"})
+	for i, t := range s.ReadOnlyTools {
+		line := 0
+		if i < len(s.ReadOnlyLines) {
+			line = s.ReadOnlyLines[i]
+		}
+		refs = append(refs, toolRef{t, s.Path, line, "read_only_tools"})
 	}
 	return refs
 }

@@ -119,8 +119,12 @@ func (c Config) Check() error {
 			return fmt.Errorf("target %q: no command after the stdio: prefix", c.Shown())
 		}
 	case "http":
-		if _, err := url.Parse(c.Spec); err != nil {
+		u, err := url.Parse(c.Spec)
+		if err != nil {
 			return fmt.Errorf("target %q: not a URL", c.Shown())
+		}
+		if u.Host == "" {
+			return fmt.Errorf("target %q: no host: want %s://HOST[:PORT]/PATH", c.Shown(), u.Scheme)
 		}
 	case "servers":
 		return c.checkServers()
