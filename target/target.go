@@ -180,6 +180,7 @@ type Conn struct {
 	Session *mcp.ClientSession
 	stderr  *Tail
 	cmd     *exec.Cmd
+	stdio   *commandTransport // a stdio server's transport
 	closers []func() error
 	// timeout bounds listing the tools; secrets are scrubbed from errors.
 	timeout time.Duration
@@ -238,7 +239,8 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		c.stderr = NewTail(n, 4096)
 		cmd.Stderr = c.stderr
 		c.cmd = cmd
-		transport = &commandTransport{cmd: cmd, terminate: 2 * time.Second} // transport_stdio.go
+		c.stdio = &commandTransport{cmd: cmd, terminate: 2 * time.Second} // transport_stdio.go
+		transport = c.stdio
 	case "http":
 		headers := http.Header{}
 		for k, v := range cfg.Headers {
@@ -467,6 +469,9 @@ func (c *Conn) Close() error {
 	}
 	if c.cmd != nil && c.cmd.Process != nil {
 		killGroup(c.cmd.Process.Pid)
+	}
+	if c.stdio != nil && c.stdio.unwatch != nil {
+		c.stdio.unwatch()
 	}
 	return errors.Join(errs...)
 }
