@@ -72,6 +72,11 @@ func capTurn(rt *record.Turn, max int) {
 	}
 }
 
+// StoppedMoved begins the reason a run ended early (record.End.Reason)
+// when its target redirected mcpeval to another origin: the run started no
+// further attempt, since each would fail the same way.
+const StoppedMoved = "the target redirected to another origin"
+
 // halt is why a run must stop starting attempts, shared by the run's
 // copies: a target that redirected mcpeval to another origin has moved,
 // and every further attempt would only fail the same way.
@@ -90,7 +95,7 @@ func (h *halt) check(err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.why == "" {
-		h.why = "the target redirected to another origin: " + re.Error()
+		h.why = StoppedMoved + ": " + re.Error()
 	}
 }
 

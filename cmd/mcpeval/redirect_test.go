@@ -92,7 +92,7 @@ func TestRunRefusesRedirect(t *testing.T) {
 				}
 			}
 			if stage == "attempt" {
-				if code != exitIncomplete || !strings.Contains(stderr, "the target redirected to another origin") {
+				if code != exitIncomplete || !strings.Contains(stderr, "run stopped: the target redirected to another origin") || strings.Contains(stderr, "--resume") {
 					t.Errorf("exit %d, want %d (stopped: the target moved)", code, exitIncomplete)
 				}
 				rec, err := record.Read(out)

@@ -420,6 +420,8 @@ func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *usage.P
 		return exitf(exitInvalid, "%v\n%s", err, preflightProblems(rec))
 	case err != nil:
 		return exitf(exitIncomplete, "%v; the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", err, rec.Dir, rec.Dir)
+	case !rec.Complete() && strings.HasPrefix(rec.End.Reason, runner.StoppedMoved):
+		return exitf(exitIncomplete, "run stopped: %s\nthe record %s keeps every finished attempt; name the server's new URL as the target", rec.End.Reason, rec.Dir)
 	case !rec.Complete():
 		return exitf(exitIncomplete, "run incomplete (%s); the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", rec.End.Reason, rec.Dir, rec.Dir)
 	}
