@@ -268,6 +268,9 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		if a := mapValue(n, "attempts"); a != nil && c.Attempts == 0 {
 			l.errorf(c.File, a.Line, a.Column, "case %s: attempts is 0: want a positive number (leave it out for the suite's)", c.ID)
 		}
+		if tc := nodeAt(n, "action", "turn_cap"); tc != nil && c.Action != nil && c.Action.TurnCap == 0 {
+			l.errorf(c.File, tc.Line, tc.Column, "case %s: action turn_cap is 0: want a positive number (leave it out for the default)", c.ID)
+		}
 		l.answerChecks(c, n)
 		s.Cases = append(s.Cases, c)
 	}

@@ -40,6 +40,10 @@ func TestRefusesSilentNumbers(t *testing.T) {
 			}
 		})
 	}
+	// An action case's turn_cap: 0 silently meant the default too.
+	if _, err := loadString(strings.Replace(actionGood, "turn_cap: 2", "turn_cap: 0", 1)); err == nil || !strings.Contains(err.Error(), "s.yaml:31:39: case decline/vague: action turn_cap is 0: want a positive number") {
+		t.Errorf("Load = %v, want the action's turn_cap: 0 refused at its line", err)
+	}
 	// What is fine loads.
 	ok := "name: demo\ntarget: {spec: stdio:srv, inherit_env: true, connect_timeout: 45s}\nsystem_prompt: x\nattempts: 2\n" + caseHead + "    attempts: 1\n    figures: [{value: 1, tolerance: '0.5%'}]\n"
 	s, err := Load(write(t, t.TempDir(), "suite.yaml", ok))
