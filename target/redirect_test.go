@@ -236,3 +236,33 @@ func TestRedirectKeepsOAuthToken(t *testing.T) {
 		t.Errorf("the other origin was sent %d requests", n)
 	}
 }
+
+// tokenRedirector answers the token requests sent to the authorization
+// server at origin with a 307 to the same path at to.
+type tokenRedirector struct{ origin, to string }
+
+func (c tokenRedirector) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodPost && r.URL.Path == "/token" && strings.HasPrefix(r.URL.String(), c.origin) {
+		h := http.Header{"Location": {c.to + r.URL.Path}}
+		return &http.Response{StatusCode: http.StatusTemporaryRedirect, Header: h, Body: http.NoBody, Request: r}, nil
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestRedirectKeepsClientSecret redirects the authorization server's
+// token endpoint to another origin: authorizing fails naming both
+// origins, and the client secret is never sent there.
+func TestRedirectKeepsClientSecret(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"ci": "s3cret-PLANTED"}})
+	other := newElsewhere(t)
+	target.SetBaseTransport(t, tokenRedirector{origin: as.URL, to: other.URL})
+	t.Setenv("MCPEVAL_TEST_CLIENT_SECRET", "s3cret-PLANTED")
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "${MCPEVAL_TEST_CLIENT_SECRET}", TokenDir: t.TempDir()}}
+	_, err := dialTools(t, cfg)
+	if err == nil || !strings.Contains(err.Error(), "refused a redirect from "+as.URL) {
+		t.Errorf("Dial = %v, want a refused redirect from the token endpoint", err)
+	}
+	if n := other.requests(); n != 0 {
+		t.Errorf("the other origin was sent %d requests: %q", n, other.holds(""))
+	}
+}
