@@ -87,11 +87,10 @@ type halt struct {
 
 // check records err as the reason to stop when it is a refused redirect.
 func (h *halt) check(err error) {
-	if err == nil || !target.IsRedirect(err) {
+	var re *target.RedirectError
+	if !errors.As(err, &re) {
 		return
 	}
-	var re *target.RedirectError
-	errors.As(err, &re)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.why == "" {
