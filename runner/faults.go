@@ -3,6 +3,7 @@ package runner
 import (
 	"errors"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/mcpeval/mcpeval/record"
@@ -69,4 +70,37 @@ func capTurn(rt *record.Turn, max int) {
 	for i := range rt.Blocks {
 		cut(&rt.Blocks[i].Text)
 	}
+}
+
+// StoppedMoved begins the reason a run ended early (record.End.Reason)
+// when its target redirected mcpeval to another origin: the run started no
+// further attempt, since each would fail the same way.
+const StoppedMoved = "the target redirected to another origin"
+
+// halt is why a run must stop starting attempts, shared by the run's
+// copies: a target that redirected mcpeval to another origin has moved,
+// and every further attempt would only fail the same way.
+type halt struct {
+	mu  sync.Mutex
+	why string
+}
+
+// check records err as the reason to stop when it is a refused redirect.
+func (h *halt) check(err error) {
+	var re *target.RedirectError
+	if !errors.As(err, &re) {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.why == "" {
+		h.why = StoppedMoved + ": " + re.Error()
+	}
+}
+
+// reason returns why the run must stop, or "".
+func (h *halt) reason() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.why
 }

@@ -138,6 +138,7 @@ func (pl *pool) lease(ctx context.Context, i int) (*session, error) {
 		c, err = heir.conn.RedialFailed(ctx, pl.r.cfg.Target)
 	} else {
 		c, err = target.Dial(ctx, pl.r.cfg.Target)
+		pl.r.halt.check(err)
 	}
 	if err != nil {
 		return nil, err

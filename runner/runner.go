@@ -180,6 +180,7 @@ type run struct {
 	key     *keyOnce // the prompt cache key (cache.go), shared by forCase's copies
 	scrub   scrubber // made once a run: it compiles the secrets it knows
 	unsent  error    // why some attempts were left out of the batches (batch.go)
+	halt    *halt    // set when the run must stop early (faults.go)
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -235,7 +236,7 @@ func newRun(cfg Config) (*run, error) {
 	if !cfg.FixedConcurrency {
 		cfg.Model = newAdaptive(cfg.Model, cfg.Concurrency)
 	}
-	return &run{cfg: cfg, key: &keyOnce{}, scrub: newScrubber(cfg.Target)}, nil
+	return &run{cfg: cfg, key: &keyOnce{}, scrub: newScrubber(cfg.Target), halt: &halt{}}, nil
 }
 
 // NewRunID returns a run id: the UTC time, the model spec made safe for a
@@ -602,7 +603,16 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 			w.work(ctx, jobs)
 		}()
 	}
-	stopReason := t.hand(ctx, planned, jobs, cfg.BeforeAttempt)
+	before := func() string {
+		if why := r.halt.reason(); why != "" {
+			return why
+		}
+		if cfg.BeforeAttempt != nil {
+			return cfg.BeforeAttempt()
+		}
+		return ""
+	}
+	stopReason := t.hand(ctx, planned, jobs, before)
 	close(jobs)
 	wg.Wait()
 	if pl != nil {
@@ -611,7 +621,16 @@ func (r *run) attempts(ctx context.Context, first *target.Conn, planned []record
 	if ctx.Err() != nil {
 		stopReason = "interrupted"
 	}
-	return t.end(cfg.Now(), stopReason)
+	e := t.end(cfg.Now(), stopReason)
+	if why := r.halt.reason(); why != "" {
+		// Even when the attempt that met it was the last one: a run whose
+		// target moved under it is not a complete measure of the target.
+		e.Complete = false
+		if e.Reason == "" {
+			e.Reason = why
+		}
+	}
+	return e
 }
 
 // end says how the run ended at now, for reason (or a failed write's):
@@ -772,6 +791,7 @@ func (w *worker) connect(ctx context.Context) error {
 		return nil
 	}
 	c, err := target.Dial(ctx, w.r.cfg.Target)
+	w.r.halt.check(err)
 	if err == nil {
 		w.conn = c
 	}
@@ -994,6 +1014,7 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 	t0 := time.Now()
 	rc.Server = callServer(conn, call.Name)
 	out, err := r.resourceOr(cctx, conn, &rc, call.Name, args) // a resource tool reads resources
+	r.halt.check(err)
 	took := time.Since(t0)
 	rc.DurationMS, rc.DurationUS = took.Milliseconds(), took.Microseconds()
 	if err != nil {

@@ -46,23 +46,20 @@ func (s scrubber) errText(msg string) string {
 	return s.known.Scrub(s.r.Literals(redact.Secrets(msg)))
 }
 
-// text scrubs a string that is not an error: the configuration's values
-// and the known secrets, but not what merely looks like a credential
-// (graders read it).
-func (s scrubber) text(v string) string { return s.known.Scrub(s.r.Literals(v)) }
+// text scrubs a string that is not an error: the configuration's values,
+// the known secrets and a URL's user info, but not what merely looks like
+// a credential (graders read it).
+func (s scrubber) text(v string) string { return s.known.Scrub(s.r.Literals(redact.UserInfo(v))) }
 
 // needed reports whether v may hold anything to scrub by value: the
-// configuration's values always may; a known secret only when it is
-// there. A record is rewritten (its JSON re-encoded) only when needed.
+// configuration's values always may; a known secret or a URL's user info
+// only when it is there. A record is rewritten (its JSON re-encoded) only when needed.
 func (s scrubber) needed(v any) bool {
 	if !s.r.Empty() {
 		return true
 	}
-	if s.known.Len() == 0 {
-		return false
-	}
 	b, err := json.Marshal(v)
-	return err != nil || s.known.Find(b) > 0
+	return err != nil || s.known.Find(b) > 0 || redact.UserInfo(string(b)) != string(b)
 }
 
 // header scrubs a header before it is written.

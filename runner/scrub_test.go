@@ -28,6 +28,8 @@ const (
 	plantedAnthropic   = "sk-ant-api03-PLANTED-aaaaaaaaaaaaaaaaaaaa"
 	plantedTargetEnv   = "tenv-PLANTED-77889900"
 	plantedExpanded    = "expanded-PLANTED-123456"
+	plantedProxyPass   = "proxypass-PLANTED-31"
+	plantedURLPass     = "urlpass-PLANTED-42"
 )
 
 type noArgs struct{}
@@ -47,14 +49,17 @@ func (echoModel) Generate(ctx context.Context, req *model.Request) (*model.Respo
 
 // TestKnownSecretsNeverRecorded runs a case whose tool echoes every
 // secret mcpeval holds (provider keys from the environment, a target
-// environment value, a ${VAR} expansion) and whose model repeats them in
+// environment value, a ${VAR} expansion, the password of the proxy URL in
+// HTTPS_PROXY) and a URL with user info, and whose model repeats them in
 // its answer: neither record.jsonl nor the HTML page made from it holds
 // any of them.
 func TestKnownSecretsNeverRecorded(t *testing.T) {
 	t.Setenv("GROQ_API_KEY", plantedProviderKey)
 	t.Setenv("ANTHROPIC_API_KEY", plantedAnthropic)
 	t.Setenv("MCPEVAL_TEST_EXPANDED", plantedExpanded)
-	echoed := strings.Join([]string{plantedProviderKey, plantedAnthropic, plantedTargetEnv, plantedExpanded}, " ")
+	t.Setenv("HTTPS_PROXY", "http://proxyuser:"+plantedProxyPass+"@proxy.corp:3128")
+	echoed := strings.Join([]string{plantedProviderKey, plantedAnthropic, plantedTargetEnv, plantedExpanded,
+		"proxy " + plantedProxyPass, "db https://alice:" + plantedURLPass + "@db.example/x"}, " ")
 	builtins := target.Builtins{"echo": func(bool) (*mcp.Server, error) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "echo " + plantedProviderKey, Version: "1"}, nil)
 		mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
@@ -98,7 +103,7 @@ cases:
 	if err := htmlreport.Run(&page, &htmlreport.RunPage{Run: rec, Result: grade.Run(s, rec)}); err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []string{plantedProviderKey, plantedAnthropic, plantedTargetEnv, plantedExpanded} {
+	for _, v := range []string{plantedProviderKey, plantedAnthropic, plantedTargetEnv, plantedExpanded, plantedProxyPass, plantedURLPass} {
 		if bytes.Contains(data, []byte(v)) {
 			t.Errorf("record.jsonl holds %q", v)
 		}

@@ -268,6 +268,9 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		if a := mapValue(n, "attempts"); a != nil && c.Attempts == 0 {
 			l.errorf(c.File, a.Line, a.Column, "case %s: attempts is 0: want a positive number (leave it out for the suite's)", c.ID)
 		}
+		if tc := nodeAt(n, "action", "turn_cap"); tc != nil && c.Action != nil && c.Action.TurnCap == 0 {
+			l.errorf(c.File, tc.Line, tc.Column, "case %s: action turn_cap is 0: want a positive number (leave it out for the default)", c.ID)
+		}
 		l.answerChecks(c, n)
 		s.Cases = append(s.Cases, c)
 	}
@@ -281,8 +284,11 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	if s.Attempts < 0 {
 		l.errorf(file, lineOf(data, "attempts:"), 0, "attempts is %d: want a positive number", s.Attempts)
 	}
-	if t := s.Target.ConnectTimeout; t < 0 || (t > 0 && t < time.Millisecond) {
-		l.errorf(file, lineOf(data, "connect_timeout:"), 0, "target: connect_timeout %s: want a positive duration such as 30s", t)
+	root := rootNode(data)
+	if t := s.Target.ConnectTimeout; t < time.Millisecond {
+		if n := nodeAt(root, "target", "connect_timeout"); n != nil {
+			l.errorf(file, n.Line, n.Column, "target: connect_timeout %s: want a positive duration such as 30s (leave it out for the default, 30s)", t)
+		}
 	}
 	if line := topLevelLine(data, "attempts:"); s.Attempts == 0 && line > 0 {
 		l.errorf(file, line, 0, "attempts is 0: want a positive number (leave it out for the default, 3)")
@@ -307,11 +313,23 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	l.checkTargets(s, file, data)
 	l.checkSlice(s, file, data)
 	l.checkSurfaces(s, file, data)
-	if s.TurnCap < 0 {
-		l.errorf(file, lineOf(data, "turn_cap:"), 0, "turn_cap is %d: want a positive number", s.TurnCap)
+	if n := nodeAt(root, "turn_cap"); n != nil && s.TurnCap <= 0 {
+		l.errorf(file, n.Line, n.Column, "turn_cap is %d: want a positive number (leave it out for the default, 8)", s.TurnCap)
 	}
 	if s.JudgeAsks < 0 {
 		l.errorf(file, lineOf(data, "judge_asks:"), 0, "judge_asks is %d: want a positive number", s.JudgeAsks)
+	}
+	if seq := nodeAt(root, "preflight"); seq != nil && seq.Kind == yaml.SequenceNode {
+		for i, n := range seq.Content {
+			if i < len(s.Preflight) {
+				s.Preflight[i].Line = n.Line
+			}
+		}
+	}
+	if seq := nodeAt(root, "read_only_tools"); seq != nil && seq.Kind == yaml.SequenceNode {
+		for _, n := range seq.Content {
+			s.ReadOnlyLines = append(s.ReadOnlyLines, n.Line)
+		}
 	}
 	for i := range s.Preflight {
 		p := &s.Preflight[i]
@@ -336,6 +354,31 @@ func (l *loader) figureValues(c *Case, n *yaml.Node) {
 			l.errorf(c.File, f.Line, f.Column, "case %s: figure %d has no value: want value: <number>", c.ID, i+1)
 		}
 	}
+}
+
+// rootNode returns the top mapping of a YAML file (nil when it has none).
+func rootNode(data []byte) *yaml.Node {
+	var root yaml.Node
+	if err := yaml.Load(data, &root); err != nil {
+		return nil
+	}
+	n := &root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	return n
+}
+
+// nodeAt returns the value at the path of keys under n, or nil when n is
+// nil or the path is absent.
+func nodeAt(n *yaml.Node, keys ...string) *yaml.Node {
+	for _, k := range keys {
+		if n == nil {
+			return nil
+		}
+		n = mapValue(n, k)
+	}
+	return n
 }
 
 func mapValue(n *yaml.Node, key string) *yaml.Node {
@@ -400,6 +443,9 @@ func checkArgRules(c *Case, at func(string, ...any)) {
 			if b != nil && (math.IsInf(*b, 0) || math.IsNaN(*b)) {
 				at("argument rule %d (%s.%s): bound %v: want a finite number", i+1, a.Tool, a.Arg, *b)
 			}
+		}
+		if a.Min != nil && a.Max != nil && *a.Min > *a.Max {
+			at("argument rule %d (%s.%s): min %v is above max %v: no value passes", i+1, a.Tool, a.Arg, *a.Min, *a.Max)
 		}
 	}
 	for i, k := range c.Key.Calls {
@@ -561,8 +607,12 @@ func (s *Suite) toolRefs() []toolRef {
 			add(t, "expected_errors")
 		}
 	}
-	for _, t := range s.ReadOnlyTools {
-		refs = append(refs, toolRef{t, s.Path, 0, "read_only_tools"})
+	for i, t := range s.ReadOnlyTools {
+		line := 0
+		if i < len(s.ReadOnlyLines) {
+			line = s.ReadOnlyLines[i]
+		}
+		refs = append(refs, toolRef{t, s.Path, line, "read_only_tools"})
 	}
 	return refs
 }

@@ -39,6 +39,9 @@ type Suite struct {
 	// server does not annotate them so. A read-only run stops if the server
 	// shows a tool that is neither annotated read-only nor listed here.
 	ReadOnlyTools []string `yaml:"read_only_tools,omitempty"`
+	// ReadOnlyLines are the lines of ReadOnlyTools' entries in the suite
+	// file (0 where unknown), for error messages.
+	ReadOnlyLines []int `yaml:"-"`
 	// AllowWrites lets the model see tools that are not read-only. When
 	// false (the default) the run is read-only, and it stops before any
 	// model request if the target shows a tool that is not marked

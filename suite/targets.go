@@ -59,8 +59,10 @@ func (l *loader) checkTargets(s *Suite, file string, data []byte) {
 		case t.From != "" && (t.Spec != "" || len(t.Env) > 0 || t.Dir != "" || len(t.Headers) > 0):
 			l.errorf(file, line, 0, "targets: %s: from %s gives the server's command or URL, env, cwd and headers: want from, name, inherit_env and connect_timeout only", name, t.From)
 		}
-		if d := t.ConnectTimeout; d < 0 || (d > 0 && d < time.Millisecond) {
-			l.errorf(file, line, 0, "targets: %s: connect_timeout %s: want a positive duration such as 30s", name, d)
+		if d := t.ConnectTimeout; d < time.Millisecond {
+			if n := nodeAt(rootNode(data), "targets", name, "connect_timeout"); n != nil {
+				l.errorf(file, n.Line, n.Column, "targets: %s: connect_timeout %s: want a positive duration such as 30s (leave it out for the default, 30s)", name, d)
+			}
 		}
 	}
 }

@@ -56,7 +56,7 @@ func TestTargetsRefused(t *testing.T) {
 		{"no spec", "  household: builtin:household\n", "  household: {connect_timeout: 5s}\n", "s.yaml:3: targets: household names no server"},
 		{"from and spec", "{from: mcp.json, name: docs}", "{from: mcp.json, spec: builtin:x}", "s.yaml:8: targets: docs: from mcp.json gives the server's command"},
 		{"name without from", "{from: mcp.json, name: docs}", "{spec: builtin:x, name: docs}", `s.yaml:8: targets: docs: name "docs" goes with from`},
-		{"timeout", "connect_timeout: 45s", "connect_timeout: -1s", "s.yaml:4: targets: memory: connect_timeout -1s"},
+		{"timeout", "connect_timeout: 45s", "connect_timeout: -1s", "s.yaml:7:22: targets: memory: connect_timeout -1s"},
 		{"empty", "targets:\n  household: builtin:household\n", "targets: {}\n  household: builtin:household\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

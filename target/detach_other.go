@@ -10,3 +10,6 @@ func detach(cmd *exec.Cmd) {}
 
 // killGroup does nothing where process groups are not available.
 func killGroup(pgid int) {}
+
+// watchGroup does nothing where process groups are not available.
+func watchGroup(pgid int) (stop func()) { return func() {} }

@@ -15,3 +15,6 @@ import (
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
+
+// watchGroup does nothing here: only Linux kills a server with mcpeval.
+func watchGroup(pgid int) (stop func()) { return func() {} }

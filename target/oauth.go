@@ -114,7 +114,13 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 		if err != nil {
 			return nil, nil
 		}
-		if ct, err := loadToken(dir, c.Spec); err != nil || ct.Flow != FlowAuthorizationCode {
+		ct, err := loadToken(dir, c.Spec)
+		var insecure *insecureCacheError
+		switch {
+		case errors.As(err, &insecure):
+			// A login whose cache others can read: the handler says why
+			// it is not used rather than the server's bare 401.
+		case err != nil || ct.Flow != FlowAuthorizationCode:
 			return nil, nil
 		}
 		c.OAuth = &OAuth{Flow: FlowAuthorizationCode}
@@ -135,7 +141,7 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 	defer handlers.Unlock()
 	h := handlers.m[key]
 	if h == nil {
-		h = &oauthHandler{server: c.Spec, shown: c.Shown(), o: o, client: &http.Client{Timeout: 30 * time.Second}}
+		h = &oauthHandler{server: c.Spec, shown: c.Shown(), o: o, client: &http.Client{Transport: baseTransport, Timeout: 30 * time.Second, CheckRedirect: checkRedirect}}
 		handlers.m[key] = h
 	}
 	return h, nil
@@ -151,6 +157,8 @@ type oauthHandler struct {
 	mu     sync.Mutex
 	loaded bool
 	ts     oauth2.TokenSource
+	// unused says why the cached token was not used, when it was there.
+	unused error
 }
 
 // TokenSource returns the current token's source: the cached token at
@@ -161,8 +169,13 @@ func (h *oauthHandler) TokenSource(context.Context) (oauth2.TokenSource, error) 
 	defer h.mu.Unlock()
 	if !h.loaded {
 		h.loaded = true
-		if c, err := loadToken(h.o.TokenDir, h.server); err == nil {
+		c, err := loadToken(h.o.TokenDir, h.server)
+		var insecure *insecureCacheError
+		switch {
+		case err == nil:
 			h.ts = h.fromCache(c)
+		case errors.As(err, &insecure):
+			h.unused = err
 		}
 	}
 	if h.ts == nil {
@@ -224,6 +237,9 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	default:
 		if h.o.Browser == nil {
 			resp.Body.Close()
+			if h.unused != nil {
+				return fmt.Errorf("authorizing with %s: %w", h.shown, h.unused)
+			}
 			return fmt.Errorf("authorizing with %s: no usable cached token, and the authorization code flow needs a person at a browser: run mcpeval login first", h.shown)
 		}
 		inner, err = h.authorizationCode(ctx, req, resp, &meta)

@@ -65,7 +65,7 @@ func loadToken(dir, server string) (*cachedToken, error) {
 		return nil, err
 	}
 	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("token cache %s: readable by others (mode %v): not used", path, st.Mode().Perm())
+		return nil, &insecureCacheError{path: path, mode: st.Mode().Perm()}
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -79,6 +79,17 @@ func loadToken(dir, server string) (*cachedToken, error) {
 		return nil, errors.New("token cache: not this server's")
 	}
 	return &c, nil
+}
+
+// insecureCacheError says a token cache file was not used because others
+// could read it: a token that may have leaked is not sent.
+type insecureCacheError struct {
+	path string
+	mode os.FileMode
+}
+
+func (e *insecureCacheError) Error() string {
+	return fmt.Sprintf("the token cache %s is readable by others (mode %v), so it was not used: run mcpeval login again (the new cache is for you alone)", e.path, e.mode)
 }
 
 // saveToken writes c to its file in dir, creating dir with mode 0700 and

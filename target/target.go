@@ -119,8 +119,12 @@ func (c Config) Check() error {
 			return fmt.Errorf("target %q: no command after the stdio: prefix", c.Shown())
 		}
 	case "http":
-		if _, err := url.Parse(c.Spec); err != nil {
+		u, err := url.Parse(c.Spec)
+		if err != nil {
 			return fmt.Errorf("target %q: not a URL", c.Shown())
+		}
+		if u.Host == "" {
+			return fmt.Errorf("target %q: no host: want %s://HOST[:PORT]/PATH", c.Shown(), u.Scheme)
 		}
 	case "servers":
 		return c.checkServers()
@@ -176,6 +180,7 @@ type Conn struct {
 	Session *mcp.ClientSession
 	stderr  *Tail
 	cmd     *exec.Cmd
+	stdio   *commandTransport // a stdio server's transport
 	closers []func() error
 	// timeout bounds listing the tools; secrets are scrubbed from errors.
 	timeout time.Duration
@@ -234,13 +239,17 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		c.stderr = NewTail(n, 4096)
 		cmd.Stderr = c.stderr
 		c.cmd = cmd
-		transport = &commandTransport{cmd: cmd, terminate: 2 * time.Second} // transport_stdio.go
+		c.stdio = &commandTransport{cmd: cmd, terminate: 2 * time.Second} // transport_stdio.go
+		transport = c.stdio
 	case "http":
 		headers := http.Header{}
 		for k, v := range cfg.Headers {
 			headers.Set(k, os.Expand(v, os.Getenv))
 		}
-		hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
+		hc, err := httpClient(cfg.Spec, headers)
+		if err != nil {
+			return nil, err
+		}
 		oauth, err := oauthFor(cfg)
 		if err != nil {
 			return nil, err
@@ -461,24 +470,10 @@ func (c *Conn) Close() error {
 	if c.cmd != nil && c.cmd.Process != nil {
 		killGroup(c.cmd.Process.Pid)
 	}
+	if c.stdio != nil && c.stdio.unwatch != nil {
+		c.stdio.unwatch()
+	}
 	return errors.Join(errs...)
-}
-
-type headerTransport struct {
-	base    http.RoundTripper
-	headers http.Header
-}
-
-func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range t.headers {
-		r.Header[k] = vs
-	}
-	resp, err := t.base.RoundTrip(r)
-	if err == nil {
-		resp.Body = limitBody(resp.Body, MaxResponseBytes)
-	}
-	return resp, err
 }
 
 // SplitCommand splits a command line into words as a POSIX shell would for

@@ -27,6 +27,9 @@ type commandTransport struct {
 	terminate time.Duration
 	// maxFrame bounds one message read (mcp.DefaultMaxLineLength when 0).
 	maxFrame int64
+	// unwatch stops the watcher of the server's process group (see
+	// watchGroup) once the server is closed; set by Connect.
+	unwatch func()
 }
 
 // Connect starts the command.
@@ -42,6 +45,7 @@ func (t *commandTransport) Connect(context.Context) (mcp.Connection, error) {
 	if err := t.cmd.Start(); err != nil {
 		return nil, err
 	}
+	t.unwatch = watchGroup(t.cmd.Process.Pid)
 	limit := t.maxFrame
 	if limit <= 0 {
 		limit = mcp.DefaultMaxLineLength

@@ -42,6 +42,7 @@ func TestSubprocess(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) { signalStops(t, bin, sig) })
 	}
 	t.Run("fifo-sigterm", func(t *testing.T) { fifoSigterm(t, bin) })
+	t.Run("grandchild", func(t *testing.T) { grandchildDies(t, bin) })
 }
 
 // fifoSigterm: "mcpeval report RUN --html FIFO" with nobody reading the
@@ -105,6 +106,62 @@ func fifoSigterm(t *testing.T, bin string) {
 	if !strings.Contains(stderr.String(), "page.html") {
 		t.Errorf("stderr does not name the FIFO: %s", stderr.String())
 	}
+}
+
+// grandchildDies runs a real mcpeval against a shell script server that
+// starts a sleep of its own, then kills mcpeval alone with SIGKILL: the
+// sleep, the server's child, must die with it.
+func grandchildDies(t *testing.T, bin string) {
+	if runtime.GOOS != "linux" {
+		t.Skip("mcpeval watches its servers' process groups on Linux")
+	}
+	fs, err := exec.LookPath("faultserver")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "sleep.pid")
+	script := filepath.Join(dir, "server.sh")
+	body := "#!/bin/sh\nsleep 300 &\necho $! > '" + pidFile + "'\nexec '" + fs + "' -serve household -delay 50ms\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, bin, "run", "--quiet", "--target", "stdio:"+script, "--attempts", "3", "--concurrency", "1", "--out", filepath.Join(dir, "run"))
+	var sleep int
+	for deadline := time.Now().Add(20 * time.Second); sleep == 0 && time.Now().Before(deadline) && !p.exited(); time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(pidFile)
+		fmt.Sscan(string(data), &sleep)
+	}
+	if sleep == 0 {
+		t.Fatalf("the server never started its sleep\n%s", p.stderr.String())
+	}
+	t.Cleanup(func() { syscall.Kill(sleep, syscall.SIGKILL) })
+	time.Sleep(300 * time.Millisecond) // the run under way
+	if p.exited() {
+		t.Fatalf("mcpeval ended before it could be killed: exit %d\n%s", p.code(), p.stderr.String())
+	}
+	p.cmd.Process.Kill() // mcpeval alone, as kill -9 PID does
+	<-p.done
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !running(sleep) {
+			return
+		}
+	}
+	t.Errorf("the server's child (pid %d) outlived mcpeval's SIGKILL", sleep)
+}
+
+// running reports whether process pid exists and is not a zombie.
+func running(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the command's closing parenthesis.
+	s := string(data)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
 }
 
 // slowTarget is the household target behind the fault server, each tool

@@ -165,3 +165,59 @@ func TestLoginUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestInsecureTokenCacheSaysWhy logs in, then makes the token cache
+// readable by others: a run does not use it, and says so, naming the file
+// and what to do, for a server logged in to and for a suite's
+// authorization_code target alike.
+func TestInsecureTokenCacheSaysWhy(t *testing.T) {
+	_, endpoint := householdBehindOAuth(t, nil)
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	loginBrowser = func(ctx context.Context, url string) error {
+		resp, err := http.Get(url)
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	}
+	t.Cleanup(func() { loginBrowser = target.OpenBrowser })
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"login", endpoint}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("login: exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(target.TokenFile(filepath.Join(config, "mcpeval", "tokens"), endpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another user's configuration directory, as a fresh mcpeval reads it,
+	// with the cache readable by all.
+	other := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", other)
+	file := target.TokenFile(filepath.Join(other, "mcpeval", "tokens"), endpoint)
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run", "--json", "--quiet", "--target", endpoint, "--attempts", "1", "--out", filepath.Join(t.TempDir(), "run")},
+		{"run", "--json", "--quiet", "--suite", oauthSuite(t, endpoint, `{flow: authorization_code}`), "--attempts", "1", "--out", filepath.Join(t.TempDir(), "run")},
+	} {
+		_, code, errs := runJSON(t, args...)
+		if code == 0 {
+			t.Fatalf("%v: a run used a token cache others can read", args)
+		}
+		for _, want := range []string{file, "readable by others", "mcpeval login"} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("%v: stderr does not say %q:\n%s", args[:4], want, errs)
+			}
+		}
+	}
+}

@@ -204,6 +204,33 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	return f.finish(e, g, err, o.prices)
 }
 
+// checkOutDir refuses an --out that cannot be a run's folder: one that
+// names a file, a FIFO or a device (/dev/null), or lies under one.
+func checkOutDir(out string) error {
+	for p := filepath.Clean(out); ; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		if err == nil {
+			if st.IsDir() {
+				return nil
+			}
+			what := "a file"
+			switch {
+			case st.Mode()&os.ModeNamedPipe != 0:
+				what = "a FIFO"
+			case st.Mode()&os.ModeDevice != 0:
+				what = "a device"
+			}
+			if p == filepath.Clean(out) {
+				return usagef("--out %s: it is %s, not a folder: name a folder for the run (it is created if missing)", out, what)
+			}
+			return usagef("--out %s: %s is %s, not a folder", out, p, what)
+		}
+		if parent := filepath.Dir(p); parent == p {
+			return nil
+		}
+	}
+}
+
 // maxConcurrency caps --concurrency: more attempts at once than this
 // would only queue at the provider.
 const maxConcurrency = 1024
@@ -220,6 +247,9 @@ func (f *runFlags) checkValues() error {
 		return usagef("--call-timeout %v: a tool call needs a positive time limit (e.g. 60s)", f.callTimeout)
 	}
 	if f.out != "" {
+		if err := checkOutDir(f.out); err != nil {
+			return err
+		}
 		if _, err := os.Lstat(filepath.Join(f.out, record.FileName)); err == nil {
 			return usagef("--out %s already holds a record: a run never overwrites another (choose another --out, or --resume it)", f.out)
 		}
@@ -435,6 +465,8 @@ func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *usage.P
 		return exitf(exitInvalid, "%v\n%s", err, preflightProblems(rec))
 	case err != nil:
 		return exitf(exitIncomplete, "%v; the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", err, rec.Dir, rec.Dir)
+	case !rec.Complete() && strings.HasPrefix(rec.End.Reason, runner.StoppedMoved):
+		return exitf(exitIncomplete, "run stopped: %s\nthe record %s keeps every finished attempt; name the server's new URL as the target", rec.End.Reason, rec.Dir)
 	case !rec.Complete():
 		return exitf(exitIncomplete, "run incomplete (%s); the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", rec.End.Reason, rec.Dir, rec.Dir)
 	}

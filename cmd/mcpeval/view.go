@@ -7,6 +7,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,9 +54,12 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	host, _, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usagef("--addr %q: want HOST:PORT, such as 127.0.0.1:8080", addr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil && port != "" {
+		return usagef("--addr %q: port %q: want a number from 0 to 65535 (0: a free one)", addr, port)
 	}
 	if reviewer == "" {
 		reviewer = e.getenv("MCPEVAL_REVIEWER")

@@ -55,6 +55,9 @@ func (k *Known) AddExpanded(s string, getenv func(string) string) {
 		named = true
 		v := getenv(name)
 		k.Add(v)
+		if strings.Contains(v, "://") {
+			k.addURLPassword(v)
+		}
 		return v
 	})
 	if named {
@@ -68,12 +71,28 @@ func (k *Known) AddExpanded(s string, getenv func(string) string) {
 // provider's or a CI's key of any shape. A value that is one plain
 // lowercase word of fewer than 16 letters (CACHE_KEY=production) is taken
 // for a setting, not a secret: scrubbing it would rewrite ordinary text.
+// The password of a URL any variable holds (HTTPS_PROXY, DATABASE_URL) is
+// registered too, whatever the variable's name.
 func (k *Known) AddEnviron(environ []string) {
 	for _, kv := range environ {
 		name, v, ok := strings.Cut(kv, "=")
 		if ok && SecretName(name) && !plainWord.MatchString(strings.TrimSpace(v)) {
 			k.Add(v)
 		}
+		if ok && strings.Contains(v, "://") {
+			k.addURLPassword(v) // a proxy's or a database's URL, whatever its name
+		}
+	}
+}
+
+// addURLPassword registers the password of the URL s, if it has one.
+func (k *Known) addURLPassword(s string) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.User == nil {
+		return
+	}
+	if p, ok := u.User.Password(); ok {
+		k.Add(p)
 	}
 }
 
@@ -215,14 +234,18 @@ func (k *Known) Find(data []byte) int {
 
 // flagName matches a command-line flag whose name means a secret
 // (--password, --api-key, -token, --db_pass), with its =VALUE if any.
-var flagName = regexp.MustCompile(`(?i)^--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds)(=.*)?$`)
+var flagName = regexp.MustCompile(`(?i)^--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pw|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds|session|cookie|cookies)(=.*)?$`)
+
+// envArg matches NAME=VALUE, as a container's -e or env(1) takes it.
+var envArg = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=(.+)$`)
 
 // credentialParam matches a URL query parameter that carries a credential.
-var credentialParam = regexp.MustCompile(`(?i)^(?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session)$`)
+var credentialParam = regexp.MustCompile(`(?i)^(?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session|x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)$`)
 
 // AddArgs registers the credentials a command line carries: the value of
 // every flag whose name means a secret, in either form (--password VALUE,
-// --password=VALUE), and the password and credential parameters (token=,
+// --password=VALUE), the value of every NAME=VALUE whose name says it is a
+// secret (docker's -e API_TOKEN=VALUE), and the password and credential parameters (token=,
 // key=, sig=...) of every URL among the arguments.
 func (k *Known) AddArgs(args []string) {
 	for i, a := range args {
@@ -233,6 +256,9 @@ func (k *Known) AddArgs(args []string) {
 			case i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
 				k.Add(args[i+1])
 			}
+		}
+		if m := envArg.FindStringSubmatch(a); m != nil && SecretName(m[1]) {
+			k.Add(m[2]) // -e API_TOKEN=VALUE
 		}
 		if strings.Contains(a, "://") {
 			k.addURL(a)

@@ -35,10 +35,10 @@ const flagValue = `('[^'\n]*'|"[^"\n]*"|[^\s"'<>,;&\[\]-][^\s"'<>,;&]*)`
 var shapes = []shape{
 	{"private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`), 0},
 	{"url credentials", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://([^\s/@"'<>]+)@`), 1},
-	{"url token", regexp.MustCompile(`(?i)[?&;](?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session|tenant|tenant_id)=` + value), 1},
+	{"url token", regexp.MustCompile(`(?i)[?&;](?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session|tenant|tenant_id|x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)=` + value), 1},
 	{"authorization", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,}|\[[a-z:]*)`), 1},
-	{"credential field", regexp.MustCompile(`(?i)\b(?:password|passwd|pwd|passphrase|secret|client_secret|api[_-]?key|apikey|x-api-key|access[_-]?key|secret[_-]?key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|authorization|cookie|set-cookie|tenant[_-]?id)\b["']?\s*[:=]\s*["']?` + value), 1},
-	{"credential flag", regexp.MustCompile(`(?i)(?:^|[\s'"=])--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds)(?:\s*=\s*|[ \t]+)` + flagValue), 1},
+	{"credential field", regexp.MustCompile(`(?i)(?:^|[^/\\\w])(?:[a-z0-9]+_)*(?:password|passwd|pwd|passphrase|secret|client_secret|api[_-]?key|apikey|x-api-key|access[_-]?key|secret[_-]?key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|authorization|cookie|set-cookie|tenant[_-]?id)\b["']?\s*[:=]\s*["']?` + value), 1},
+	{"credential flag", regexp.MustCompile(`(?i)(?:^|[\s'"=])--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pw|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds|session|cookie|cookies)(?:\s*=\s*|[ \t]+)` + flagValue), 1},
 	{"anthropic key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{16,}`), 0},
 	{"openai key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}`), 0},
 	{"github token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0},
@@ -80,4 +80,18 @@ func replaceGroup(s string, sh shape, with string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// urlCredentials is the shape of a URL's user info.
+var urlCredentials = shapes[1]
+
+// UserInfo removes the user info of every URL in s
+// ("https://[redacted:secret]@host/"), and nothing else. Unlike Secrets it
+// is safe on text a grader reads (answers, tool arguments and results): a
+// URL's password is never a figure.
+func UserInfo(s string) string {
+	if !strings.Contains(s, "@") || !urlCredentials.re.MatchString(s) {
+		return s
+	}
+	return replaceGroup(s, urlCredentials, Label("secret"))
 }
