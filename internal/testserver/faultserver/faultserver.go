@@ -39,6 +39,9 @@ type Options struct {
 	// Silent makes the server read its stdin and never answer anything,
 	// not even initialize.
 	Silent bool
+	// EchoEnv, when set, adds the tool echo_env, which returns the value
+	// of the server's environment variable of that name.
+	EchoEnv string
 }
 
 // Invalid is replaced on the wire by bytes that are not UTF-8: a tool
@@ -94,6 +97,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.FailStart, "fail-start", false, "exit before speaking MCP")
 	fs.IntVar(&o.StderrBytes, "stderr-bytes", 0, "write this many bytes to stderr before serving")
 	fs.BoolVar(&o.Silent, "silent", false, "read stdin and never answer, not even initialize")
+	fs.StringVar(&o.EchoEnv, "echo-env", "", "add the tool echo_env, returning the value of the environment variable `NAME`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -136,6 +140,12 @@ func NewServer(o Options, out io.Writer, stderr io.Writer) (*mcp.Server, error) 
 		}
 	} else {
 		s = ownTools(stderr)
+	}
+	if o.EchoEnv != "" {
+		mcp.AddTool(s, &mcp.Tool{Name: "echo_env", Description: "a value of the server's environment", Annotations: readOnly},
+			func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "the value is " + os.Getenv(o.EchoEnv)}}}, nil, nil
+			})
 	}
 	var calls atomic.Int64
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
