@@ -52,7 +52,7 @@ Examples:
   mcpeval call builtin:household get_net_worth_history '{"months": 7}'
   mcpeval call builtin:ops get_container '{"container_id": "nope"}' --json
   mcpeval call --suite examples/household-ci get_net_worth
-  mcpeval call get_accounts -- stdio:mcpeval serve-target household
+  mcpeval call list_items -- stdio:./bin/my-server --read-only
   mcpeval call https://mcp.example.com/mcp search '{"query": "rent"}' --target-header 'Authorization: Bearer ${MCP_TOKEN}'
 `
 
