@@ -92,3 +92,18 @@ func (s scrubber) attempt(a *record.Attempt) {
 		redact.Walk(a, s.text)
 	}
 }
+
+// Scrubber removes from text what a run removes from its record, for
+// commands that show a target's answers outside a run (mcpeval call).
+type Scrubber struct{ s scrubber }
+
+// NewScrubber returns the scrubber a run against target t uses.
+func NewScrubber(t target.Config) Scrubber { return Scrubber{newScrubber(t)} }
+
+// Text scrubs what a server returned, as a recorded result is scrubbed:
+// the configuration's values and the known secrets.
+func (s Scrubber) Text(v string) string { return s.s.text(v) }
+
+// Error scrubs an error message as a recorded one is scrubbed: also every
+// credential recognised by its shape.
+func (s Scrubber) Error(msg string) string { return s.s.errText(msg) }

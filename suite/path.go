@@ -249,3 +249,51 @@ func number(x any) (float64, bool) {
 }
 
 // Checking.
+
+// Leaf is one value at the end of a dotted path: a number, string, bool
+// or null, or an empty map or list.
+type Leaf struct {
+	Path  string
+	Value any
+}
+
+// Leaves returns every leaf of v (decoded JSON) with the dotted path that
+// leads to it, in order (map keys sorted, list elements by index), so
+// that Lookup(v, leaf.Path) is exactly leaf.Value. A map key that a path
+// cannot name (empty, or holding '.', '[' or ']', or "*") is skipped with
+// everything under it. A v that is itself a leaf has the empty path.
+func Leaves(v any) []Leaf {
+	var out []Leaf
+	var walk func(prefix string, x any)
+	join := func(prefix, seg string) string {
+		if prefix == "" {
+			return seg
+		}
+		return prefix + "." + seg
+	}
+	walk = func(prefix string, x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			if len(x) == 0 {
+				out = append(out, Leaf{prefix, x})
+			}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if k == "" || k == "*" || strings.ContainsAny(k, ".[]") {
+					continue
+				}
+				walk(join(prefix, k), x[k])
+			}
+		case []any:
+			if len(x) == 0 {
+				out = append(out, Leaf{prefix, x})
+			}
+			for i, e := range x {
+				walk(join(prefix, strconv.Itoa(i)), e)
+			}
+		default:
+			out = append(out, Leaf{prefix, x})
+		}
+	}
+	walk("", v)
+	return out
+}

@@ -51,11 +51,10 @@ func init() {
 
 func initCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "init", initHelp)
-	var headers, envs repeated
-	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target, and write it into the suite as a ${VAR} reference; repeatable")
-	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target, and write it into the suite as a ${VAR} reference; repeatable")
-	var ct connectTimeout
-	ct.register(fs.FlagSet)
+	var tf targetFlags // with its own words: init writes them into the suite
+	fs.Var(&tf.headers, "target-header", "send `NAME: VALUE` to an HTTP target, and write it into the suite as a ${VAR} reference; repeatable")
+	fs.Var(&tf.envs, "target-env", "set `KEY=VALUE` for a stdio target, and write it into the suite as a ${VAR} reference; repeatable")
+	tf.timeout.register(fs.FlagSet)
 	args, after := splitDashes(args)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -93,11 +92,11 @@ func initCmd(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("checking %s: %w", p, err)
 		}
 	}
-	l, err := listTools(ctx, spec, headers, envs, ct)
+	l, err := listTools(ctx, spec, tf)
 	if err != nil {
 		return err
 	}
-	suiteText, notes := suiteSkeleton(l, spec, dir, headers, envs)
+	suiteText, notes := suiteSkeleton(l, spec, dir, tf.headers, tf.envs)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("making %s: %w", dir, err)
 	}

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpeval/mcpeval/internal/audit"
-	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -141,12 +140,9 @@ func (t listedTool) writes() bool { return !t.Hints.ReadOnly }
 
 func toolsCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "tools", toolsHelp)
-	var headers, envs repeated
-	fs.Var(&headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment and never shown; repeatable")
-	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
+	var tf targetFlags
+	tf.register(fs.FlagSet)
 	asJSON := fs.Bool("json", false, "print the listing as JSON on stdout")
-	var ct connectTimeout
-	ct.register(fs.FlagSet)
 	args, after := splitDashes(args)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -156,7 +152,7 @@ func toolsCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := listTools(ctx, spec, headers, envs, ct)
+	l, err := listTools(ctx, spec, tf)
 	if err != nil {
 		return err
 	}
@@ -193,19 +189,11 @@ func targetArg(pos []string, cmd string) (string, error) {
 
 // listTools connects to the target spec and lists its tools, as a run
 // would see them. It calls no tool.
-func listTools(ctx context.Context, spec string, headers, envs []string, ct connectTimeout) (*toolListing, error) {
-	tcfg, err := flagTarget(spec) // a spec, or FILE.json#NAME
-	tcfg.Builtins = builtin.All()
-	if err == nil {
-		err = tcfg.Check()
-	}
+func listTools(ctx context.Context, spec string, tf targetFlags) (*toolListing, error) {
+	tcfg, err := specTarget(spec, tf)
 	if err != nil {
-		return nil, badInput(err)
-	}
-	if err := addTargetFlags(&tcfg, headers, envs); err != nil {
 		return nil, err
 	}
-	ct.apply(&tcfg)
 	conn, err := target.Dial(ctx, tcfg)
 	if err != nil {
 		return nil, err
