@@ -189,6 +189,13 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 4
 	}
+	if b := cfg.Suite.ConcurrencyBound(); b > 0 && cfg.Concurrency > b {
+		if cfg.Warn != nil {
+			cfg.Warn(fmt.Sprintf("suite %s runs at most %d attempts at once (%s): concurrency %d lowered to %d",
+				cfg.Suite.Name, b, boundSetting(cfg.Suite), cfg.Concurrency, b))
+		}
+		cfg.Concurrency = b
+	}
 	if cfg.TurnCap <= 0 {
 		cfg.TurnCap = cfg.Suite.TurnCap
 	}
@@ -1149,4 +1156,12 @@ func SuiteTarget(s *suite.Suite) target.Config {
 		t.Dir = filepath.Join(base, t.Dir)
 	}
 	return t
+}
+
+// boundSetting names the suite setting that bounds its concurrency.
+func boundSetting(s *suite.Suite) string {
+	if s.Serial {
+		return "serial: true"
+	}
+	return fmt.Sprintf("concurrency: %d", s.Concurrency)
 }
