@@ -49,8 +49,9 @@ or on those --surface names, each in its own run directory (--out/SURFACE),
 and the surfaces are set side by side at the end (mcpeval surfaces).
 
 The record is written to --out (default runs/RUN_ID) and never overwritten.
---resume RUN runs the attempts an interrupted run lacks, with the budget it
-was given; --retry-errors also runs again those that ended in error (the
+--resume RUN runs the attempts an interrupted run lacks, with the budget,
+concurrency, turn cap and target pool it was given (a flag given again
+overrides one, and the run says which); --retry-errors also runs again those that ended in error (the
 record keeps them, superseded by the new ones). One process at a time
 writes a run: a second is refused, naming the first's PID.
 With --json the summary is printed as JSON on stdout.
@@ -261,7 +262,9 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 	if !setFlag(fs, "model") {
 		f.model = resume.Header.Model.Spec
 	}
-	f.resumeBudget(fs, &resume.Header)
+	for _, m := range f.resumeSettings(fs, &resume.Header) {
+		fmt.Fprintf(e.stderr, "mcpeval run: --resume %s: %s\n", termsafe.Line(f.resume), m)
+	}
 	return resume, nil
 }
 
@@ -486,6 +489,41 @@ type runBudget struct {
 func budgetExtra(tokens int64, usd float64) map[string]json.RawMessage {
 	b, _ := json.Marshal(runBudget{Tokens: tokens, USD: usd})
 	return map[string]json.RawMessage{budgetKey: b}
+}
+
+// resumeSettings takes the settings the resumed run recorded (its
+// concurrency, turn cap, target pool and budget) unless a flag gives
+// another, and returns one line for each flag that overrode a recorded
+// setting.
+func (f *runFlags) resumeSettings(fs *flagSet, h *record.Header) []string {
+	var said []string
+	keep := func(flagName, what string, recorded int, v *int) {
+		switch {
+		case !setFlag(fs, flagName):
+			*v = recorded
+		case *v != recorded:
+			said = append(said, fmt.Sprintf("--%s %d overrides the recorded %s %d", flagName, *v, what, recorded))
+		}
+	}
+	if h.Concurrency > 0 {
+		keep("concurrency", "concurrency", h.Concurrency, &f.concurrency)
+	}
+	if h.TurnCap > 0 {
+		keep("turn-cap", "turn cap", h.TurnCap, &f.turns)
+	}
+	if h.TargetPool != 0 {
+		keep("target-pool", "target pool", h.TargetPool, &f.targetPool)
+	}
+	if b, ok := recordedBudget(h); ok {
+		if setFlag(fs, "budget-tokens") && f.budgetTokens != b.Tokens {
+			said = append(said, fmt.Sprintf("--budget-tokens %d overrides the recorded budget of %d tokens", f.budgetTokens, b.Tokens))
+		}
+		if setFlag(fs, "budget-usd") && f.budgetUSD != b.USD {
+			said = append(said, fmt.Sprintf("--budget-usd %g overrides the recorded budget of $%g", f.budgetUSD, b.USD))
+		}
+	}
+	f.resumeBudget(fs, h)
+	return said
 }
 
 // resumeBudget makes the budget the run with header h was given hold for
