@@ -174,7 +174,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		return err
 	}
 	cfg.Warn = func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) }
-	for _, w := range audit.CleanupWarnings(s) {
+	for _, w := range append(audit.CleanupWarnings(s), audit.SharedStateWarnings(s, f.concurrency)...) {
 		fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
 	}
 	prog := newProgress(e, s, !f.quiet && e.isTerminal)

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValidateWarnsOfSharedFixtures: validate warns, naming the case, of
+// an action case whose fixture every attempt shares while the suite lets
+// attempts run at once, and not once the suite is serial.
+func TestValidateWarnsOfSharedFixtures(t *testing.T) {
+	const body = `name: shared
+allow_writes: true
+cases:
+  - id: repo/shared
+    prompt: Add a line to notes.txt saying done.
+    action:
+      kind: write
+      fixtures:
+        - command: [sh, fixture.sh, reset-repo]
+          teardown: {command: [sh, fixture.sh, reset-repo]}
+      steps:
+        - tool: write_file
+          args: {path: {literal: notes.txt}}
+`
+	for _, tc := range []struct {
+		head string
+		warn bool
+	}{{"", true}, {"serial: true\n", false}} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "suite.yaml")
+		os.WriteFile(p, []byte(tc.head+body), 0o644)
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), []string{"validate", "--offline", p}, nil, &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		warned := strings.Contains(out, "repo/shared") && strings.Contains(out, "serial: true")
+		if code != 0 || warned != tc.warn {
+			t.Errorf("%q: exit %d, warned %v (want %v):\n%s", tc.head, code, warned, tc.warn, out)
+		}
+	}
+}
+
+// TestRunLowersConcurrencyToTheSuite: a --concurrency above the suite's
+// bound is lowered to it, the run says so, and the record keeps the
+// concurrency used.
+func TestRunLowersConcurrencyToTheSuite(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "suite.yaml")
+	os.WriteFile(p, []byte("name: serial\ntarget: builtin:household\nserial: true\nattempts: 2\ncases:\n  - id: decline/weather\n    prompt: What's the weather in Lisbon?\n    decline: true\n"), 0o644)
+	out := filepath.Join(dir, "run")
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"run", "--suite", p, "--concurrency", "8", "--out", out, "--quiet"}, nil, &stdout, &stderr)
+	if code != 0 || !strings.Contains(stderr.String(), "(serial: true): concurrency 8 lowered to 1") {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	rec, err := os.ReadFile(filepath.Join(out, "record.jsonl"))
+	if err != nil || !strings.Contains(string(rec), `"concurrency":1,`) {
+		t.Errorf("the record does not keep concurrency 1 (%v)", err)
+	}
+}
