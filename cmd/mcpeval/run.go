@@ -41,7 +41,10 @@ over the target's real MCP tools; records every attempt; grades the record.
              (default: the suite's target); for a suite of several servers
              (targets:), NAME=SPEC replaces the server NAME alone, repeatable
   --model    fake:perfect (default), fake:refuse, fake:invent, script:FILE,
-             anthropic:MODEL or openai:MODEL, with options after semicolons:
+             anthropic:MODEL, openai:MODEL, gemini:MODEL, bedrock:MODEL_ID,
+             azure-openai:DEPLOYMENT, anthropic-bedrock:MODEL_ID or
+             anthropic-vertex:MODEL (docs/models.md), with options after
+             semicolons:
              "anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192"
 
 A suite that declares surfaces (docs/targets.md) is run on each of them,

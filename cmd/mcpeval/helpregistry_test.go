@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/internal/provider"
+	"github.com/mcpeval/mcpeval/internal/publish"
+)
+
+// helpText is what "mcpeval CMD --help" prints.
+func helpText(t *testing.T, cmd string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	Main(context.Background(), []string{cmd, "--help"}, nil, &stdout, &stderr)
+	return stdout.String() + stderr.String()
+}
+
+// TestRunHelpListsEveryProvider: run --help names every provider the
+// registry opens, so a new provider is listed or this fails.
+func TestRunHelpListsEveryProvider(t *testing.T) {
+	help := helpText(t, "run")
+	names := provider.Names()
+	if len(names) < 7 {
+		t.Fatalf("provider.Names() = %q: want fake, script and every real provider", names)
+	}
+	for _, n := range names {
+		if !regexp.MustCompile(`(^|[\s,(])` + regexp.QuoteMeta(n) + `:`).MatchString(help) {
+			t.Errorf("run --help does not name the provider %s (as %s:...)", n, n)
+		}
+	}
+}
+
+// TestPublishHelpListsEveryRule: publish --help names every rule of the
+// registry, so a new rule is listed or this fails.
+func TestPublishHelpListsEveryRule(t *testing.T) {
+	help := helpText(t, "publish")
+	for _, r := range publish.Rules {
+		if !regexp.MustCompile(`(?m)^\s+` + regexp.QuoteMeta(r.Name) + `\s`).MatchString(help) {
+			t.Errorf("publish --help does not list the rule %s", r.Name)
+		}
+	}
+}
