@@ -43,3 +43,17 @@ func TestPublishHelpListsEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageHelpSaysWhatItCounts: coverage counts question cases as well
+// as action cases (audit.Coverage reads both), and its help says so.
+func TestCoverageHelpSaysWhatItCounts(t *testing.T) {
+	help := helpText(t, "coverage")
+	if regexp.MustCompile(`which\s+action\s+cases`).MatchString(help) {
+		t.Errorf("coverage --help says it counts action cases only:\n%s", help)
+	}
+	for _, w := range []string{"question case", "action case"} {
+		if !regexp.MustCompile(regexp.QuoteMeta(w)).MatchString(help) {
+			t.Errorf("coverage --help does not say how a %s covers a tool", w)
+		}
+	}
+}
