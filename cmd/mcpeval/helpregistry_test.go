@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/provider"
@@ -56,4 +58,32 @@ func TestCoverageHelpSaysWhatItCounts(t *testing.T) {
 			t.Errorf("coverage --help does not say how a %s covers a tool", w)
 		}
 	}
+}
+
+// TestREADMEInstallsFromAClone: the module has no tagged release, so the
+// README installs mcpeval from a clone, not at @latest or a version, and
+// keeps its first lines (go run ./cmd/mcpeval run, go test ./...).
+func TestREADMEInstallsFromAClone(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	const head = "# mcpeval\n\n```sh\ngo run ./cmd/mcpeval run "
+	if !strings.HasPrefix(readme, head) || !strings.Contains(firstBlock(readme), "go test ./...") {
+		t.Errorf("README.md no longer starts with go run ./cmd/mcpeval run and go test ./...")
+	}
+	if m := regexp.MustCompile(`go install \S+@\S+`).FindString(readme); m != "" {
+		t.Errorf("README.md says %q: the module has no tag to install", m)
+	}
+	if !strings.Contains(readme, "go install ./cmd/mcpeval") {
+		t.Error("README.md does not say how to install from a clone (go install ./cmd/mcpeval)")
+	}
+}
+
+// firstBlock is the first fenced block of a Markdown text.
+func firstBlock(md string) string {
+	_, rest, _ := strings.Cut(md, "```sh\n")
+	block, _, _ := strings.Cut(rest, "```")
+	return block
 }
