@@ -62,3 +62,38 @@ func TestRunLowersConcurrencyToTheSuite(t *testing.T) {
 		t.Errorf("the record does not keep concurrency 1 (%v)", err)
 	}
 }
+
+// TestResumeSaysWhatItOverrode: a resume with no flags takes the recorded
+// concurrency silently; one given --concurrency says it overrode it.
+func TestResumeSaysWhatItOverrode(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	if _, code, stderr := runJSON(t, "run", "--json", "--quiet", "--concurrency", "1", "--out", dir); code != 0 {
+		t.Fatalf("the first run: exit %d: %s", code, stderr)
+	}
+	p := filepath.Join(dir, "record.jsonl")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	for _, tc := range []struct {
+		args []string
+		said string
+	}{
+		{nil, ""},
+		{[]string{"--concurrency", "3"}, "--concurrency 3 overrides the recorded concurrency 1"},
+	} {
+		if err := os.WriteFile(p, []byte(strings.Join(lines[:3], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), append([]string{"run", "--resume", dir, "--quiet", "--json"}, tc.args...), nil, &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr.String())
+		}
+		got := stderr.String()
+		if tc.said == "" && strings.Contains(got, "overrides") || tc.said != "" && !strings.Contains(got, tc.said) {
+			t.Errorf("%v: stderr %q, want %q", tc.args, got, tc.said)
+		}
+	}
+}
