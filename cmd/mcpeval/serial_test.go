@@ -41,6 +41,12 @@ cases:
 		if code != 0 || warned != tc.warn {
 			t.Errorf("%q: exit %d, warned %v (want %v):\n%s", tc.head, code, warned, tc.warn, out)
 		}
+
+		stdout.Reset()
+		Main(context.Background(), []string{"validate", "--offline", "--json", p}, nil, &stdout, &stderr)
+		if got := strings.Contains(stdout.String(), `"kind": "shared-state"`) || strings.Contains(stdout.String(), `"kind":"shared-state"`); got != tc.warn {
+			t.Errorf("%q: --json has a shared-state warning: %v, want %v:\n%s", tc.head, got, tc.warn, stdout.String())
+		}
 	}
 }
 

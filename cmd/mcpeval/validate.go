@@ -132,7 +132,7 @@ type validatedPreflight struct {
 // located is a problem or warning, with where it is when known.
 type located struct {
 	// Kind says which check found it: "file", "key", "leak", "confirm",
-	// "cleanup", "no-cases" or "surface".
+	// "cleanup", "shared-state", "no-cases" or "surface".
 	Kind    string `json:"kind"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
