@@ -119,6 +119,9 @@ func TestFilesystemPerfect(t *testing.T) {
 	if msgs := audit.CleanupWarnings(s); len(msgs) > 0 {
 		t.Errorf("cleanup warnings before the run: %v", msgs)
 	}
+	if msgs := audit.SharedStateWarnings(s, 0); len(msgs) > 0 {
+		t.Errorf("shared-state warnings before the run: %v", msgs)
+	}
 	rec := run(t, s, "fake:perfect", 2)
 	res := grade.Run(s, rec)
 	if want := 2 * len(s.Cases); res.Totals.Graded != want || res.Totals.Passed != want {

@@ -190,6 +190,13 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 4
 	}
+	if b := cfg.Suite.ConcurrencyBound(); b > 0 && cfg.Concurrency > b {
+		if cfg.Warn != nil {
+			cfg.Warn(fmt.Sprintf("suite %s runs %s (%s): concurrency %d lowered to %d",
+				cfg.Suite.Name, atOnce(b), boundSetting(cfg.Suite), cfg.Concurrency, b))
+		}
+		cfg.Concurrency = b
+	}
 	if cfg.TurnCap <= 0 {
 		cfg.TurnCap = cfg.Suite.TurnCap
 	}
@@ -1170,4 +1177,20 @@ func SuiteTarget(s *suite.Suite) target.Config {
 		t.Dir = filepath.Join(base, t.Dir)
 	}
 	return t
+}
+
+// atOnce says how many attempts a suite's bound lets run at once.
+func atOnce(n int) string {
+	if n == 1 {
+		return "one attempt at a time"
+	}
+	return fmt.Sprintf("at most %d attempts at once", n)
+}
+
+// boundSetting names the suite setting that bounds its concurrency.
+func boundSetting(s *suite.Suite) string {
+	if s.Serial {
+		return "serial: true"
+	}
+	return fmt.Sprintf("concurrency: %d", s.Concurrency)
 }

@@ -316,6 +316,12 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	if n := nodeAt(root, "turn_cap"); n != nil && s.TurnCap <= 0 {
 		l.errorf(file, n.Line, n.Column, "turn_cap is %d: want a positive number (leave it out for the default, 8)", s.TurnCap)
 	}
+	if line := topLevelLine(data, "concurrency:"); line > 0 && s.Concurrency < 1 {
+		l.errorf(file, line, 0, "concurrency is %d: want a positive number (leave it out for no bound)", s.Concurrency)
+	}
+	if line := topLevelLine(data, "concurrency:"); s.Serial && s.Concurrency > 1 {
+		l.errorf(file, line, 0, "concurrency is %d but serial is true: serial runs one attempt at a time; leave one of them out", s.Concurrency)
+	}
 	if s.JudgeAsks < 0 {
 		l.errorf(file, lineOf(data, "judge_asks:"), 0, "judge_asks is %d: want a positive number", s.JudgeAsks)
 	}

@@ -28,6 +28,13 @@ type Suite struct {
 	// TurnCap is how many model turns an attempt may take before it is
 	// ended (8 when zero).
 	TurnCap int `yaml:"turn_cap,omitempty"`
+	// Concurrency is the most attempts that may run at once (no bound when
+	// zero): a --concurrency above it is lowered to it. Attempts that share
+	// one world, such as action cases whose teardown rebuilds one
+	// repository, need it.
+	Concurrency int `yaml:"concurrency,omitempty"`
+	// Serial runs one attempt at a time: concurrency 1.
+	Serial bool `yaml:"serial,omitempty"`
 	// Tolerances are the default tolerances of figure checks.
 	Tolerances Tolerances `yaml:"tolerances,omitempty"`
 	// Numbers is the locale the answers and tool results write numbers
@@ -114,6 +121,15 @@ const (
 	// ToolErrorsNote only counts such errors.
 	ToolErrorsNote = "note"
 )
+
+// ConcurrencyBound returns the most attempts the suite lets run at once:
+// 1 when it is serial, else its concurrency, 0 when it sets no bound.
+func (s *Suite) ConcurrencyBound() int {
+	if s.Serial {
+		return 1
+	}
+	return s.Concurrency
+}
 
 // FailsOnToolErrors reports whether a tool error a question case does not
 // expect fails it (tool_errors is fail or unset).

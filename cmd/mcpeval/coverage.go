@@ -13,9 +13,11 @@ import (
 const coverageHelp = `
 Usage: mcpeval coverage [SUITE] [--target SPEC | --target NAME=SPEC...] [--json]
 
-Prints which action cases of a suite exercise each tool of its target, and
-each argument of each tool (a leaf of its input schema, "*" for list
-elements), against the target's live tool list. A tool or argument no case
+Prints which cases of a suite exercise each tool of its target, and each
+argument of each tool (a leaf of its input schema, "*" for list
+elements), against the target's live tool list: an action case by the
+steps of its key, a question case by the tools it requires or accepts,
+its key's calls, its expected tool calls and its argument rules. A tool or argument no case
 covers must be listed under actions.uncovered in the suite, with the
 reason; otherwise it is a gap, and the exit status is 5.
 SUITE is a path or an embedded suite name (default: household).

@@ -171,3 +171,41 @@ func TestTwoResumesAtOnce(t *testing.T) {
 		t.Errorf("resuming it again: exit %d: %s", code, errb.String())
 	}
 }
+
+// TestResumeKeepsSettings: a resume runs with the concurrency, turn cap
+// and target pool the run recorded, unless a flag gives another, and says
+// which flag overrode which recorded setting.
+func TestResumeKeepsSettings(t *testing.T) {
+	h := &record.Header{Concurrency: 1, TurnCap: 5, TargetPool: 3, Extra: budgetExtra(1234, 0)}
+	for _, tc := range []struct {
+		args                     []string
+		concurrency, turns, pool int
+		tokens                   int64
+		said                     []string
+	}{
+		{nil, 1, 5, 3, 1234, nil},
+		{[]string{"--concurrency", "1", "--turn-cap", "5"}, 1, 5, 3, 1234, nil},
+		{[]string{"--concurrency", "4"}, 4, 5, 3, 1234, []string{"--concurrency 4 overrides the recorded concurrency 1"}},
+		{[]string{"--turn-cap", "9", "--target-pool", "-1", "--budget-tokens", "7"}, 1, 9, -1, 7,
+			[]string{"--turn-cap 9 overrides the recorded turn cap 5", "--target-pool -1 overrides the recorded target pool 3", "--budget-tokens 7 overrides the recorded budget of 1234 tokens"}},
+	} {
+		var f runFlags
+		fs := newFlags(&env{stdout: io.Discard}, "run", "")
+		fs.IntVar(&f.concurrency, "concurrency", 4, "")
+		fs.IntVar(&f.turns, "turn-cap", 0, "")
+		fs.IntVar(&f.targetPool, "target-pool", 0, "")
+		fs.Int64Var(&f.budgetTokens, "budget-tokens", 2_000_000, "")
+		fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "")
+		if _, err := parse(fs, tc.args); err != nil {
+			t.Fatal(err)
+		}
+		said := f.resumeSettings(fs, h)
+		if f.concurrency != tc.concurrency || f.turns != tc.turns || f.targetPool != tc.pool || f.budgetTokens != tc.tokens {
+			t.Errorf("%v: concurrency %d, turn cap %d, pool %d, %d tokens; want %d, %d, %d, %d", tc.args,
+				f.concurrency, f.turns, f.targetPool, f.budgetTokens, tc.concurrency, tc.turns, tc.pool, tc.tokens)
+		}
+		if strings.Join(said, "\n") != strings.Join(tc.said, "\n") {
+			t.Errorf("%v: said %q, want %q", tc.args, said, tc.said)
+		}
+	}
+}

@@ -40,6 +40,8 @@ nothing is written. None of the rules is about how well the model did:
                          that exists: the suite's own checkout, clean, when the
                          run was made (for an embedded suite, mcpeval's revision)
   invalid-run            the target's data drifted: nothing was graded
+  unmeasured-judge       a rate a judge gave is published only beside the
+                         judge's measured agreement with people
   duplicate-row          a published row is replaced only with --replace
   known-secret           the record holds a provider key or token of mcpeval's
                          environment, whatever its shape

@@ -42,7 +42,10 @@ over the target's real MCP tools; records every attempt; grades the record.
              (default: the suite's target); for a suite of several servers
              (targets:), NAME=SPEC replaces the server NAME alone, repeatable
   --model    fake:perfect (default), fake:refuse, fake:invent, script:FILE,
-             anthropic:MODEL or openai:MODEL, with options after semicolons:
+             anthropic:MODEL, openai:MODEL, gemini:MODEL, bedrock:MODEL_ID,
+             azure-openai:DEPLOYMENT, anthropic-bedrock:MODEL_ID or
+             anthropic-vertex:MODEL (docs/models.md), with options after
+             semicolons:
              "anthropic:claude-sonnet-4-5;effort=medium;max_tokens=8192"
 
 A suite that declares surfaces (docs/targets.md) is run on each of them,
@@ -50,8 +53,9 @@ or on those --surface names, each in its own run directory (--out/SURFACE),
 and the surfaces are set side by side at the end (mcpeval surfaces).
 
 The record is written to --out (default runs/RUN_ID) and never overwritten.
---resume RUN runs the attempts an interrupted run lacks, with the budget it
-was given; --retry-errors also runs again those that ended in error (the
+--resume RUN runs the attempts an interrupted run lacks, with the budget,
+concurrency, turn cap and target pool it was given (a flag given again
+overrides one, and the run says which); --retry-errors also runs again those that ended in error (the
 record keeps them, superseded by the new ones). One process at a time
 writes a run: a second is refused, naming the first's PID.
 With --json the summary is printed as JSON on stdout.
@@ -182,7 +186,7 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		return err
 	}
 	cfg.Warn = func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) }
-	for _, w := range audit.CleanupWarnings(s) {
+	for _, w := range append(audit.CleanupWarnings(s), audit.SharedStateWarnings(s, f.concurrency)...) {
 		fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
 	}
 	prog := newProgress(e, s, !f.quiet && e.isTerminal)
@@ -303,7 +307,9 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 	if !setFlag(fs, "model") {
 		f.model = resume.Header.Model.Spec
 	}
-	f.resumeBudget(fs, &resume.Header)
+	for _, m := range f.resumeSettings(fs, &resume.Header) {
+		fmt.Fprintf(e.stderr, "mcpeval run: --resume %s: %s\n", termsafe.Line(f.resume), m)
+	}
 	return resume, nil
 }
 
@@ -573,6 +579,41 @@ type runBudget struct {
 func budgetExtra(tokens int64, usd float64) map[string]json.RawMessage {
 	b, _ := json.Marshal(runBudget{Tokens: tokens, USD: usd})
 	return map[string]json.RawMessage{budgetKey: b}
+}
+
+// resumeSettings takes the settings the resumed run recorded (its
+// concurrency, turn cap, target pool and budget) unless a flag gives
+// another, and returns one line for each flag that overrode a recorded
+// setting.
+func (f *runFlags) resumeSettings(fs *flagSet, h *record.Header) []string {
+	var said []string
+	keep := func(flagName, what string, recorded int, v *int) {
+		switch {
+		case !setFlag(fs, flagName):
+			*v = recorded
+		case *v != recorded:
+			said = append(said, fmt.Sprintf("--%s %d overrides the recorded %s %d", flagName, *v, what, recorded))
+		}
+	}
+	if h.Concurrency > 0 {
+		keep("concurrency", "concurrency", h.Concurrency, &f.concurrency)
+	}
+	if h.TurnCap > 0 {
+		keep("turn-cap", "turn cap", h.TurnCap, &f.turns)
+	}
+	if h.TargetPool != 0 {
+		keep("target-pool", "target pool", h.TargetPool, &f.targetPool)
+	}
+	if b, ok := recordedBudget(h); ok {
+		if setFlag(fs, "budget-tokens") && f.budgetTokens != b.Tokens {
+			said = append(said, fmt.Sprintf("--budget-tokens %d overrides the recorded budget of %d tokens", f.budgetTokens, b.Tokens))
+		}
+		if setFlag(fs, "budget-usd") && f.budgetUSD != b.USD {
+			said = append(said, fmt.Sprintf("--budget-usd %g overrides the recorded budget of $%g", f.budgetUSD, b.USD))
+		}
+	}
+	f.resumeBudget(fs, h)
+	return said
 }
 
 // resumeBudget makes the budget the run with header h was given hold for

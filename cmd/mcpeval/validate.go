@@ -32,8 +32,9 @@ key argument a tool does not have makes the case unpassable), that no
 prompt names the tools or arguments it should lead to (the leak audit,
 less the suite's actions.leak_exceptions), and that the preflight
 figures hold. It warns of a destructive case whose tool has no way to
-take the approval. SUITE is a path or an embedded suite name (default:
-household). --target replaces the suite's target; for a suite of several
+take the approval, and of action cases whose fixtures name no {{token}}
+(every attempt shares them) while the suite lets attempts run at once.
+SUITE is a path or an embedded suite name (default: household). --target replaces the suite's target; for a suite of several
 servers (targets:), --target NAME=SPEC replaces the server NAME alone and
 may be repeated, and every server is reported.
 
@@ -131,7 +132,7 @@ type validatedPreflight struct {
 // located is a problem or warning, with where it is when known.
 type located struct {
 	// Kind says which check found it: "file", "key", "leak", "confirm",
-	// "cleanup", "no-cases" or "surface".
+	// "cleanup", "shared-state", "no-cases" or "surface".
 	Kind    string `json:"kind"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
@@ -200,6 +201,9 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	}
 	for _, w := range audit.CleanupWarnings(s) {
 		v.Warnings = append(v.Warnings, locate("cleanup", w))
+	}
+	for _, w := range audit.SharedStateWarnings(s, 0) {
+		v.Warnings = append(v.Warnings, locate("shared-state", w))
 	}
 	if !*offline {
 		if err := validateLive(ctx, s, tgt, headers, envs, ct, v); err != nil {

@@ -16,8 +16,8 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
-// Coverage is which action cases exercise each tool of a target and each
-// of its arguments.
+// Coverage is which cases, action and question cases alike, exercise each
+// tool of a target and each of its arguments.
 type Coverage struct {
 	Tools []ToolCoverage `json:"tools"`
 	// Stale are uncovered entries of the suite that name nothing the

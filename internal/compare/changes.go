@@ -62,7 +62,29 @@ func (c *Comparison) changes(b, n *record.Header) {
 	add("filter", orNone(joinNonEmpty("; ", b.Filter, shardLabel(b.Shard))), orNone(joinNonEmpty("; ", n.Filter, shardLabel(n.Shard))))
 	add("target", targetLabel(b.Target), targetLabel(n.Target))
 	add("turn cap", strconv.Itoa(b.TurnCap), strconv.Itoa(n.TurnCap))
+	add("concurrency", strconv.Itoa(b.Concurrency), strconv.Itoa(n.Concurrency))
+	add("target pool", poolLabel(b.TargetPool), poolLabel(n.TargetPool))
+	if b.InFlight != nil && n.InFlight != nil {
+		add("model requests in flight", inFlightLabel(b.InFlight), inFlightLabel(n.InFlight))
+	}
 	add("mcpeval", buildLabel(b.Tool), buildLabel(n.Tool))
+}
+
+// poolLabel names how many target connections the attempts shared: none
+// when each concurrency slot had its own.
+func poolLabel(n int) string {
+	if n == 0 {
+		return "none shared"
+	}
+	return strconv.Itoa(n)
+}
+
+// inFlightLabel says how the model requests in flight were limited.
+func inFlightLabel(f *record.InFlight) string {
+	if f.Adaptive {
+		return "adaptive"
+	}
+	return "fixed"
 }
 
 // surfaceName names the surface of the suite a run measured; none for a

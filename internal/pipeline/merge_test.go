@@ -35,6 +35,11 @@ func TestMerge(t *testing.T) {
 	if tot := g.Result.Totals; tot.Passed != attempts || tot.Failed != 0 || attempts != 4 {
 		t.Errorf("merged totals %+v over %d attempts in the shards, want all 4 passed", tot, attempts)
 	}
+	// docs/ci.md: merge grades the merged run as a stream, never holding
+	// its attempts.
+	if len(g.Record.Attempts) != 0 || g.Attempts != 4 {
+		t.Errorf("the merged run was graded holding %d attempts (of %d): want it streamed", len(g.Record.Attempts), g.Attempts)
+	}
 	for _, bad := range [][]string{nil, {dirs[0]}, {dirs[0], dirs[0]}} {
 		if _, err := Merge(context.Background(), s, filepath.Join(t.TempDir(), "m"), bad, Options{}); !errors.Is(err, ErrCannotMerge) {
 			t.Errorf("merging %d shard(s) %v: err = %v, want ErrCannotMerge", len(bad), bad, err)

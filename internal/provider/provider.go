@@ -10,6 +10,7 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/model"
@@ -115,10 +116,28 @@ var real = map[string]func(model.Info) (model.Model, error){
 
 func realNames() string {
 	var s string
-	for _, n := range []string{"anthropic", "openai", "gemini", "bedrock", "azure-openai", "anthropic-bedrock", "anthropic-vertex"} {
-		if _, ok := real[n]; ok {
-			s += ", " + n
-		}
+	for _, n := range Names()[2:] {
+		s += ", " + n
 	}
 	return s
+}
+
+// Names returns every provider Open knows: fake and script first, then
+// the real ones (realNames' order, then any other in name order).
+func Names() []string {
+	names := []string{"fake", "script"}
+	known := []string{"anthropic", "openai", "gemini", "bedrock", "azure-openai", "anthropic-bedrock", "anthropic-vertex"}
+	for _, n := range known {
+		if _, ok := real[n]; ok {
+			names = append(names, n)
+		}
+	}
+	var rest []string
+	for n := range real {
+		if !slices.Contains(known, n) {
+			rest = append(rest, n)
+		}
+	}
+	slices.Sort(rest)
+	return append(names, rest...)
 }
