@@ -150,57 +150,212 @@ var monthNames = map[string]int{
 	"october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
 }
 
-// periodRE finds the periods of a text: "March 2026", "Mar '26", "end of
-// June", "Q3 2026", "2026-09", "2025", "last year's", "the previous month".
-var periodRE = regexp.MustCompile(`(?i)\b(?:` +
-	`(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+(?:of\s+)?'?(?P<myear>(?:19|20)\d\d|\d\d)\b)?` +
-	`|(?P<q>q[1-4])(?:\s*'?(?P<qyear>(?:19|20)\d\d))?` +
-	`|(?P<iso>(?:19|20)\d\d)-(?P<isom>0[1-9]|1[0-2])(?:-\d\d)?` +
-	`|(?P<rel>(?:last|previous|prior|this|current|next)\s+(?:year|month|quarter|week)|(?:a|one)\s+(?:year|month|quarter)\s+(?:ago|earlier|before)|the\s+(?:year|month|quarter)\s+before|year[- ]ago)` +
-	`|(?P<year>(?:19|20)\d\d)` +
-	`)\b`)
-
-// periods returns the periods written in s, each with its byte offset.
+// periods returns the periods written in s, each with its byte offset:
+// "March 2026", "Mar '26", "June", "Q3 2026", "2026-09", "2025", "last
+// year", "the previous month", "a year ago". A lower-case "may" with no
+// year after it is the verb, not the month. It reads words, not a
+// regular expression: it runs on every answer a grader reads.
 func periods(s string) ([]period, []int) {
 	var ps []period
 	var at []int
-	names := periodRE.SubexpNames()
-	for _, m := range periodRE.FindAllStringSubmatchIndex(s, -1) {
+	ws := words(s)
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		lw := strings.ToLower(s[w[0]:w[1]])
 		var p period
-		get := func(name string) string {
-			for i, n := range names {
-				if n == name && m[2*i] >= 0 {
-					return s[m[2*i]:m[2*i+1]]
-				}
-			}
-			return ""
-		}
-		p.text = s[m[0]:m[1]]
+		end := w[1]
 		switch {
-		case get("month") != "":
-			w := strings.ToLower(get("month"))
-			// "may" is also a verb: only a month when a year follows or it is
-			// capitalised.
-			if w == "may" && get("myear") == "" && get("month") == "may" {
+		case monthNames[lw] != 0:
+			p.month = monthNames[lw]
+			from := end
+			if from < len(s) && s[from] == '.' {
+				from++ // "Mar. 2026"
+			}
+			if y, e, ok := yearAfter(s, from); ok {
+				p.year, end = y, e
+				i = skipTo(ws, i, e)
+			} else if y, e, ok := dayYearAfter(s, from); ok {
+				p.year, end = y, e // "March 17, 2026"
+				i = skipTo(ws, i, e)
+			} else if s[w[0]:w[1]] == "may" {
 				continue
 			}
-			p.month = monthNames[w]
-			p.year = year(get("myear"))
-		case get("q") != "":
-			p.quarter = int(get("q")[1] - '0')
-			p.year = year(get("qyear"))
-		case get("iso") != "":
-			p.year = year(get("iso"))
-			p.month = atoi(get("isom"))
-		case get("rel") != "":
-			p.rel = normalRel(get("rel"))
-		case get("year") != "":
-			p.year = year(get("year"))
+		case len(lw) == 2 && lw[0] == 'q' && lw[1] >= '1' && lw[1] <= '4':
+			p.quarter = int(lw[1] - '0')
+			if y, e, ok := quarterYear(s, end); ok {
+				p.year, end = y, e
+				i = skipTo(ws, i, e)
+			}
+		case isYear(lw):
+			p.year = year(lw)
+			// "2026-09", "2026-09-30"
+			if end+3 <= len(s) && s[end] == '-' && i+1 < len(ws) && ws[i+1][0] == end+1 && ws[i+1][1] == end+3 {
+				if m := atoi(s[end+1 : end+3]); m >= 1 && m <= 12 {
+					p.month = m
+					end += 3
+					i++
+					if end+3 <= len(s) && s[end] == '-' && i+1 < len(ws) && ws[i+1][0] == end+1 && ws[i+1][1] == end+3 {
+						end += 3
+						i++
+					}
+				}
+			}
+		default:
+			rel, n := relative(s, ws, i)
+			if n == 0 {
+				continue
+			}
+			p.rel = rel
+			end = ws[i+n-1][1]
+			i += n - 1
 		}
+		p.text = s[w[0]:end]
 		ps = append(ps, p)
-		at = append(at, m[0])
+		at = append(at, w[0])
 	}
 	return ps, at
+}
+
+// words returns the spans of the runs of letters and digits of s.
+func words(s string) [][2]int {
+	var ws [][2]int
+	start := -1
+	for i, r := range s {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case alnum && start < 0:
+			start = i
+		case !alnum && start >= 0:
+			ws = append(ws, [2]int{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		ws = append(ws, [2]int{start, len(s)})
+	}
+	return ws
+}
+
+// skipTo returns the index of the last word of ws that ends at or before
+// e, from i on.
+func skipTo(ws [][2]int, i, e int) int {
+	for i+1 < len(ws) && ws[i+1][1] <= e {
+		i++
+	}
+	return i
+}
+
+func isYear(w string) bool {
+	return len(w) == 4 && (w[:2] == "19" || w[:2] == "20") && isNumber(w)
+}
+
+// yearAfter reads the year written after a month that ends at i: " 2026",
+// " of 2026", " '26", " 26". It returns the year and where it ends.
+func yearAfter(s string, i int) (int, int, bool) {
+	j := i
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	if j == i {
+		return 0, 0, false
+	}
+	if strings.HasPrefix(strings.ToLower(s[j:]), "of ") {
+		j += 3
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+	}
+	apostrophe := j < len(s) && (s[j] == '\'' || strings.HasPrefix(s[j:], "’"))
+	if apostrophe {
+		_, n := utf8.DecodeRuneInString(s[j:])
+		j += n
+	}
+	k := j
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	if k < len(s) && (unicode.IsLetter(rune(s[k])) || s[k] == '_') {
+		return 0, 0, false
+	}
+	// Two digits are a year only after an apostrophe ("Mar '26"): "March
+	// 17" is a day.
+	switch d := s[j:k]; {
+	case len(d) == 4 && isYear(d), len(d) == 2 && apostrophe:
+		return year(d), k, true
+	}
+	return 0, 0, false
+}
+
+// dayYearRE matches a day and a year after a month: " 17, 2026", " 1st 2026".
+var dayYearRE = regexp.MustCompile(`^\s+\d{1,2}(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b`)
+
+// dayYearAfter reads "March 17, 2026" from the end of the month's name at i.
+func dayYearAfter(s string, i int) (int, int, bool) {
+	m := dayYearRE.FindStringSubmatchIndex(s[i:])
+	if m == nil {
+		return 0, 0, false
+	}
+	return year(s[i+m[2] : i+m[3]]), i + m[1], true
+}
+
+// quarterYear reads the year written after a quarter: "Q3 2026", "Q3'2026".
+func quarterYear(s string, i int) (int, int, bool) {
+	j := i
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	if j < len(s) && s[j] == '\'' {
+		j++
+	}
+	if j+4 <= len(s) && isYear(s[j:j+4]) && (j+4 == len(s) || !isDigit(s[j+4]) && !unicode.IsLetter(rune(s[j+4]))) {
+		return year(s[j : j+4]), j + 4, true
+	}
+	return 0, 0, false
+}
+
+// relative reads a relative period starting at word i: "last year",
+// "previous month", "a year ago", "the year before", "year-ago". It
+// returns its name and how many words it takes, or 0.
+func relative(s string, ws [][2]int, i int) (string, int) {
+	word := func(k int) string {
+		if k >= len(ws) {
+			return ""
+		}
+		return strings.ToLower(s[ws[k][0]:ws[k][1]])
+	}
+	unit := func(w string, quarterOK, weekOK bool) bool {
+		return w == "year" || w == "month" || quarterOK && w == "quarter" || weekOK && w == "week"
+	}
+	spaced := func(k int) bool { return strings.TrimSpace(s[ws[k][1]:ws[k+1][0]]) == "" }
+	w0 := word(i)
+	switch w0 {
+	case "last", "previous", "prior", "this", "current", "next":
+		if w1 := word(i + 1); unit(w1, true, true) && spaced(i) {
+			return normalRel(w0 + " " + w1), 2
+		}
+	case "a", "one":
+		if w1, w2 := word(i+1), word(i+2); unit(w1, true, false) && (w2 == "ago" || w2 == "earlier" || w2 == "before") && spaced(i) && spaced(i+1) {
+			return normalRel(w0 + " " + w1 + " " + w2), 3
+		}
+	case "the":
+		if w1, w2 := word(i+1), word(i+2); unit(w1, true, false) && w2 == "before" && spaced(i) && spaced(i+1) {
+			return normalRel("the " + w1 + " before"), 3
+		}
+	case "year":
+		if w1 := word(i + 1); w1 == "ago" && i+1 < len(ws) {
+			if sep := s[ws[i][1]:ws[i+1][0]]; sep == "-" || sep == " " {
+				return normalRel("year ago"), 2
+			}
+		}
+	}
+	return "", 0
+}
+
+// mentions are the periods written in an answer, read once, with their
+// offsets.
+type mentions struct {
+	ps []period
+	at []int
 }
 
 // normalRel reads a relative period as one of a few names, so that "the
@@ -263,6 +418,8 @@ func readAnswer(answer string, fs []figures.Figure, fits func(figures.Figure) bo
 	for i, f := range fs {
 		rs[i] = reading{f: f, other: -1, prev: -1}
 	}
+	var ms mentions
+	ms.ps, ms.at = periods(answer)
 	for i := range rs {
 		r := &rs[i]
 		start, end := clauseBounds(answer, r.f.Start, r.f.End)
@@ -288,7 +445,7 @@ func readAnswer(answer string, fs []figures.Figure, fits func(figures.Figure) bo
 		tail := answer[r.f.End:tailTo]
 		r.lead = lead
 		r.clause = boundText(answer, start, end, r.f.Start, fs, fits)
-		r.period, r.own = boundPeriod(answer, start, end, r.f, fs, fits, asked)
+		r.period, r.own = boundPeriod(answer, start, end, r.f, fs, fits, asked, ms)
 		r.inCode = inCode(answer, r.f.Start)
 		r.role, r.why = roleOf(r.f, lead, tail, answer, start)
 		if prev >= 0 && rs[prev].f.End > start {
@@ -348,8 +505,10 @@ func roleOf(f figures.Figure, lead, tail, answer string, clauseStart int) (role,
 	if f.Hedged {
 		return hedged, quote(answer, clauseStart, f.End)
 	}
-	l := strings.ToLower(trimMarks(lead))
-	t := strings.ToLower(trimMarksLeft(tail))
+	// The words that give a role stand next to the figure: read at most
+	// the last and first 80 bytes of its clause around it.
+	l := strings.ToLower(trimMarks(lastBytes(lead, 80)))
+	t := strings.ToLower(trimMarksLeft(firstBytes(tail, 80)))
 	at := func(i int) string { return quote(answer, clauseStart, min(len(answer), f.End+i)) }
 	switch {
 	case operatorAfterRE.MatchString(t) || operatorBeforeRE.MatchString(l):
@@ -421,6 +580,29 @@ func direction(lead, tail string) int {
 		}
 	}
 	return dir
+}
+
+// lastBytes returns about the last n bytes of s, cut at a rune's start.
+func lastBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// firstBytes returns about the first n bytes of s, cut at a rune's start.
+func firstBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // trimMarks drops the Markdown marks and spaces at the end of lead text.
@@ -571,15 +753,17 @@ var referenceRE = regexp.MustCompile(`(?i)\b(?:since|from|than|compared\s+(?:wit
 // kind between them; else the nearest before it in its sentence with
 // none between. A period written as a reference point ("since March",
 // "data through Sep 2026") binds nothing.
-func boundPeriod(s string, start, end int, f figures.Figure, fs []figures.Figure, fits func(figures.Figure) bool, asked []period) (period, bool) {
+func boundPeriod(s string, start, end int, f figures.Figure, fs []figures.Figure, fits func(figures.Figure) bool, asked []period, ms mentions) (period, bool) {
 	sStart, _ := sentenceBounds(s, start, end)
 	text := boundText(s, start, end, f.Start, fs, fits)
 	bStart := end - len(text)
 	best, bestD := period{}, -1
 	consider := func(from, to int, onlyBefore bool) {
-		ps, at := periods(s[from:to])
-		for k, p := range ps {
-			o := from + at[k]
+		for k, p := range ms.ps {
+			o := ms.at[k]
+			if o < from || o+len(p.text) > to {
+				continue
+			}
 			if referenceRE.MatchString(s[max(from, o-40):o]) && !p.fitsAny(asked) {
 				continue
 			}
