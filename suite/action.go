@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -293,7 +294,7 @@ func (s *Suite) ActionTurnCap(c *Case) int {
 func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 	type plain Step
 	if err := n.Load((*plain)(s), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "a step (want tool, args, optional)")
+		return friendlyErr(err, "a step (want tool, args, optional)", s)
 	}
 	s.Line = n.Line
 	return nil
@@ -303,7 +304,7 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 func (f *Fixture) UnmarshalYAML(n *yaml.Node) error {
 	type plain Fixture
 	if err := n.Load((*plain)(f), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "a fixture (want tool, args, command, facts, teardown)")
+		return friendlyErr(err, "a fixture (want tool, args, command, facts, teardown)", f)
 	}
 	f.Line = n.Line
 	return nil
@@ -313,21 +314,22 @@ func (f *Fixture) UnmarshalYAML(n *yaml.Node) error {
 func (v *Verify) UnmarshalYAML(n *yaml.Node) error {
 	type plain Verify
 	if err := n.Load((*plain)(v), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "a verify check (want tool, args, command, expect, error)")
+		return friendlyErr(err, "a verify check (want tool, args, command, expect, error)", v)
 	}
 	v.Line = n.Line
 	return nil
 }
 
 // friendlyErr names the type an unknown field was found in as a person
-// would.
-func friendlyErr(err error, what string) error {
+// would, and the field of v (a pointer to the type read) meant when the
+// unknown one is close to it.
+func friendlyErr(err error, what string, v any) error {
 	var les *yaml.LoadErrors
 	if errors.As(err, &les) {
 		for _, e := range les.Errors {
 			if f, ok := strings.CutPrefix(strings.TrimPrefix(e.Message, "yaml: "), "field "); ok {
-				if name, _, ok := strings.Cut(f, " not found in type "); ok {
-					e.Message = fmt.Sprintf("unknown field %q in %s", name, what)
+				if name, typ, ok := strings.Cut(f, " not found in type "); ok {
+					e.Message = fmt.Sprintf("unknown field %q in %s%s", name, what, didYouMean(name, typ, reflect.TypeOf(v).Elem()))
 				}
 			}
 		}

@@ -41,7 +41,7 @@ func (a *AnswerCheck) UnmarshalYAML(n *yaml.Node) error {
 	}
 	type plain AnswerCheck
 	if err := n.Load((*plain)(a), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "answer (want contains, any_of, not_contains, matches, case_sensitive)")
+		return friendlyErr(err, "answer (want contains, any_of, not_contains, matches, case_sensitive)", a)
 	}
 	a.Line = n.Line
 	return nil

@@ -27,7 +27,7 @@ func (r *Rubric) UnmarshalYAML(n *yaml.Node) error {
 	}
 	type plain Rubric
 	if err := n.Load((*plain)(r), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "judge (want rubric, pass_when)")
+		return friendlyErr(err, "judge (want rubric, pass_when)", r)
 	}
 	r.Line = n.Line
 	return nil

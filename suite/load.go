@@ -167,7 +167,7 @@ func cleanYAMLMsg(m string) string {
 	}
 	if f, ok := strings.CutPrefix(m, "field "); ok {
 		if name, typ, ok := strings.Cut(f, " not found in type "); ok {
-			return fmt.Sprintf("unknown field %q in %s", name, friendlyType(typ))
+			return fmt.Sprintf("unknown field %q in %s%s", name, friendlyType(typ), didYouMean(name, typ, nil))
 		}
 	}
 	return m

@@ -55,7 +55,7 @@ type SurfaceCall struct {
 func (sf *Surface) UnmarshalYAML(n *yaml.Node) error {
 	type plain Surface
 	if err := n.Load((*plain)(sf), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "a surface (want name, description, target, map)")
+		return friendlyErr(err, "a surface (want name, description, target, map)", sf)
 	}
 	sf.Line = n.Line
 	if m := mapValue(n, "map"); m != nil && m.Kind == yaml.MappingNode {
