@@ -64,6 +64,10 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// HasAttempts reports whether r holds any attempt of an action case: a run
+// that ran none has rows, all zero, that no table should show.
+func (r *Report) HasAttempts() bool { return r != nil && len(r.Attempts) > 0 }
+
 // Scored is an attempt's result with the model that made it.
 type Scored struct {
 	Model string `json:"model"`

@@ -70,7 +70,7 @@ const actionNote = "each column: scored of counted; attempts ended by an error c
 
 // actionsText writes the action columns of rep for a terminal.
 func actionsText(w io.Writer, rep *actions.Report) error {
-	if rep == nil || len(rep.Models) == 0 {
+	if !rep.HasAttempts() {
 		return nil
 	}
 	fmt.Fprintf(w, "\naction scores (%s)\n", actionNote)
@@ -89,7 +89,7 @@ func actionsText(w io.Writer, rep *actions.Report) error {
 
 // actionsMarkdown writes the action columns of rep as a Markdown table.
 func actionsMarkdown(w io.Writer, rep *actions.Report) {
-	if rep == nil || len(rep.Models) == 0 {
+	if !rep.HasAttempts() {
 		return
 	}
 	head := actionHead()

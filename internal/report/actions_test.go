@@ -62,3 +62,17 @@ func TestActionsMarkdownEscaped(t *testing.T) {
 		t.Errorf("Markdown report does not show the model name escaped:\n%s", md.String())
 	}
 }
+
+// TestNoActionTableWithoutActionAttempts: a run of a suite that has action
+// cases, but that ran none of them, gets no action table (the model's row
+// would be all zeros).
+func TestNoActionTableWithoutActionAttempts(t *testing.T) {
+	res, h := graded(t, "record")
+	res.Actions = &actions.Report{Suite: "report-test", Models: []actions.Row{{Model: res.Model, PassHigh: 1}}}
+	out := render(t, res, h, "", nil)
+	for name, out := range map[string]string{"text": out.text, "markdown": out.md} {
+		if strings.Contains(strings.ToLower(out), "action scores") {
+			t.Errorf("%s report of a run without action attempts shows the action table:\n%s", name, out)
+		}
+	}
+}

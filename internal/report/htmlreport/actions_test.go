@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 )
@@ -38,6 +39,13 @@ func TestRunActions(t *testing.T) {
 	// A run without action cases has no action table.
 	if page := render(t, fixture(t)); strings.Contains(page, "Action scores") {
 		t.Error("a run without action cases shows an action table")
+	}
+	// Nor does a run of a suite with action cases that ran none of them.
+	res = *p.Result
+	res.Actions = &actions.Report{Suite: "report-test", Models: []actions.Row{{Model: "m", PassHigh: 1}}}
+	p.Result = &res
+	if page := render(t, p); strings.Contains(page, "Action scores") {
+		t.Error("a run without action attempts shows an action table")
 	}
 }
 

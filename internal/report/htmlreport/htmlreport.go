@@ -282,7 +282,7 @@ type actionCellView struct{ Text, Title, Check string }
 // actionTable lays out the action columns of rep as the text report
 // does: each model, then its kinds.
 func actionTable(rep *actions.Report) []actionRowView {
-	if rep == nil {
+	if !rep.HasAttempts() {
 		return nil
 	}
 	row := func(r actions.Row, name string, isKind, check bool) actionRowView {
