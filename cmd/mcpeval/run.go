@@ -24,6 +24,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -188,6 +189,11 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	cfg.Warn = func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) }
 	for _, w := range append(audit.CleanupWarnings(s), audit.SharedStateWarnings(s, f.concurrency)...) {
 		fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
+	}
+	if name, ok := strings.CutPrefix(f.model, "fake:"); ok {
+		if w := fake.Warning(name, s); w != "" {
+			fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
+		}
 	}
 	prog := newProgress(e, s, !f.quiet && e.isTerminal)
 	cfg.Progress = prog.update

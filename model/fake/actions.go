@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -201,17 +202,51 @@ func (p *player) value(src suite.ArgSource, i int) any {
 
 // strayFixture is the first fixture of the case built by a tool from the
 // token alone: extra-change builds it again under another name.
-func (p *player) strayFixture() *suite.Fixture {
-	for i, fx := range p.c.Action.Fixtures {
+func (p *player) strayFixture() *suite.Fixture { return strayFixture(p.c) }
+
+// strayFixture returns a fixture of action case c that extra-change can
+// build again under a token of its own (one whose arguments name no fact),
+// or nil.
+func strayFixture(c *suite.Case) *suite.Fixture {
+	for i, fx := range c.Action.Fixtures {
 		if fx.Tool == "" {
 			continue
 		}
 		b, _ := json.Marshal(fx.Args)
 		if !strings.Contains(string(b), "{{fact.") && !strings.Contains(string(b), "{{ fact.") {
-			return &p.c.Action.Fixtures[i]
+			return &c.Action.Fixtures[i]
 		}
 	}
 	return nil
+}
+
+// Warning says what suite s lacks for the fake called name (without
+// "fake:") to lose the points it is there to lose, or "" when it lacks
+// nothing. Only fake:extra-change needs something of a suite: on an action
+// case with no actions.stray tool call and no fixture it can build again
+// it makes no change nobody asked for, and passes where it should fail.
+func Warning(name string, s *suite.Suite) string {
+	if name != "extra-change" {
+		return ""
+	}
+	var bare []string
+	for _, c := range s.Cases {
+		if c.Action == nil {
+			continue
+		}
+		if st := c.Action.Settings().Stray; (st == nil || st.Tool == "") && strayFixture(c) == nil {
+			bare = append(bare, c.ID)
+		}
+	}
+	if len(bare) == 0 {
+		return ""
+	}
+	shown := bare
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], "...")
+	}
+	return fmt.Sprintf("fake:extra-change makes no unrequested change on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes where it should fail the Clean column",
+		len(bare), strings.Join(shown, ", "))
 }
 
 // stray makes the call of a stray change under a token of the fake's own,
