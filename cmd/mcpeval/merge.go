@@ -45,6 +45,9 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	if *out == "" {
 		return usagef("--out DIR is required: where the merged run goes")
 	}
+	if err := checkOutDir(*out); err != nil {
+		return err
+	}
 	if len(pos) == 0 {
 		return usagef("want the shards' run directories (see mcpeval help merge)")
 	}

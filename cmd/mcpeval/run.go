@@ -143,6 +143,9 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q (flags only; see mcpeval help run)", pos[0])
 	}
+	if setFlag(fs, "turn-cap") && f.turns < 1 {
+		return usagef("--turn-cap %d: an attempt needs at least 1 model turn (leave the flag out for the suite's cap, else 8)", f.turns)
+	}
 	return runEach(ctx, e, f, fs)
 }
 
