@@ -305,7 +305,9 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 		return nil, usagef("%s is complete: nothing to resume%s", f.resume, hint)
 	}
 	if f.suite == "" {
-		f.suite = resume.Header.Suite.Path
+		if f.suite, err = resume.Header.Suite.Locate(resume.Dir); err != nil {
+			return nil, badInput(err)
+		}
 	}
 	if !setFlag(fs, "model") {
 		f.model = resume.Header.Model.Spec
