@@ -150,8 +150,16 @@ type Build struct {
 // SuiteInfo identifies a suite.
 type SuiteInfo struct {
 	Name string `json:"name"`
+	// Path is the suite as it was given, relative to the folder the run
+	// was made in, or "embedded:NAME".
 	Path string `json:"path"`
-	Hash string `json:"hash"`
+	// Abs is the suite's absolute path when the run was made, and FromRun
+	// its path relative to the run directory (so that a tree moved whole
+	// still finds it): Locate reads them. Empty for an embedded suite, and
+	// in records made before mcpeval recorded them.
+	Abs     string `json:"abs,omitempty"`
+	FromRun string `json:"from_run,omitempty"`
+	Hash    string `json:"hash"`
 	// Cases is how many cases the suite has in all.
 	Cases int `json:"cases"`
 	// Source says where the suite's files came from, and so what Commit

@@ -382,6 +382,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 	r.header.Dataset = cfg.Dataset
 	r.header.Surface = surface
 	r.recordCaseTools()
+	r.header.Suite.SetPaths(dir)
 	buildinfo.Suite(cfg.Suite.Path).Record(&r.header.Suite) // the suite's own checkout, not the working directory's
 	if cfg.Overlay != nil {
 		r.header.ServerTools = r.listed

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
 )
 
 const compareHelp = `
@@ -146,11 +147,14 @@ func loadStreamed(dir, suitePath string, prices *usage.Prices) (ladder.Input, er
 // grades them, or in a pass of its own when the grades are read.
 func gradeStream(rd *record.Reader, dir, suitePath string, each func(*record.Attempt)) (*grade.Result, error) {
 	rec := rd.Run()
-	p := suitePath
+	p, serr := suitePath, error(nil)
 	if p == "" {
-		p = rec.Header.Suite.Path
+		p, serr = rec.Header.Suite.Locate(rec.Dir)
 	}
-	s, serr := loadSuite(p)
+	var s *suite.Suite
+	if serr == nil {
+		s, serr = loadSuite(p)
+	}
 	if serr == nil {
 		g := grade.NewGrader(s, rec)
 		err := rd.Each(func(a *record.Attempt) error {

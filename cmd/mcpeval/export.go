@@ -104,15 +104,17 @@ func exportCmd(ctx context.Context, e *env, args []string) error {
 	}
 	defer rd.Close()
 	rec := rd.Run()
-	p := *suitePath
+	p, perr := *suitePath, error(nil)
 	if p == "" {
-		p = rec.Header.Suite.Path
+		p, perr = rec.Header.Suite.Locate(rec.Dir)
 	}
 	opts := export.Options{
 		Content: *content, RedactFile: *redactPath, Endpoint: endpoint, Timeout: *timeout, Getenv: e.getenv,
 		Warn: func(m string) { fmt.Fprintf(e.stderr, "mcpeval export: warning: %s\n", termsafe.Line(m)) },
 	}
-	opts.Suite, opts.SuiteErr = shownSuite(p)
+	if opts.SuiteErr = perr; perr == nil {
+		opts.Suite, opts.SuiteErr = shownSuite(p)
+	}
 	if *toLangfuse {
 		st, err := export.Langfuse(ctx, rd, opts)
 		if err != nil {

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
 )
 
 const mergeHelp = `
@@ -45,6 +48,9 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	if *out == "" {
 		return usagef("--out DIR is required: where the merged run goes")
 	}
+	if err := checkOutDir(*out); err != nil {
+		return err
+	}
 	if len(pos) == 0 {
 		return usagef("want the shards' run directories (see mcpeval help merge)")
 	}
@@ -59,9 +65,12 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 	}
 	sp := *suitePath
 	if sp == "" {
-		sp = h.Suite.Path
+		sp, err = h.Suite.Locate(shardDir(pos[0]))
 	}
-	s, err := loadSuite(sp)
+	var s *suite.Suite
+	if err == nil {
+		s, err = loadSuite(sp)
+	}
 	if err != nil {
 		return fmt.Errorf("loading the shards' suite to grade the merged run (give it with --suite PATH; nothing was written): %w", err)
 	}
@@ -100,4 +109,13 @@ func mergeCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return nothingGraded([]*pipeline.Graded{g})
+}
+
+// shardDir is the run directory of a shard given by its directory or its
+// record file.
+func shardDir(p string) string {
+	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		return filepath.Dir(p)
+	}
+	return p
 }

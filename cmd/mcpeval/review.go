@@ -141,7 +141,10 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 func gradeNow(rd *record.Reader, path string) (*grade.Result, error) {
 	rec := rd.Run()
 	if path == "" {
-		path = rec.Header.Suite.Path
+		var err error
+		if path, err = rec.Header.Suite.Locate(rec.Dir); err != nil {
+			return nil, badInput(err)
+		}
 	}
 	s, err := loadSuite(path)
 	if err != nil {

@@ -144,6 +144,9 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q (flags only; see mcpeval help run)", pos[0])
 	}
+	if setFlag(fs, "turn-cap") && f.turns < 1 {
+		return usagef("--turn-cap %d: an attempt needs at least 1 model turn (leave the flag out for the suite's cap, else 8)", f.turns)
+	}
 	return runEach(ctx, e, f, fs)
 }
 
@@ -308,7 +311,9 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 		return nil, usagef("%s is complete: nothing to resume%s", f.resume, hint)
 	}
 	if f.suite == "" {
-		f.suite = resume.Header.Suite.Path
+		if f.suite, err = resume.Header.Suite.Locate(resume.Dir); err != nil {
+			return nil, badInput(err)
+		}
 	}
 	if !setFlag(fs, "model") {
 		f.model = resume.Header.Model.Spec

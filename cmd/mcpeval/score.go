@@ -93,7 +93,9 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 	rec := rd.Run()
 	p := *suitePath
 	if p == "" {
-		p = rec.Header.Suite.Path
+		if p, err = rec.Header.Suite.Locate(rec.Dir); err != nil {
+			return badInput(err)
+		}
 	}
 	s, err := loadSuite(p)
 	if err != nil {

@@ -118,7 +118,15 @@ func Langfuse(ctx context.Context, rd *record.Reader, opts Options) (Sent, error
 	if oo.Redactor != nil { // the keys are never content
 		oo.Redactor.AddSecret(opts.getenv("LANGFUSE_SECRET_KEY"))
 	}
+	if opts.Timeout > 0 { // one bound for every phase and retry, not one per phase
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
 	st, err := langfuse.Export(ctx, c, langfuse.Input{Suite: opts.Suite, Run: rd.Run(), Each: items, OTLP: oo})
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("exporting to Langfuse: not done within %v: %w", opts.Timeout, err)
+	}
 	return Sent{Attempts: rd.Len(), Traces: st.Traces, Langfuse: st, Host: redact.Secrets(c.Host())}, err
 }
 

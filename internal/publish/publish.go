@@ -159,7 +159,11 @@ type publication struct {
 func load(rec *record.Run, opts Options) (*publication, error) {
 	p := &publication{opts: opts, rec: rec, in: &input{rec: rec, replace: opts.Replace, repo: opts.Repo}}
 	in := p.in
-	in.suite, in.suiteErr = opts.LoadSuite(rec.Header.Suite.Path)
+	if sp, err := rec.Header.Suite.Locate(rec.Dir); err != nil {
+		in.suiteErr = err
+	} else {
+		in.suite, in.suiteErr = opts.LoadSuite(sp)
+	}
 	if in.suiteErr != nil {
 		in.suite = nil
 	}

@@ -211,6 +211,7 @@ func Merge(dir string, shards []*record.Run, opts Options) (*record.Run, error) 
 	if err != nil {
 		return nil, err
 	}
+	h.Suite.Rebase(ordered[0].Dir, dir)
 	get := func(k record.AttemptKey) (*record.Attempt, error) { return byKey[k], nil }
 	if _, err := write(dir, &h, end, plan, get); err != nil {
 		return nil, err

@@ -61,6 +61,7 @@ func MergeDirs(dir string, shardDirs []string, opts Options) (*Merged, error) {
 	if err != nil {
 		return nil, err
 	}
+	h.Suite.Rebase(srcs[order[0]].dir, dir)
 	var buf []byte
 	get := func(k record.AttemptKey) (*record.Attempt, error) {
 		for _, i := range order {

@@ -197,7 +197,12 @@ func (s *store) read(dir, sig string) *run {
 	}
 	var gr *grade.Grader
 	if s.suite != nil {
-		r.Suite, err = s.suite(&rec.Header)
+		// The suite is found from the run directory (Locate), not from
+		// the folder the run was made in.
+		h := rec.Header
+		if h.Suite.Path, err = h.Suite.Locate(rec.Dir); err == nil {
+			r.Suite, err = s.suite(&h)
+		}
 		if err != nil {
 			r.SuiteErr = err.Error()
 		} else {
