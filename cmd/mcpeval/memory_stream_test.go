@@ -109,10 +109,12 @@ func TestMemoryFlatStreaming(t *testing.T) {
 	t.Setenv("LANGFUSE_HOST", srv.URL)
 	t.Setenv("LANGFUSE_PUBLIC_KEY", "pk-lf-memory")
 	t.Setenv("LANGFUSE_SECRET_KEY", "sk-lf-memory")
+	// The exports measure memory, not speed: --timeout bounds the whole
+	// export, which on a loaded machine may take more than its default.
 	for _, cmd := range [][]string{
-		{"export", "--otlp", srv.URL},
-		{"export", "--otlp", srv.URL, "--content"},
-		{"export", "--langfuse", "--content"},
+		{"export", "--otlp", srv.URL, "--timeout", "10m"},
+		{"export", "--otlp", srv.URL, "--content", "--timeout", "10m"},
+		{"export", "--langfuse", "--content", "--timeout", "10m"},
 		{"review"},
 		{"review", "--list"},
 		{"review", "--list", "--json"},
