@@ -65,8 +65,23 @@ type Report struct {
 }
 
 // HasAttempts reports whether r holds any attempt of an action case: a run
-// that ran none has rows, all zero, that no table should show.
-func (r *Report) HasAttempts() bool { return r != nil && len(r.Attempts) > 0 }
+// that ran none has rows, all zero, that no table should show. A report
+// read back without its attempts (a ledger's, a published page's) has
+// them when a model's row counts any.
+func (r *Report) HasAttempts() bool {
+	if r == nil {
+		return false
+	}
+	if len(r.Attempts) > 0 {
+		return true
+	}
+	for _, m := range r.Models {
+		if m.Scored > 0 || len(m.Excluded) > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // Scored is an attempt's result with the model that made it.
 type Scored struct {
