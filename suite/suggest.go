@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	"github.com/mcpeval/mcpeval/internal/textdist"
 )
 
 // knownFields maps the name a YAML error gives a suite type (suite.Case)
@@ -89,31 +91,9 @@ func closest(name string, known []string) string {
 	}
 	best, bestD := "", limit+1
 	for _, k := range known {
-		if d := distance(strings.ToLower(name), k); d < bestD {
+		if d := textdist.Distance(strings.ToLower(name), k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-// distance is the Levenshtein distance between a and b, in runes.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/textdist"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -273,7 +274,7 @@ func nearestNames(name string, names []string, n int) []string {
 	lower := squash(name)
 	for _, c := range names {
 		lc := squash(c)
-		d := editDistance(lower, lc)
+		d := textdist.Distance(lower, lc)
 		if d <= max(2, len([]rune(name))/3) || (len(lower) >= 3 && (strings.Contains(lc, lower) || strings.Contains(lower, lc))) {
 			near = append(near, scored{c, d})
 		}
@@ -295,27 +296,6 @@ func squash(s string) string {
 		}
 		return unicode.ToLower(r)
 	}, s)
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // resultText is a result's text as a run records it: its text blocks,

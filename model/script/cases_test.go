@@ -49,14 +49,3 @@ dates/net-worth-march:
 		t.Errorf("no suite: %v", err)
 	}
 }
-
-func TestLevenshtein(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"singel", "single", 2}, {"naïve", "naive", 1}} {
-		if got := levenshtein(tc.a, tc.b); got != tc.want {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/mcpeval/mcpeval/internal/textdist"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -49,31 +50,9 @@ func (s *Script) CheckCases(su *suite.Suite) error {
 func nearestCase(su *suite.Suite, id string) string {
 	best, dist := "", -1
 	for _, c := range su.Cases {
-		if d := levenshtein(id, c.ID); dist < 0 || d < dist {
+		if d := textdist.Distance(id, c.ID); dist < 0 || d < dist {
 			best, dist = c.ID, d
 		}
 	}
 	return best
-}
-
-// levenshtein is the edit distance between a and b, in runes.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
