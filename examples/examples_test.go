@@ -16,11 +16,11 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
-	"github.com/mcpeval/mcpeval/internal/actionstest"
 	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/internal/fixture"
 	"github.com/mcpeval/mcpeval/internal/provider"
-	"github.com/mcpeval/mcpeval/internal/testserver/npm"
+	"github.com/mcpeval/mcpeval/internal/testkit/actionstest"
+	"github.com/mcpeval/mcpeval/internal/testkit/npm"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"

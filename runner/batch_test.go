@@ -18,7 +18,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/retry"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"

@@ -19,7 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/faultserver"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"

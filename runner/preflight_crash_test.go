@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/faultserver"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/target"

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/testserver/npm"
+	"github.com/mcpeval/mcpeval/internal/testkit/npm"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"

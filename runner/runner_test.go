@@ -10,7 +10,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/faultserver"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"

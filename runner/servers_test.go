@@ -13,8 +13,8 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
-	"github.com/mcpeval/mcpeval/internal/testserver/mcphttp"
+	"github.com/mcpeval/mcpeval/internal/testkit/faultserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/mcphttp"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"

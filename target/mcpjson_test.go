@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
-	"github.com/mcpeval/mcpeval/internal/testserver/mcphttp"
+	"github.com/mcpeval/mcpeval/internal/testkit/faultserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/mcphttp"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

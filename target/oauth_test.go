@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/authserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/authserver"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

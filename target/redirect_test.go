@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/authserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/authserver"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

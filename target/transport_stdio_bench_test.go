@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/faultserver"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

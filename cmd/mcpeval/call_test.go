@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/npm"
+	"github.com/mcpeval/mcpeval/internal/testkit/npm"
 )
 
 // TestCallFilesystem calls the tools of the npm filesystem server by hand:

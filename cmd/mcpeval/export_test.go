@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/testkit/otlptest"
 	"github.com/mcpeval/mcpeval/record"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/suite"
 )

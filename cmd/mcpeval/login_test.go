@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/testserver/authserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/authserver"
 	"github.com/mcpeval/mcpeval/target"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/testserver/faultserver"
-	"github.com/mcpeval/mcpeval/internal/testserver/mcphttp"
+	"github.com/mcpeval/mcpeval/internal/testkit/faultserver"
+	"github.com/mcpeval/mcpeval/internal/testkit/mcphttp"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/record"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/gittest"
+	"github.com/mcpeval/mcpeval/internal/testkit/gittest"
 	"github.com/mcpeval/mcpeval/suite"
 )
 

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/testkit/otlptest"
 )
 
 // TestRealModelNeedsASuite: a real model with no --suite is refused

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/npm"
+	"github.com/mcpeval/mcpeval/internal/testkit/npm"
 )
 
 // startEverything starts server-everything over streamable HTTP on a free

@@ -15,10 +15,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/grade/actions"
-	"github.com/mcpeval/mcpeval/internal/actionstest"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/builtin/ops"
 	"github.com/mcpeval/mcpeval/internal/fixture"
+	"github.com/mcpeval/mcpeval/internal/testkit/actionstest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/gittest"
+	"github.com/mcpeval/mcpeval/internal/testkit/gittest"
 	"github.com/mcpeval/mcpeval/record"
 )
 

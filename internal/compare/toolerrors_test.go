@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 )
 
 // TestToolErrorsMoved checks that a comparison shows the tool errors the

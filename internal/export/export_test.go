@@ -13,8 +13,8 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/recordtest"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/testkit/recordtest"
 	"github.com/mcpeval/mcpeval/record"
 )
 

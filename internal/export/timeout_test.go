@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/recordtest"
+	"github.com/mcpeval/mcpeval/internal/testkit/recordtest"
 )
 
 // A Langfuse that never answers: --timeout bounds the whole export, every

@@ -70,7 +70,14 @@ var rules = []rule{
 	{
 		why:    "the public packages are contracts a library user can name; the test servers are for tests only",
 		dirs:   []string{"suite", "record", "model/...", "target", "runner", "grade/...", "stats", "internal/pipeline"},
-		banned: []string{mod + "internal/testserver/"},
+		banned: []string{mod + "internal/testkit/"},
+	},
+	{
+		why: "the test kits (servers, stand-ins, helpers) are for tests: nothing the product runs links them",
+		dirs: []string{"cmd/...", "internal/pipeline", "internal/provider/...", "internal/builtin/...", "internal/view",
+			"internal/export/...", "internal/report/...", "internal/publish", "internal/review", "internal/compare",
+			"internal/ladder", "internal/judge", "internal/fixture", "internal/probe", "internal/rundir"},
+		banned: []string{mod + "internal/testkit/"},
 	},
 	{
 		why:    "the viewer, the exporters and judge agreement read runs already recorded: they never start one, nor reach a model or a target",
@@ -158,7 +165,8 @@ func TestRulesBite(t *testing.T) {
 	}{
 		{"grading is a pure function", []string{"runner", "internal/provider", "cmd/..."}},
 		{"rendering, comparing", []string{"runner", "internal/pipeline"}},
-		{"the public packages are contracts", []string{"internal/providertest"}},
+		{"the public packages are contracts", []string{"internal/testkit/providertest"}},
+		{"the test kits", []string{"internal/testkit/providertest", "scripts/sidebyside/standin"}},
 		{"the viewer, the exporters", []string{"internal/pipeline", "cmd/..."}},
 		{"the record and suite formats", []string{"runner"}},
 		{"the MCP client connects", []string{"internal/builtin"}},

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/internal/judge"
-	"github.com/mcpeval/mcpeval/internal/recordtest"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/testkit/recordtest"
 	"github.com/mcpeval/mcpeval/internal/usage"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"

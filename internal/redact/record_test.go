@@ -11,7 +11,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/mcphttp"
+	"github.com/mcpeval/mcpeval/internal/testkit/mcphttp"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade/actions"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 )
 
 // TestGoldenActions renders a run with action cases: the text, Markdown

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/agreement"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 )
 
 // judgedResult is a run with one checked case and one case graded by its

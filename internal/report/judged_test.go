@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 )
 
 // TestTextShowsJudgedCasesApart: the text report shows the cases graded by

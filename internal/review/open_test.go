@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/recordtest"
+	"github.com/mcpeval/mcpeval/internal/testkit/recordtest"
 	"github.com/mcpeval/mcpeval/record"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/agreement"
 	"github.com/mcpeval/mcpeval/internal/judge"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"

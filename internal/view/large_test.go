@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 )
 
 // largeRun writes a finished run of 600 attempts under a new directory:

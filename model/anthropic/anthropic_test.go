@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/retry"
+	"github.com/mcpeval/mcpeval/internal/testkit/providertest"
 	"github.com/mcpeval/mcpeval/model"
 )
 

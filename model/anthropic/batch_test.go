@@ -3,9 +3,9 @@ package anthropic
 import (
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/providertest"
 	"github.com/mcpeval/mcpeval/internal/retry"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/providertest"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 )
 

@@ -8,8 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
-	"github.com/mcpeval/mcpeval/internal/providertest"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/providertest"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
 )

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/probe"
-	"github.com/mcpeval/mcpeval/internal/providertest"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/providertest"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
 )

@@ -3,7 +3,7 @@ package openai
 import (
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/providertest"
+	"github.com/mcpeval/mcpeval/internal/testkit/providertest"
 	"github.com/mcpeval/mcpeval/model"
 )
 

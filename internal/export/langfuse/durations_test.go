@@ -7,8 +7,8 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/export/langfuse"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
-	"github.com/mcpeval/mcpeval/internal/recordtest"
+	"github.com/mcpeval/mcpeval/internal/testkit/otlptest"
+	"github.com/mcpeval/mcpeval/internal/testkit/recordtest"
 )
 
 // TestToolObservationsLast: Langfuse makes an observation of each span,

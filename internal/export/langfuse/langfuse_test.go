@@ -16,7 +16,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/export/langfuse"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
+	"github.com/mcpeval/mcpeval/internal/testkit/otlptest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"

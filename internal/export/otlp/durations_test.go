@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
-	"github.com/mcpeval/mcpeval/internal/recordtest"
+	"github.com/mcpeval/mcpeval/internal/testkit/otlptest"
+	"github.com/mcpeval/mcpeval/internal/testkit/recordtest"
 	"github.com/mcpeval/mcpeval/record"
 )
 

@@ -18,8 +18,8 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
 	"github.com/mcpeval/mcpeval/internal/redact"
+	"github.com/mcpeval/mcpeval/internal/testkit/otlptest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )

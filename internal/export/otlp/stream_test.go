@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/export/otlp/otlptest"
+	"github.com/mcpeval/mcpeval/internal/testkit/otlptest"
 )
 
 // many is n attempts, numbered from 1, of five spans each.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/internal/report/format"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 )
 
 // TestRunActions checks that a run page shows the action columns per

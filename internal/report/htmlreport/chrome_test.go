@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/mcpeval/mcpeval/internal/testserver/chrome"
+	"github.com/mcpeval/mcpeval/internal/testkit/chrome"
 )
 
 var screenshot = flag.String("screenshot", "", "save a screenshot of the run page to `FILE` (the docs use ../docs/report.png)")

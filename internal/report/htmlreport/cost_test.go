@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 	"github.com/mcpeval/mcpeval/internal/usage/price"
 	"github.com/mcpeval/mcpeval/model"
 )

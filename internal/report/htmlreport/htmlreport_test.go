@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
 	"github.com/mcpeval/mcpeval/internal/review"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )

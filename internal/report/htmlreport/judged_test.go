@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/agreement"
-	"github.com/mcpeval/mcpeval/internal/report/reporttest"
+	"github.com/mcpeval/mcpeval/internal/testkit/reporttest"
 )
 
 const hostileJudge = `evil:<script>alert(1)</script>`

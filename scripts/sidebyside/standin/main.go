@@ -2,7 +2,7 @@
 // harness (scripts/sidebyside/run.sh): an OpenAI-compatible chat
 // completions endpoint on the loopback interface that answers the
 // household suite's cases from their keys (package
-// internal/testserver/wiremodel), so that neither tool waits on a real
+// internal/testkit/wiremodel), so that neither tool waits on a real
 // model and both do the same work.
 //
 // It prints its base URL on stdout ("http://127.0.0.1:PORT/v1") and serves
@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/probe"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 )
 

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/retry"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/suite"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/retry"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/suite"
 )

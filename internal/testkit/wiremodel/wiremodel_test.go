@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/internal/probe"
 	"github.com/mcpeval/mcpeval/internal/retry"
-	"github.com/mcpeval/mcpeval/internal/testserver/wiremodel"
+	"github.com/mcpeval/mcpeval/internal/testkit/wiremodel"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/anthropic"
 	"github.com/mcpeval/mcpeval/model/openai"
