@@ -56,7 +56,7 @@ type Options struct {
 }
 
 // ErrNothingToResume is returned by Run for a resumed run that, read again
-// under its lock, has nothing left to run.
+// under its lock, has nothing left to run and has been graded.
 var ErrNothingToResume = errors.New("nothing to resume")
 
 // Graded is a graded run and what was derived from it.
@@ -109,6 +109,9 @@ type Graded struct {
 // With cfg.Lean the record is graded as a stream (ScoreDir), and
 // Graded.Record holds no attempts.
 //
+// A resumed run that ended but was never graded (its process was killed
+// before it wrote its grades) is graded as a stream, and nothing is run.
+//
 // The error is runner.Run's. A run that stopped early (interrupted, out of
 // budget) or whose preflight failed (runner.ErrInvalid) is still graded
 // and written, and returned with its error; when there is no record at
@@ -142,6 +145,11 @@ func Run(ctx context.Context, cfg runner.Config, opts Options) (*Graded, error) 
 		}
 		if opts.RetryErrors {
 			old = WithoutErrors(old)
+		}
+		if old.Complete() && neverGraded(cfg.Resume.Dir) {
+			// Its process was killed between its end line and its
+			// grades: grade it, and run nothing.
+			return ScoreDir(ctx, cfg.Suite, cfg.Resume.Dir, opts)
 		}
 		if old.Complete() {
 			return nil, fmt.Errorf("%s is complete: %w", cfg.Resume.Dir, ErrNothingToResume)
@@ -265,6 +273,12 @@ func (g *Graded) problem(err error) {
 	if err != nil {
 		g.Problems = append(g.Problems, err)
 	}
+}
+
+// neverGraded reports whether run directory dir holds no grades.
+func neverGraded(dir string) bool {
+	_, err := rundir.ReadGrades(dir)
+	return errors.Is(err, rundir.ErrNoGrades)
 }
 
 // WithoutErrors returns rec as a resume sees it when errored attempts are

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/runner"
 )
 
 // gated holds every model request until release is closed, and says on
@@ -155,5 +156,38 @@ func TestRetryErrors(t *testing.T) {
 	cfg.Resume = got
 	if _, err := Run(context.Background(), cfg, Options{RetryErrors: true}); !errors.Is(err, ErrNothingToResume) {
 		t.Errorf("retrying a run with no errors: %v, want nothing to resume", err)
+	}
+}
+
+// TestResumeGradesAnEndedRun: a run killed between its end line and its
+// grades is graded by its resume, without a model: nothing is run.
+func TestResumeGradesAnEndedRun(t *testing.T) {
+	s := loadSuite(t, opsMini)
+	m, info := perfect(t, s)
+	g, err := Run(context.Background(), config(t, s, m, info), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := g.Record.Dir
+	if err := os.Remove(rundir.Path(dir, rundir.Grades)); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Run(context.Background(), runner.Config{Suite: s, Resume: rec}, Options{})
+	if err != nil {
+		t.Fatalf("resuming a run that ended ungraded: %v", err)
+	}
+	if got.Attempts != len(rec.Attempts) || got.Result.Totals.Graded != g.Result.Totals.Graded {
+		t.Errorf("graded %d attempts (%d graded), want the run's %d (%d)", got.Attempts, got.Result.Totals.Graded, len(rec.Attempts), g.Result.Totals.Graded)
+	}
+	if _, err := rundir.ReadGrades(dir); err != nil {
+		t.Errorf("grades after the resume: %v", err)
+	}
+	// Graded now, it has nothing left to resume.
+	if _, err := Run(context.Background(), runner.Config{Suite: s, Resume: rec}, Options{}); !errors.Is(err, ErrNothingToResume) {
+		t.Errorf("resuming it again: %v, want ErrNothingToResume", err)
 	}
 }
