@@ -3,8 +3,8 @@ package main
 // The run command's CI features: gates against a baseline record and a
 // pass-rate threshold, datasets, JUnit XML, a Markdown summary for a pull
 // request, description overlays, model ladders and shards. run.go parses
-// its own flags and runs one model (runOne); runEach here runs each model
-// given and does what comes after.
+// its own flags and prepares one model's run (runFlags.prepare); runEach
+// here hands every model to pipeline.RunModels and prints what it found.
 
 import (
 	"context"
@@ -12,8 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -236,12 +234,14 @@ func (c *ciFlags) gates() pipeline.Gates {
 	return pipeline.Gates{MinPass: c.minPass, Baseline: c.gate, MaxErrorRate: c.maxErrorRate}
 }
 
-// runEach runs the suite on each model given (one run each), then writes
-// the JUnit XML and the summary, prints the ladder, and applies the gates.
+// runEach runs the suite on each model given (one run each, on each
+// surface) through pipeline.RunModels, then prints the comparison with the
+// baseline and the ladder, writes the JUnit XML and the summary, and
+// turns the gates' verdict into an exit status.
 func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	models := []string(f.models)
 	if len(models) == 0 {
-		models = []string{"fake:perfect"}
+		models = []string{pipeline.DefaultModel}
 	}
 	if err := f.ci.check(e, f, len(models)); err != nil {
 		return err
@@ -254,28 +254,41 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 			return err
 		}
 	}
-	runs, firstErr := runModels(ctx, e, f, fs, models)
+	surfaces, err := f.surfaceNames() // surfaces.go
+	if err != nil {
+		return err
+	}
+	h := newRunHooks(e, f, fs, len(models) > 1, len(surfaces) > 1)
+	res, firstErr := pipeline.RunModels(ctx, pipeline.LadderConfig{
+		Models: models, Surfaces: surfaces, Out: f.out,
+		Prepare: h.prepare, Done: h.done,
+		Gates: f.ci.gates(), Baseline: f.ci.baseline, Alpha: f.ci.alpha,
+	})
+	runs := res.Graded()
 	if len(runs) == 0 {
 		return firstErr
 	}
-
-	cmp := compareBaseline(e, f, runs, firstErr)
-	var lad *ladder.Ladder
-	if len(models) > 1 {
-		lad = printLadder(e, f, runs)
+	if len(surfaces) > 1 {
+		if err := printSurfaces(e, f, runs); err != nil { // surfaces.go
+			firstErr = err
+			res.Comparison, res.Checked = nil, false
+		}
+	}
+	if res.Comparison != nil && !f.json {
+		fmt.Fprintf(e.stdout, "\ncompared with the baseline %s\n\n", f.ci.baseline.Dir)
+		compare.Text(e.stdout, res.Comparison)
+	}
+	if res.Ladder != nil {
+		printLadder(e, f, res)
 	}
 	var verdict pipeline.Verdict
-	if firstErr == nil {
-		var results []*grade.Result
-		for _, r := range runs {
-			results = append(results, r.Result)
-		}
-		verdict = f.ci.gates().Check(results, cmp)
+	if res.Checked {
+		verdict = res.Verdict
 	}
 	if err := writeRunsJUnit(ctx, e, f.ci.junit, runs); err != nil {
 		return err
 	}
-	if err := writeRunsSummary(ctx, e, f.ci, runs, cmp, lad, verdict, firstErr == nil); err != nil {
+	if err := writeRunsSummary(ctx, e, f.ci, runs, res.Comparison, res.Ladder, verdict, res.Checked); err != nil {
 		return err
 	}
 	if firstErr != nil {
@@ -293,53 +306,73 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	return nil
 }
 
-// runModels runs the suite on each model in turn and returns the graded
-// runs and the first error. A single model stops at its error; a ladder
-// says what went wrong with a model and goes on to the next.
-func runModels(ctx context.Context, e *env, f runFlags, fs *flagSet, models []string) ([]*pipeline.Graded, error) {
-	isLadder := len(models) > 1
-	sub := e
-	if isLadder && f.json {
+// runHooks are the command's side of pipeline.RunModels: each run's flags
+// made into its configuration, its header and its end printed.
+type runHooks struct {
+	e, sub *env
+	f      runFlags
+	fs     *flagSet
+	// ladder and surfaces are set when several models, or several
+	// surfaces, are run.
+	ladder, surfaces bool
+	// cur is the run under way; failed is set once a surface's run failed.
+	cur    *runState
+	failed bool
+}
+
+func newRunHooks(e *env, f runFlags, fs *flagSet, ladder, surfaces bool) *runHooks {
+	h := &runHooks{e: e, sub: e, f: f, fs: fs, ladder: ladder, surfaces: surfaces}
+	if (ladder || surfaces) && f.json {
 		quiet := *e
-		quiet.stdout = io.Discard // --json prints the ladder alone
-		sub = &quiet
+		quiet.stdout = io.Discard // --json prints the ladder or the table alone
+		h.sub = &quiet
 	}
-	var runs []*pipeline.Graded
-	var firstErr error
-	used := map[string]bool{}
-	for i, m := range models {
-		g := f
-		g.model = m
-		g.graded = func(r *pipeline.Graded) { runs = append(runs, r) }
-		if isLadder {
-			if f.out != "" {
-				g.out = filepath.Join(f.out, modelDir(m, used))
-			}
-			if !f.json {
-				if i > 0 {
-					fmt.Fprintln(e.stdout)
-				}
-				fmt.Fprintf(e.stdout, "== %s ==\n", termsafe.Line(m))
-			}
+	return h
+}
+
+// prepare heads run r's output and makes its configuration from the flags.
+func (h *runHooks) prepare(ctx context.Context, r *pipeline.LadderRun) (runner.Config, pipeline.Options, error) {
+	g := h.f
+	g.model, g.out, g.surface = r.Model, r.Out, r.Surface
+	if (h.ladder || h.surfaces) && !h.f.json {
+		if r.Index > 0 {
+			fmt.Fprintln(h.e.stdout)
 		}
-		err := runSurfaces(ctx, sub, g, fs) // runOne on each surface (surfaces.go)
-		var oes overlay.Errors
-		if errors.As(err, &oes) {
-			err = badInput(oes)
-		}
-		if err == nil {
-			continue
-		}
-		if !isLadder {
-			firstErr = err
-			break
-		}
-		err = ladderRunError(e, m, err)
-		if firstErr == nil {
-			firstErr = err
+		if h.ladder {
+			fmt.Fprintf(h.e.stdout, "== %s ==\n", termsafe.Line(r.Model))
+		} else {
+			fmt.Fprintf(h.e.stdout, "== surface %s ==\n", termsafe.Line(r.Surface))
 		}
 	}
-	return runs, firstErr
+	cfg, opts, st, err := g.prepare(ctx, h.sub, h.fs) // run.go
+	h.cur = st
+	return cfg, opts, err
+}
+
+// done prints run r as it ends, and returns the error its exit calls
+// for: with several surfaces the first failed run's error, the later ones
+// said on stderr; in a ladder each model's error said on stderr.
+func (h *runHooks) done(r *pipeline.LadderRun) error {
+	err := r.Err
+	if h.cur != nil {
+		err = h.cur.end(r.Graded, r.Err)
+		h.cur = nil
+	}
+	if err != nil && h.surfaces {
+		if h.failed {
+			fmt.Fprintf(h.e.stderr, "mcpeval run: surface %s: %v\n", termsafe.Line(r.Surface), err)
+			return nil
+		}
+		h.failed = true // returned, and so told, at the end
+	}
+	var oes overlay.Errors
+	if errors.As(err, &oes) {
+		err = badInput(oes)
+	}
+	if err == nil || !h.ladder {
+		return err
+	}
+	return ladderRunError(h.e, r.Model, err)
 }
 
 // ladderRunError says on stderr what went wrong with model m of a ladder
@@ -359,45 +392,18 @@ func ladderRunError(e *env, m string, err error) error {
 	return err
 }
 
-// compareBaseline compares the last run with the --gate baseline, and
-// prints the comparison unless --json; nil when there is no baseline or a
-// run failed.
-func compareBaseline(e *env, f runFlags, runs []*pipeline.Graded, firstErr error) *compare.Comparison {
-	if f.ci.baseline == nil || firstErr != nil {
-		return nil
-	}
-	last := baselinePeer(f.ci.baseline, runs) // surfaces.go
-	cmp := compare.Compare(f.ci.baseline, last.Record, grade.Run(last.Suite, f.ci.baseline), last.Result)
-	cmp.SetAlpha(f.ci.alpha)
-	if !f.json {
-		fmt.Fprintf(e.stdout, "\ncompared with the baseline %s\n\n", f.ci.baseline.Dir)
-		compare.Text(e.stdout, cmp)
-	}
-	return cmp
-}
-
-// printLadder sets the runs of a ladder side by side, prints the ladder
-// (as JSON with --json) and writes it under --out.
-func printLadder(e *env, f runFlags, runs []*pipeline.Graded) *ladder.Ladder {
-	var recs []*record.Run
-	var ress []*grade.Result
-	for _, r := range runs {
-		recs = append(recs, r.Record)
-		ress = append(ress, r.Result)
-	}
-	lad := ladder.Build(recs, ress)
+// printLadder prints the ladder of res (as JSON with --json), and says
+// what could not be written under --out.
+func printLadder(e *env, f runFlags, res *pipeline.LadderResult) {
 	if f.json {
-		ladder.JSON(e.stdout, lad)
+		ladder.JSON(e.stdout, res.Ladder)
 	} else {
 		fmt.Fprintln(e.stdout, "\nmodel ladder")
-		ladder.Text(e.stdout, lad)
+		ladder.Text(e.stdout, res.Ladder)
 	}
-	if f.out != "" {
-		if err := rundir.WriteJSON(rundir.Path(f.out, rundir.Ladder), lad); err != nil {
-			fmt.Fprintf(e.stderr, "mcpeval run: %v\n", err)
-		}
+	for _, err := range res.Problems {
+		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", err)
 	}
-	return lad
 }
 
 // writeRunsJUnit writes the runs as JUnit XML to --junit, if given.
@@ -528,22 +534,6 @@ func checkOutputs(paths ...string) error {
 		}
 	}
 	return nil
-}
-
-var unsafeDir = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// modelDir returns a directory name for model spec m, unique among used.
-func modelDir(m string, used map[string]bool) string {
-	name := strings.Trim(unsafeDir.ReplaceAllString(m, "-"), "-.")
-	if name == "" {
-		name = "model"
-	}
-	base := name
-	for i := 2; used[name]; i++ {
-		name = fmt.Sprintf("%s-%d", base, i)
-	}
-	used[name] = true
-	return name
 }
 
 // writeJUnit writes one graded run as JUnit XML to the file path names

@@ -100,10 +100,9 @@ type runFlags struct {
 	// ungraded is set by a --resume of a run that ended but was never
 	// graded: it is graded, and nothing is run.
 	ungraded bool
-	// models, ci and graded are run's model ladder and CI features (ci.go).
+	// models and ci are run's model ladder and CI features (ci.go).
 	models modelList
 	ci     ciFlags
-	graded func(*pipeline.Graded)
 }
 
 func runCmd(ctx context.Context, e *env, args []string) error {
@@ -150,36 +149,59 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	return runEach(ctx, e, f, fs)
 }
 
-// runOne runs the suite on one model, f.model; runEach calls it for each
-// --model given.
-func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
+// runState is what the preparation of one run started that its end
+// closes, and what the run is printed with.
+type runState struct {
+	ctx    context.Context
+	e      *env
+	f      runFlags
+	prices *usage.Prices
+	prog   *progress
+	exp    *export.Live
+}
+
+// prepare makes the run of the suite on one model, f.model, on one
+// surface, f.surface: it checks the flags, reads the run to resume, opens
+// the model and the judge, warns, and starts the progress display and the
+// exporter. pipeline.RunModels runs what it returns; end prints it.
+func (f runFlags) prepare(ctx context.Context, e *env, fs *flagSet) (runner.Config, pipeline.Options, *runState, error) {
+	var none runner.Config
 	if err := f.checkValues(); err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
 	resume, err := f.prepareResume(e, fs)
 	if err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
 	s, tcfg, err := f.suiteAndTarget()
 	if err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
+	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
 	if f.ungraded {
-		return f.gradeEnded(ctx, e, s, resume.Dir)
+		// Killed between its end line and its grades: the pipeline grades
+		// it as its run would have, without opening the model.
+		prices, err := f.prices.load()
+		if err != nil {
+			return none, pipeline.Options{}, nil, err
+		}
+		fmt.Fprintf(e.stderr, "mcpeval run: %s ended but was never graded: grading it\n", termsafe.Line(resume.Dir))
+		st := &runState{ctx: ctx, e: e, f: f, prices: prices}
+		return runner.Config{Suite: s, Resume: resume}, pipeline.Options{Prices: prices, Warn: warn}, st, nil
 	}
 	sf, tcfg, err := f.onSurface(s, tcfg, resume) // surfaces.go
 	if err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
 	if err := demoSuiteRefusal(f.model, f.suite); err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
 	if err := spendAllowed(e, f.model, f.spend); err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
 	o, err := f.open(e, s)
 	if err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
 	cfg := f.config(s, tcfg, o, resume)
 	cfg.Surface = sf
@@ -187,9 +209,9 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	// surface comparison's runs are kept whole.
 	cfg.Lean = len(f.models) <= 1 && len(f.surfaces) == 0 && f.surface == ""
 	if err := f.batchOptions(e, &cfg); err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
-	cfg.Warn = func(m string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(m)) }
+	cfg.Warn = warn
 	for _, w := range append(audit.CleanupWarnings(s), audit.SharedStateWarnings(s, f.concurrency)...) {
 		fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(w))
 	}
@@ -202,19 +224,27 @@ func runOne(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	cfg.Progress = prog.update
 	exp, err := f.exporter(e, s, &cfg)
 	if err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
 	if !f.json && !f.quiet && f.model == "fake:perfect" {
 		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
 	}
-	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
-	g, err := pipeline.Run(ctx, cfg, pipeline.Options{Judge: o.judge, JudgeAsks: f.judgeAsks, JudgeBudget: o.budget, Prices: o.prices, RetryErrors: f.retryErrors, Warn: warn})
-	prog.done()
-	closeExporter(ctx, e, exp)
+	st := &runState{ctx: ctx, e: e, f: f, prices: o.prices, prog: prog, exp: exp}
+	opts := pipeline.Options{Judge: o.judge, JudgeAsks: f.judgeAsks, JudgeBudget: o.budget, Prices: o.prices, RetryErrors: f.retryErrors, Warn: warn}
+	return cfg, opts, st, nil
+}
+
+// end closes what prepare started, prints the graded run g (nil when there
+// was no record) and turns how it ended into an exit status.
+func (st *runState) end(g *pipeline.Graded, err error) error {
+	if st.prog != nil {
+		st.prog.done()
+	}
+	closeExporter(st.ctx, st.e, st.exp)
 	if g == nil {
 		return err
 	}
-	return f.finish(e, g, err, o.prices)
+	return st.f.finish(st.e, g, err, st.prices)
 }
 
 // checkOutDir refuses an --out that cannot be a run's folder: one that
@@ -330,33 +360,6 @@ func neverGraded(dir string) bool {
 	return errors.Is(err, rundir.ErrNoGrades)
 }
 
-// gradeEnded grades the run in dir, which ended but was never graded (its
-// process was killed before it wrote its grades), as its run would have,
-// without opening the model: nothing is left to run.
-func (f *runFlags) gradeEnded(ctx context.Context, e *env, s *suite.Suite, dir string) error {
-	prices, err := f.prices.load()
-	if err != nil {
-		return err
-	}
-	warn := func(s string) { fmt.Fprintf(e.stderr, "mcpeval run: warning: %s\n", termsafe.Line(s)) }
-	// Under the lock, as a run is graded: the process that wrote the end
-	// line may still be writing the grades.
-	lock, err := rundir.Lock(dir, warn)
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	if !neverGraded(dir) {
-		return fmt.Errorf("%s is complete: %w", dir, pipeline.ErrNothingToResume)
-	}
-	fmt.Fprintf(e.stderr, "mcpeval run: %s ended but was never graded: grading it\n", termsafe.Line(dir))
-	g, err := pipeline.ScoreDir(ctx, s, dir, pipeline.Options{Prices: prices, Warn: warn})
-	if err != nil {
-		return err
-	}
-	return f.finish(e, g, nil, prices)
-}
-
 // suiteAndTarget loads the suite and resolves its target with the target
 // flags, refusing a suite with nothing to run, a --case it lacks and a
 // gate against an unrelated baseline, all before any model request.
@@ -467,9 +470,6 @@ func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *usage.P
 		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", perr)
 	}
 	tellDisagreements(e, g)
-	if f.graded != nil {
-		f.graded(g)
-	}
 	if perr := printCost(e, f.json, false, res, rec, g.Cost); perr != nil {
 		return perr
 	}

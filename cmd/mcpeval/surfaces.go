@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -70,70 +68,19 @@ func surfacesCmd(ctx context.Context, e *env, args []string) error {
 	return report.SurfacesText(e.stdout, t)
 }
 
-// runSurfaces runs the suite on each surface run is to measure (those
-// --surface names, else every one the suite declares), each in its own
-// run directory (--out/SURFACE), then sets them side by side. A suite
-// without surfaces, a --target, and a --resume run once, as runOne does.
-func runSurfaces(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
-	names, err := f.surfaceNames()
-	if err != nil {
-		return err
+// printSurfaces sets the runs on several surfaces side by side, as a
+// table (as JSON with --json).
+func printSurfaces(e *env, f runFlags, runs []*pipeline.Graded) error {
+	var srs []report.SurfaceRun
+	for _, r := range runs {
+		srs = append(srs, report.SurfaceRun{Record: r.Record, Result: r.Result})
 	}
-	if len(names) <= 1 {
-		if len(names) == 1 {
-			f.surface = names[0]
-		}
-		return runOne(ctx, e, f, fs)
-	}
-	sub := e
+	t := report.BuildSurfaces(srs)
 	if f.json {
-		quiet := *e
-		quiet.stdout = io.Discard // --json prints the table alone
-		sub = &quiet
+		return report.SurfacesJSON(e.stdout, t)
 	}
-	var runs []report.SurfaceRun
-	var firstErr error
-	for i, name := range names {
-		g := f
-		g.surface = name
-		if f.out != "" {
-			g.out = filepath.Join(f.out, name)
-		}
-		graded := f.graded
-		g.graded = func(r *pipeline.Graded) {
-			runs = append(runs, report.SurfaceRun{Record: r.Record, Result: r.Result})
-			if graded != nil {
-				graded(r)
-			}
-		}
-		if !f.json {
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			fmt.Fprintf(e.stdout, "== surface %s ==\n", termsafe.Line(name))
-		}
-		if err := runOne(ctx, sub, g, fs); err != nil {
-			if firstErr == nil {
-				firstErr = err // returned, and so told, at the end
-			} else {
-				fmt.Fprintf(e.stderr, "mcpeval run: surface %s: %v\n", termsafe.Line(name), err)
-			}
-		}
-	}
-	if len(runs) > 0 {
-		t := report.BuildSurfaces(runs)
-		if f.json {
-			if err := report.SurfacesJSON(e.stdout, t); err != nil {
-				return err
-			}
-		} else {
-			fmt.Fprintln(e.stdout)
-			if err := report.SurfacesText(e.stdout, t); err != nil {
-				return err
-			}
-		}
-	}
-	return firstErr
+	fmt.Fprintln(e.stdout)
+	return report.SurfacesText(e.stdout, t)
 }
 
 // surfaceNames returns the surfaces to run: those --surface names, else
@@ -331,17 +278,4 @@ func (f *runFlags) checkSurfaceLadder(models int) error {
 		return err
 	}
 	return usagef("several --model and several surfaces (%s): a model ladder compares models on one surface; give --surface NAME, and run the ladder once per surface", strings.Join(names, ", "))
-}
-
-// baselinePeer is the run a --gate baseline is compared with: the one on
-// the baseline's surface, when the runs measured several; else the last.
-func baselinePeer(base *record.Run, runs []*pipeline.Graded) *pipeline.Graded {
-	if base.Header.Surface != nil {
-		for _, r := range runs {
-			if s := r.Record.Header.Surface; s != nil && s.Name == base.Header.Surface.Name {
-				return r
-			}
-		}
-	}
-	return runs[len(runs)-1]
 }
