@@ -90,7 +90,7 @@ func run(t *testing.T, s *suite.Suite, spec string, attempts int, filter ...stri
 		t.Fatal(err)
 	}
 	cfg := runner.Config{
-		Suite: s, Target: runner.SuiteTarget(s), Model: m, ModelInfo: info,
+		Suite: s, Model: m, ModelInfo: info,
 		Attempts: attempts, Concurrency: 2, Cases: filter, CallTimeout: 30 * time.Second,
 		OutDir: filepath.Join(t.TempDir(), "run"),
 	}

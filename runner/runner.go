@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -219,11 +218,10 @@ func newRun(cfg Config) (*run, error) {
 		cfg.NewID = func() string { return NewRunID(cfg.Now(), cfg.ModelInfo.Spec) }
 	}
 	if cfg.Target.Spec == "" {
-		t, err := ResolveSurfaceTarget(cfg.Suite, cfg.Surface) // the suite's own (or its surface's), or its mcp.json's
+		t, err := ResolveTarget(cfg.Suite, TargetOverrides{Surface: cfg.Surface, Base: cfg.Target}) // resolve.go
 		if err != nil {
 			return nil, err
 		}
-		t.Builtins, t.ClientVersion, t.StderrLines = cfg.Target.Builtins, cfg.Target.ClientVersion, cfg.Target.StderrLines
 		cfg.Target = t
 	}
 	if cfg.Target.ClientVersion == "" {
@@ -1158,26 +1156,6 @@ type noModel struct{}
 
 func (noModel) Generate(context.Context, *model.Request) (*model.Response, error) {
 	return nil, errors.New("no model")
-}
-
-// SuiteTarget returns the target a suite names, with its environment,
-// headers and working directory; a relative directory is taken from the
-// suite's own folder. It is the target Run uses when Config.Target has no
-// spec.
-func SuiteTarget(s *suite.Suite) target.Config {
-	t := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers,
-		InheritEnv: s.Target.InheritEnv, ConnectTimeout: s.Target.ConnectTimeout}
-	if o := s.Target.OAuth; o != nil {
-		t.OAuth = &target.OAuth{Flow: o.Flow, ClientID: o.ClientID, ClientSecret: o.ClientSecret, Scopes: o.Scopes}
-	}
-	if t.Dir != "" && !filepath.IsAbs(t.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
-		base := s.Path
-		if st, err := os.Stat(base); err == nil && !st.IsDir() {
-			base = filepath.Dir(base)
-		}
-		t.Dir = filepath.Join(base, t.Dir)
-	}
-	return t
 }
 
 // atOnce says how many attempts a suite's bound lets run at once.

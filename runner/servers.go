@@ -16,24 +16,6 @@ import (
 // and the name and version it reported.
 const ServersKey = "servers"
 
-// SuiteTargets returns the target of a suite that names several servers
-// (targets:): each server as ResolveTarget would return it were it the
-// suite's only target (its directory or mcp.json file taken from the
-// suite's own folder, its oauth). The caller adds the builtin targets.
-func SuiteTargets(s *suite.Suite) (target.Config, error) {
-	var servers []target.Server
-	for _, name := range s.TargetNames() {
-		one := *s
-		one.Target, one.Targets = s.Targets[name], nil
-		c, err := ResolveTarget(&one)
-		if err != nil {
-			return target.Config{}, fmt.Errorf("targets: %s: %w", name, err)
-		}
-		servers = append(servers, target.Server{Name: name, Config: c})
-	}
-	return target.Several(servers), nil
-}
-
 // resolveServers, on a connection to several servers, makes the run's
 // suite name every tool as the model is shown it (SERVER/TOOL becomes
 // TOOL, or SERVER__TOOL where several servers list TOOL), so that what

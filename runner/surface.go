@@ -35,25 +35,6 @@ type SurfaceModel interface {
 	OnSurface(sf *suite.Surface, canonical []model.Tool) model.Model
 }
 
-// ResolveSurfaceTarget returns the target of surface sf of suite s: the
-// surface's own, else the suite's (see ResolveTarget). A nil sf is the
-// suite's target.
-func ResolveSurfaceTarget(s *suite.Suite, sf *suite.Surface) (target.Config, error) {
-	if sf == nil || (sf.Target.Spec == "" && sf.Target.From == "") {
-		return ResolveTarget(s)
-	}
-	c := *s
-	c.Target = sf.Target
-	if sf.Target.From == "" {
-		return SuiteTarget(&c), nil
-	}
-	t, err := ResolveTarget(&c)
-	if err != nil {
-		return t, fmt.Errorf("surface %s: %w", sf.Name, err)
-	}
-	return t, nil
-}
-
 // onSurface prepares a run on cfg.Surface, once its target's tools are
 // listed: it checks the surface's map against the
 // canonical and the surface's catalogs, records the canonical tools, and
@@ -141,11 +122,10 @@ func (r *run) canonicalTools(ctx context.Context) ([]record.Tool, error) {
 // the builtin targets, the client's version and how many stderr lines to
 // keep.
 func SurfaceTools(ctx context.Context, s *suite.Suite, sf *suite.Surface, base target.Config) ([]record.Tool, error) {
-	t, err := ResolveSurfaceTarget(s, sf)
+	t, err := ResolveTarget(s, TargetOverrides{Surface: sf, Base: base})
 	if err != nil {
 		return nil, err
 	}
-	t.Builtins, t.ClientVersion, t.StderrLines = base.Builtins, base.ClientVersion, base.StderrLines
 	name := "the suite's target"
 	if sf != nil {
 		name = "surface " + sf.Name

@@ -27,7 +27,7 @@ func TestResumeOnSurface(t *testing.T) {
 		t.Fatal(err)
 	}
 	meta := s.Surface("meta")
-	tgt, err := runner.ResolveSurfaceTarget(s, meta)
+	tgt, err := runner.ResolveTarget(s, runner.TargetOverrides{Surface: meta})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func refusesOtherSurfaces(t *testing.T, s *suite.Suite, other, none runner.Confi
 	t.Helper()
 	var err error
 	other.Surface = s.Surface("individual")
-	if other.Target, err = runner.ResolveSurfaceTarget(s, other.Surface); err != nil {
+	if other.Target, err = runner.ResolveTarget(s, runner.TargetOverrides{Surface: other.Surface}); err != nil {
 		t.Fatal(err)
 	}
 	other.Target.Builtins = builtin.All()

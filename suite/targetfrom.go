@@ -1,24 +1,30 @@
 package suite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// TargetFile returns the mcp.json file the suite's target is read from
-// (target: {from: FILE}), relative to the suite's own directory, or "" when
-// the target is given in the suite itself.
-func (s *Suite) TargetFile() string {
-	f := s.Target.From
-	if f == "" || filepath.IsAbs(f) || strings.HasPrefix(s.Path, "embedded:") {
-		return f
+// SettingLine returns "FILE:LINE" of the top-level setting key in the
+// suite's settings file, or the file alone when the key is not found there
+// (an embedded suite, or a setting left out).
+func (s *Suite) SettingLine(key string) string {
+	p := s.Path
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		p = filepath.Join(p, "suite.yaml")
 	}
-	base := s.Path
-	if st, err := os.Stat(base); err == nil && !st.IsDir() {
-		base = filepath.Dir(base)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return p
 	}
-	return filepath.Join(base, f)
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, key+":") {
+			return fmt.Sprintf("%s:%d", p, i+1)
+		}
+	}
+	return p
 }
 
 // checkTargetFrom checks a target read from an mcp.json file: the file

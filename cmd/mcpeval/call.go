@@ -186,11 +186,7 @@ func callTarget(spec, suitePath string, tf targetFlags) (target.Config, error) {
 	if err != nil {
 		return target.Config{}, err
 	}
-	tcfg, err := suiteTarget(s, nil)
-	if err != nil {
-		return tcfg, err
-	}
-	return tcfg, tf.apply(&tcfg)
+	return resolveTarget(s, tf.overrides())
 }
 
 // callTool connects to the target, checks it has the tool, calls it once

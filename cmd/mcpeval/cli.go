@@ -20,7 +20,6 @@ import (
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
-	"github.com/mcpeval/mcpeval/target"
 )
 
 // Exit statuses.
@@ -302,25 +301,6 @@ func loadSuite(p string) (*suite.Suite, error) {
 	return s, nil
 }
 
-// suiteLine returns "FILE:LINE" of the top-level key in suite s's file,
-// or the file alone when the key is not found there.
-func suiteLine(s *suite.Suite, key string) string {
-	p := s.Path
-	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		p = filepath.Join(p, "suite.yaml")
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return p
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, key+":") {
-			return fmt.Sprintf("%s:%d", p, i+1)
-		}
-	}
-	return p
-}
-
 // isCodeDir reports whether p is a directory that holds no suite.yaml (a
 // Go package named like an embedded suite, say): then a bare name means
 // the embedded suite.
@@ -331,60 +311,6 @@ func isCodeDir(p string) bool {
 	}
 	_, err = os.Stat(filepath.Join(p, "suite.yaml"))
 	return err != nil
-}
-
-// suiteTarget returns the target a command uses: the suite's own, with a
-// stdio working directory taken relative to the suite's files, or what
-// the --target values make of it (overrideTarget). A missing or
-// malformed target is bad input.
-func suiteTarget(s *suite.Suite, override targetFlag) (target.Config, error) {
-	if len(override) > 0 {
-		return overrideTarget(s, override) // targetflag.go
-	}
-	t, err := runner.ResolveTarget(s)
-	if err != nil {
-		return t, badInput(err)
-	}
-	t.Builtins = builtin.All()
-	if t.Spec == "" {
-		return t, usagef("suite %s names no target: give one with --target", s.Path)
-	}
-	if err := t.Check(); err != nil {
-		return t, usagef("%s: %v", suiteLine(s, "target"), err)
-	}
-	return t, nil
-}
-
-// addTargetFlags adds --target-header and --target-env values to t, each
-// refused where it cannot apply.
-func addTargetFlags(t *target.Config, headers, envs []string) error {
-	if len(headers) > 0 && t.Kind() != "http" {
-		return usagef("--target-header goes with an http(s) target, not %s", t.Describe())
-	}
-	if len(envs) > 0 && t.Kind() != "stdio" {
-		return usagef("--target-env goes with a stdio: target, not %s", t.Describe())
-	}
-	for _, h := range headers {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
-			return usagef("--target-header %q: want NAME: VALUE", h)
-		}
-		if t.Headers == nil {
-			t.Headers = map[string]string{}
-		}
-		t.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
-	}
-	for _, kv := range envs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return usagef("--target-env %q: want KEY=VALUE", kv)
-		}
-		if t.Env == nil {
-			t.Env = map[string]string{}
-		}
-		t.Env[k] = v
-	}
-	return nil
 }
 
 // pricesFlag is --prices, shared by the commands that price a run (run,

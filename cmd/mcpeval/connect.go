@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/target"
 )
 
@@ -24,29 +24,17 @@ func (f *targetFlags) register(fs *flag.FlagSet) {
 	f.timeout.register(fs)
 }
 
-// apply adds the flags' headers, environment and connect timeout to t,
-// each refused where it cannot apply.
-func (f targetFlags) apply(t *target.Config) error {
-	if err := addTargetFlags(t, f.headers, f.envs); err != nil {
-		return err
-	}
-	f.timeout.apply(t)
-	return nil
+// overrides returns the flags as runner.ResolveTarget takes them, with
+// specs in place of the suite's target.
+func (f targetFlags) overrides(specs ...string) runner.TargetOverrides {
+	return runner.TargetOverrides{Specs: specs, Headers: f.headers, Env: f.envs, ConnectTimeout: time.Duration(f.timeout)}
 }
 
 // specTarget returns the target a command-line spec names (a spec, or
 // FILE.json#NAME), checked, with the flags applied. A bad spec is bad
 // input.
 func specTarget(spec string, f targetFlags) (target.Config, error) {
-	tcfg, err := flagTarget(spec)
-	tcfg.Builtins = builtin.All()
-	if err == nil {
-		err = tcfg.Check()
-	}
-	if err != nil {
-		return tcfg, badInput(err)
-	}
-	return tcfg, f.apply(&tcfg)
+	return resolveTarget(nil, f.overrides(spec))
 }
 
 // connectTimeout is the --connect-timeout flag of the commands that start
@@ -74,11 +62,4 @@ func (c *connectTimeout) Set(s string) error {
 	}
 	*c = connectTimeout(d)
 	return nil
-}
-
-// apply sets t's connect timeout when the flag was given.
-func (c connectTimeout) apply(t *target.Config) {
-	if c > 0 {
-		t.ConnectTimeout = time.Duration(c)
-	}
 }

@@ -71,11 +71,8 @@ func coverageCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tcfg, err := suiteTarget(s, tgt)
+	tcfg, err := resolveTarget(s, runner.TargetOverrides{Specs: tgt, Headers: headers, Env: envs})
 	if err != nil {
-		return err
-	}
-	if err := addTargetFlags(&tcfg, headers, envs); err != nil {
 		return err
 	}
 	ins, err := runner.Validate(ctx, s, tcfg)

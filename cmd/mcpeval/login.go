@@ -61,7 +61,7 @@ func loginCmd(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if t, err = runner.ResolveTarget(s); err != nil {
+		if t, err = runner.ResolveTarget(s, runner.TargetOverrides{}); err != nil {
 			return badInput(err)
 		}
 	case len(pos) == 1:

@@ -53,7 +53,7 @@ func probeCmd(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		tcfg, err := suiteTarget(s, nil)
+		tcfg, err := resolveTarget(s, runner.TargetOverrides{})
 		if err != nil {
 			return err
 		}

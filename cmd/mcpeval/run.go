@@ -360,6 +360,12 @@ func neverGraded(dir string) bool {
 	return errors.Is(err, rundir.ErrNoGrades)
 }
 
+// overrides returns the target flags as runner.ResolveTarget takes them,
+// for the target of surface sf (nil: the suite's).
+func (f *runFlags) overrides(sf *suite.Surface) runner.TargetOverrides {
+	return runner.TargetOverrides{Surface: sf, Specs: f.target, Headers: f.headers, Env: f.envs, ConnectTimeout: time.Duration(f.connect)}
+}
+
 // suiteAndTarget loads the suite and resolves its target with the target
 // flags, refusing a suite with nothing to run, a --case it lacks and a
 // gate against an unrelated baseline, all before any model request.
@@ -371,16 +377,12 @@ func (f *runFlags) suiteAndTarget() (*suite.Suite, target.Config, error) {
 	if len(s.Cases) == 0 {
 		// validate accepts a suite still being written; a run of it
 		// measures nothing.
-		return nil, target.Config{}, usagef("%s: suite %s has no cases: nothing to run (add cases; see mcpeval validate)", suiteLine(s, "cases"), s.Name)
+		return nil, target.Config{}, usagef("%s: suite %s has no cases: nothing to run (add cases; see mcpeval validate)", s.SettingLine("cases"), s.Name)
 	}
-	tcfg, err := suiteTarget(s, f.target)
+	tcfg, err := resolveTarget(s, f.overrides(nil))
 	if err != nil {
 		return nil, tcfg, err
 	}
-	if err := addTargetFlags(&tcfg, f.headers, f.envs); err != nil {
-		return nil, tcfg, err
-	}
-	f.connect.apply(&tcfg)
 	for _, c := range f.cases {
 		if !anySelected(s, c) {
 			return nil, tcfg, usagef("--case %s: no case of suite %s has that id or group", c, s.Name)

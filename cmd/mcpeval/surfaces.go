@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/audit"
-	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
@@ -146,23 +145,9 @@ func (f *runFlags) onSurface(s *suite.Suite, tcfg target.Config, resume *record.
 	if sf == nil {
 		return nil, tcfg, usagef("surface %s: suite %s has no such surface (it has %s)", name, s.Name, strings.Join(s.SurfaceNames(), ", "))
 	}
-	if len(f.target) > 0 {
-		if !sf.Canonical() {
-			return nil, tcfg, usagef("--target and --surface %s: the surface names its own target; leave --target out", name)
-		}
-		return sf, tcfg, nil
-	}
-	t, err := runner.ResolveSurfaceTarget(s, sf)
+	t, err := resolveTarget(s, f.overrides(sf))
 	if err != nil {
-		return nil, tcfg, badInput(err)
-	}
-	t.Builtins = builtin.All()
-	if err := addTargetFlags(&t, f.headers, f.envs); err != nil {
 		return nil, tcfg, err
-	}
-	f.connect.apply(&t)
-	if err := t.Check(); err != nil {
-		return nil, tcfg, usagef("%s: surface %s: %v", suiteLine(s, "surfaces"), name, err)
 	}
 	return sf, t, nil
 }

@@ -253,14 +253,10 @@ func fileProblemsJSON(e *env, path string, err error) error {
 // validateLive checks s against its target's live tools: the key audit,
 // the leak audit and the preflight.
 func validateLive(ctx context.Context, s *suite.Suite, override targetFlag, headers, envs []string, ct connectTimeout, v *validation) error {
-	tcfg, err := suiteTarget(s, override)
+	tcfg, err := resolveTarget(s, runner.TargetOverrides{Specs: override, Headers: headers, Env: envs, ConnectTimeout: time.Duration(ct)})
 	if err != nil {
 		return err
 	}
-	if err := addTargetFlags(&tcfg, headers, envs); err != nil {
-		return err
-	}
-	ct.apply(&tcfg)
 	ins, err := runner.Validate(ctx, s, tcfg)
 	if err != nil {
 		return badInput(err)

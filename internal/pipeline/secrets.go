@@ -20,9 +20,9 @@ func Secrets(s *suite.Suite) *redact.Known {
 	if s == nil {
 		return k
 	}
-	t := runner.SuiteTarget(s)
-	if ts, err := runner.SuiteTargets(s); err == nil {
-		t = ts
+	t, err := runner.ResolveTarget(s, runner.TargetOverrides{})
+	if err != nil { // an mcp.json that cannot be read: the run would not start either
+		return k
 	}
 	for _, v := range t.Secrets(nil).Values() {
 		k.Add(v)
