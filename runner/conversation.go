@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"time"
@@ -13,42 +11,6 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 	"github.com/mcpeval/mcpeval/target"
 )
-
-// attempt puts case p to the model over conn (nil when the target could
-// not be started) until it answers, asks nothing more, or reaches the
-// turn cap.
-func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) *record.Attempt {
-	cfg := r.cfg
-	c := cfg.Suite.Case(p.Case)
-	r = r.forCase(c) // only the tools this case is shown
-	start := cfg.Now()
-	at := &conversation{r: r, ctx: ctx, conn: conn, c: c,
-		a: &record.Attempt{Case: p.Case, N: p.N, Prompt: c.Prompt, Start: start.UTC()}}
-	a := at.a
-	defer func() { a.DurationMS = cfg.Now().Sub(start).Milliseconds() }()
-	if conn == nil {
-		return at.fail(record.KindTarget, "the target could not be started for this attempt", nil)
-	}
-	turnCap := cfg.TurnCap
-	if cfg.Fixtures != nil && c.Action != nil {
-		prompt, f, err := cfg.Fixtures.Setup(ctx, conn, c, newToken())
-		a.Fixture = f
-		if err != nil {
-			return at.fail(record.KindFixture, err.Error(), conn.Stderr())
-		}
-		defer func() { cfg.Fixtures.Finish(context.WithoutCancel(ctx), conn, c, f, a) }()
-		a.Prompt = prompt
-		turnCap = cfg.Suite.ActionTurnCap(c)
-	}
-	at.req = r.firstRequest(c, a.Prompt)
-	for turn := 0; turn < turnCap; turn++ {
-		if at.turn() {
-			return a
-		}
-	}
-	a.End = record.EndTurnCap
-	return a
-}
 
 // firstRequest is an attempt's first request to the model, for case c
 // (r being forCase(c)) with prompt.
@@ -64,36 +26,83 @@ func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
 	}
 }
 
-// conversation is one attempt under way: the messages so far and the
-// record being filled in.
+// conversation is one attempt's exchange of turns between the model and
+// the target's tools. It opens with the case's prompt, and each step (next)
+// is one model turn: the model is asked once, the tools it calls are sent
+// to the target and their results become the next message. It ends in an
+// answer (for a tool-call case, in the model's first calls, recorded and
+// not sent), at the attempt's turn cap, or in an error. It fills in the
+// attempt's record as it goes and judges nothing.
+//
+// Where an exchange with more than the model and the tools fits in:
+//   - What the user says after the model's answer is afterAnswer's to
+//     decide. Today the user says nothing more, so an answer ends the
+//     conversation; a scripted or simulated user would add its message to
+//     req there and let the conversation go on.
+//   - An approval of a call the model makes would come in callTools,
+//     before the call goes to the target; today no call waits for one.
+//   - A request the server makes while a call is under way (sampling,
+//     elicitation) and a notification it sends arrive over conn during
+//     callTools. Today the client declares no capability for them
+//     (target.Dial gives the client no options), so the SDK refuses such a
+//     request and none reaches the conversation.
 type conversation struct {
-	r    *run
-	ctx  context.Context
-	conn *target.Conn
-	c    *suite.Case
-	a    *record.Attempt
-	req  *model.Request
+	r    *run            // the run as the case sees it (forCase)
+	conn *target.Conn    // the target the calls go to
+	c    *suite.Case     // the case put to the model
+	a    *record.Attempt // the record being filled in
+	req  *model.Request  // the next request: the conversation so far
 }
 
-// fail ends the attempt in an error.
-func (at *conversation) fail(kind record.ErrorKind, msg string, stderr []string) *record.Attempt {
-	at.a.End = record.EndError
-	at.a.Error = &record.Error{Kind: kind, Message: msg, Stderr: stderr}
-	return at.a
+// newConversation opens the conversation of attempt a, which puts case c
+// to the model (r being forCase(c)) with a.Prompt, over conn.
+func (r *run) newConversation(conn *target.Conn, c *suite.Case, a *record.Attempt) *conversation {
+	return &conversation{r: r, conn: conn, c: c, a: a, req: r.firstRequest(c, a.Prompt)}
 }
 
-// turn asks the model once and acts on what it says: an answer or a
-// tool-call case's first calls end the attempt; tool calls are sent and
-// their results become the next message. It reports whether the attempt
+// converse takes steps until the conversation ends or has taken turnCap
+// of them, which ends the attempt at its turn cap.
+func (cv *conversation) converse(ctx context.Context, turnCap int) {
+	for turn := 0; turn < turnCap; turn++ {
+		if cv.next(ctx) {
+			return
+		}
+	}
+	cv.a.End = record.EndTurnCap
+}
+
+// next takes one step: it asks the model once and acts on its turn. An
+// answer is followed by what the user says next (afterAnswer), a tool-call
+// case's first calls end the attempt, and other calls are sent, their
+// results becoming the next message. It reports whether the conversation
 // has ended.
-func (at *conversation) turn() bool {
-	cfg := at.r.cfg
-	t0 := time.Now()
-	resp, err := cfg.Model.Generate(at.ctx, at.req)
-	at.req.ToolChoice = nil // later requests leave the choice to the model
+func (cv *conversation) next(ctx context.Context) (done bool) {
+	rt, calls, err := cv.ask(ctx)
 	if err != nil {
-		at.modelFailed(err)
+		cv.modelFailed(ctx, err)
 		return true
+	}
+	switch {
+	case len(calls) == 0:
+		cv.answered(rt)
+		return cv.afterAnswer(ctx)
+	case cv.c.IsToolCall():
+		cv.calledFirst(rt, calls)
+		return true
+	}
+	return cv.callTools(ctx, rt, calls)
+}
+
+// ask sends the conversation so far to the model and adds its message to
+// it. It returns the model's turn as the record keeps it (text and
+// thinking capped) and the calls it makes, or why the request failed.
+func (cv *conversation) ask(ctx context.Context) (record.Turn, []model.Call, error) {
+	cfg := cv.r.cfg
+	t0 := time.Now()
+	resp, err := cfg.Model.Generate(ctx, cv.req)
+	cv.req.ToolChoice = nil // later requests leave the choice to the model
+	if err != nil {
+		return record.Turn{}, nil, err
 	}
 	lat := resp.Latency
 	if lat == 0 {
@@ -115,92 +124,98 @@ func (at *conversation) turn() bool {
 	capTurn(&rt, cfg.MaxOutputBytes)
 	calls := resp.Message.Calls()
 	resp.Message.Role = model.Assistant
-	at.req.Messages = append(at.req.Messages, resp.Message)
-	switch {
-	case len(calls) == 0:
-		at.answered(rt)
-		return true
-	case at.c.IsToolCall():
-		at.calledFirst(rt, calls)
-		return true
-	}
-	return at.callTools(rt, calls)
+	cv.req.Messages = append(cv.req.Messages, resp.Message)
+	return rt, calls, nil
+}
+
+// afterAnswer is where the user speaks after the model's answer, and
+// reports whether the conversation ends there. A suite cannot yet give the
+// user anything more to say, so it always ends.
+func (cv *conversation) afterAnswer(context.Context) (done bool) {
+	return true
 }
 
 // modelFailed ends the attempt for a model request that failed.
-func (at *conversation) modelFailed(err error) {
-	if at.ctx.Err() != nil {
-		at.fail(record.KindCanceled, "interrupted", nil)
+func (cv *conversation) modelFailed(ctx context.Context, err error) {
+	if ctx.Err() != nil {
+		endInError(cv.a, record.KindCanceled, "interrupted", nil)
 		return
 	}
 	var pe *model.ProviderError
 	if errors.As(err, &pe) {
-		at.a.Turns = append(at.a.Turns, record.Turn{Tries: pe.Tries})
+		cv.a.Turns = append(cv.a.Turns, record.Turn{Tries: pe.Tries})
 	}
 	kind := record.KindProvider
 	if pe == nil && errors.Is(err, context.DeadlineExceeded) {
 		kind = record.KindTimeout
 	}
-	at.fail(kind, err.Error(), nil)
+	endInError(cv.a, kind, err.Error(), nil)
 }
 
-// answered ends the attempt with the model's answer in text.
-func (at *conversation) answered(rt record.Turn) {
+// answered records the model's answer in text as the attempt's answer.
+func (cv *conversation) answered(rt record.Turn) {
 	rt.Blocks = nil
-	at.a.Turns = append(at.a.Turns, rt)
-	at.a.End = record.EndAnswered
-	at.a.Answer = rt.Text
+	cv.a.Turns = append(cv.a.Turns, rt)
+	cv.a.End = record.EndAnswered
+	cv.a.Answer = rt.Text
 }
 
 // calledFirst ends a tool-call case's attempt at the model's first calls,
 // which are recorded and not sent.
-func (at *conversation) calledFirst(rt record.Turn, calls []model.Call) {
+func (cv *conversation) calledFirst(rt record.Turn, calls []model.Call) {
 	for _, call := range calls {
-		rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: at.r.known[call.Name], NotSent: true}
+		rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: cv.r.known[call.Name], NotSent: true}
 		if rc.Shown {
-			rc.Server = callServer(at.conn, call.Name)
+			rc.Server = callServer(cv.conn, call.Name)
 		}
 		if !json.Valid(call.Args) {
 			rc.Args = jsonString(string(call.Args))
 		}
 		rt.Calls = append(rt.Calls, rc)
 	}
-	at.a.Turns = append(at.a.Turns, rt)
-	at.a.End = record.EndToolCall
+	cv.a.Turns = append(cv.a.Turns, rt)
+	cv.a.End = record.EndToolCall
 }
 
 // callTools sends the turn's calls to the target and puts their results
 // to the model. A failure of the target itself ends the attempt (and the
 // result is true).
-func (at *conversation) callTools(rt record.Turn, calls []model.Call) bool {
+func (cv *conversation) callTools(ctx context.Context, rt record.Turn, calls []model.Call) (done bool) {
 	results := model.Message{Role: model.User}
 	for _, call := range calls {
-		rc, res, err := at.r.call(at.ctx, at.conn, call)
+		rc, res, err := cv.r.call(ctx, cv.conn, call)
 		rt.Calls = append(rt.Calls, rc)
 		if err != nil {
-			at.a.Turns = append(at.a.Turns, rt)
-			at.targetFailed(err)
+			cv.a.Turns = append(cv.a.Turns, rt)
+			cv.targetFailed(ctx, err)
 			return true
 		}
 		results.Blocks = append(results.Blocks, model.Block{Kind: model.ToolResult, Result: res})
 	}
-	at.a.Turns = append(at.a.Turns, rt)
-	at.req.Messages = append(at.req.Messages, results)
+	cv.a.Turns = append(cv.a.Turns, rt)
+	cv.req.Messages = append(cv.req.Messages, results)
 	return false
 }
 
 // targetFailed ends the attempt for a tool call the target could not
 // answer.
-func (at *conversation) targetFailed(err error) {
-	if at.ctx.Err() != nil {
-		at.fail(record.KindCanceled, "interrupted", nil)
+func (cv *conversation) targetFailed(ctx context.Context, err error) {
+	if ctx.Err() != nil {
+		endInError(cv.a, record.KindCanceled, "interrupted", nil)
 		return
 	}
 	kind := record.KindTarget
 	if errors.Is(err, context.DeadlineExceeded) {
 		kind = record.KindTimeout
 	}
-	at.fail(kind, err.Error(), at.conn.Stderr())
+	endInError(cv.a, kind, err.Error(), cv.conn.Stderr())
+}
+
+// endInError ends attempt a in an error and returns it.
+func endInError(a *record.Attempt, kind record.ErrorKind, msg string, stderr []string) *record.Attempt {
+	a.End = record.EndError
+	a.Error = &record.Error{Kind: kind, Message: msg, Stderr: stderr}
+	return a
 }
 
 // recordable returns blocks safe to encode: a call's arguments that are not
@@ -219,11 +234,4 @@ func recordable(blocks []model.Block) []model.Block {
 		out[i] = b
 	}
 	return out
-}
-
-// newToken returns a fresh token for fixture names: 6 lowercase hex digits.
-func newToken() string {
-	var b [3]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"sync"
 	"time"
 
@@ -224,4 +226,40 @@ func (w *worker) connect(ctx context.Context) error {
 		w.conn = c
 	}
 	return err
+}
+
+// attempt puts case p to the model over conn (nil when the target could
+// not be started): it builds the case's fixtures, when it has any, holds
+// the conversation (conversation.go) until it ends, and tears the fixtures
+// down. It returns the attempt's record.
+func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) *record.Attempt {
+	cfg := r.cfg
+	c := cfg.Suite.Case(p.Case)
+	r = r.forCase(c) // only the tools this case is shown
+	start := cfg.Now()
+	a := &record.Attempt{Case: p.Case, N: p.N, Prompt: c.Prompt, Start: start.UTC()}
+	defer func() { a.DurationMS = cfg.Now().Sub(start).Milliseconds() }()
+	if conn == nil {
+		return endInError(a, record.KindTarget, "the target could not be started for this attempt", nil)
+	}
+	turnCap := cfg.TurnCap
+	if cfg.Fixtures != nil && c.Action != nil {
+		prompt, f, err := cfg.Fixtures.Setup(ctx, conn, c, newToken())
+		a.Fixture = f
+		if err != nil {
+			return endInError(a, record.KindFixture, err.Error(), conn.Stderr())
+		}
+		defer func() { cfg.Fixtures.Finish(context.WithoutCancel(ctx), conn, c, f, a) }()
+		a.Prompt = prompt
+		turnCap = cfg.Suite.ActionTurnCap(c)
+	}
+	r.newConversation(conn, c, a).converse(ctx, turnCap)
+	return a
+}
+
+// newToken returns a fresh token for fixture names: 6 lowercase hex digits.
+func newToken() string {
+	var b [3]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
