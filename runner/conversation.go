@@ -1,0 +1,237 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/mcpeval/mcpeval/target"
+)
+
+// firstRequest is an attempt's first request to the model, for case c
+// (r being forCase(c)) with prompt.
+func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
+	return &model.Request{
+		CaseID:   c.ID,
+		System:   r.cfg.Suite.SystemPrompt,
+		Tools:    r.tools,
+		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: prompt}}}},
+		CacheKey: r.cacheKey(),
+		// The case's tool_choice holds for its first request only.
+		ToolChoice: toolChoice(r.cfg.Suite, r.cfg.Surface, c),
+	}
+}
+
+// conversation is one attempt's exchange of turns between the model and
+// the target's tools. It opens with the case's prompt, and each step (next)
+// is one model turn: the model is asked once, the tools it calls are sent
+// to the target and their results become the next message. It ends in an
+// answer (for a tool-call case, in the model's first calls, recorded and
+// not sent), at the attempt's turn cap, or in an error. It fills in the
+// attempt's record as it goes and judges nothing.
+//
+// Where an exchange with more than the model and the tools fits in:
+//   - What the user says after the model's answer is afterAnswer's to
+//     decide. Today the user says nothing more, so an answer ends the
+//     conversation; a scripted or simulated user would add its message to
+//     req there and let the conversation go on.
+//   - An approval of a call the model makes would come in callTools,
+//     before the call goes to the target; today no call waits for one.
+//   - A request the server makes while a call is under way (sampling,
+//     elicitation) and a notification it sends arrive over conn during
+//     callTools. Today the client declares no capability for them
+//     (target.Dial gives the client no options), so the SDK refuses such a
+//     request and none reaches the conversation.
+type conversation struct {
+	r    *run            // the run as the case sees it (forCase)
+	conn *target.Conn    // the target the calls go to
+	c    *suite.Case     // the case put to the model
+	a    *record.Attempt // the record being filled in
+	req  *model.Request  // the next request: the conversation so far
+}
+
+// newConversation opens the conversation of attempt a, which puts case c
+// to the model (r being forCase(c)) with a.Prompt, over conn.
+func (r *run) newConversation(conn *target.Conn, c *suite.Case, a *record.Attempt) *conversation {
+	return &conversation{r: r, conn: conn, c: c, a: a, req: r.firstRequest(c, a.Prompt)}
+}
+
+// converse takes steps until the conversation ends or has taken turnCap
+// of them, which ends the attempt at its turn cap.
+func (cv *conversation) converse(ctx context.Context, turnCap int) {
+	for turn := 0; turn < turnCap; turn++ {
+		if cv.next(ctx) {
+			return
+		}
+	}
+	cv.a.End = record.EndTurnCap
+}
+
+// next takes one step: it asks the model once and acts on its turn. An
+// answer is followed by what the user says next (afterAnswer), a tool-call
+// case's first calls end the attempt, and other calls are sent, their
+// results becoming the next message. It reports whether the conversation
+// has ended.
+func (cv *conversation) next(ctx context.Context) (done bool) {
+	rt, calls, err := cv.ask(ctx)
+	if err != nil {
+		cv.modelFailed(ctx, err)
+		return true
+	}
+	switch {
+	case len(calls) == 0:
+		cv.answered(rt)
+		return cv.afterAnswer(ctx)
+	case cv.c.IsToolCall():
+		cv.calledFirst(rt, calls)
+		return true
+	}
+	return cv.callTools(ctx, rt, calls)
+}
+
+// ask sends the conversation so far to the model and adds its message to
+// it. It returns the model's turn as the record keeps it (text and
+// thinking capped) and the calls it makes, or why the request failed.
+func (cv *conversation) ask(ctx context.Context) (record.Turn, []model.Call, error) {
+	cfg := cv.r.cfg
+	t0 := time.Now()
+	resp, err := cfg.Model.Generate(ctx, cv.req)
+	cv.req.ToolChoice = nil // later requests leave the choice to the model
+	if err != nil {
+		return record.Turn{}, nil, err
+	}
+	lat := resp.Latency
+	if lat == 0 {
+		lat = time.Since(t0)
+	}
+	rt := record.Turn{
+		Text:       resp.Message.TextOf(),
+		StopReason: resp.StopReason,
+		Usage:      resp.Usage,
+		LatencyMS:  lat.Milliseconds(),
+		Tries:      resp.Tries,
+		Blocks:     recordable(resp.Message.Blocks),
+	}
+	for _, b := range resp.Message.Blocks {
+		if b.Kind == model.Thinking {
+			rt.Thinking += b.Text
+		}
+	}
+	capTurn(&rt, cfg.MaxOutputBytes)
+	calls := resp.Message.Calls()
+	resp.Message.Role = model.Assistant
+	cv.req.Messages = append(cv.req.Messages, resp.Message)
+	return rt, calls, nil
+}
+
+// afterAnswer is where the user speaks after the model's answer, and
+// reports whether the conversation ends there. A suite cannot yet give the
+// user anything more to say, so it always ends.
+func (cv *conversation) afterAnswer(context.Context) (done bool) {
+	return true
+}
+
+// modelFailed ends the attempt for a model request that failed.
+func (cv *conversation) modelFailed(ctx context.Context, err error) {
+	if ctx.Err() != nil {
+		endInError(cv.a, record.KindCanceled, "interrupted", nil)
+		return
+	}
+	var pe *model.ProviderError
+	if errors.As(err, &pe) {
+		cv.a.Turns = append(cv.a.Turns, record.Turn{Tries: pe.Tries})
+	}
+	kind := record.KindProvider
+	if pe == nil && errors.Is(err, context.DeadlineExceeded) {
+		kind = record.KindTimeout
+	}
+	endInError(cv.a, kind, err.Error(), nil)
+}
+
+// answered records the model's answer in text as the attempt's answer.
+func (cv *conversation) answered(rt record.Turn) {
+	rt.Blocks = nil
+	cv.a.Turns = append(cv.a.Turns, rt)
+	cv.a.End = record.EndAnswered
+	cv.a.Answer = rt.Text
+}
+
+// calledFirst ends a tool-call case's attempt at the model's first calls,
+// which are recorded and not sent.
+func (cv *conversation) calledFirst(rt record.Turn, calls []model.Call) {
+	for _, call := range calls {
+		rc := record.Call{ID: call.ID, Name: call.Name, WireName: call.WireName, Args: call.Args, Shown: cv.r.known[call.Name], NotSent: true}
+		if rc.Shown {
+			rc.Server = callServer(cv.conn, call.Name)
+		}
+		if !json.Valid(call.Args) {
+			rc.Args = jsonString(string(call.Args))
+		}
+		rt.Calls = append(rt.Calls, rc)
+	}
+	cv.a.Turns = append(cv.a.Turns, rt)
+	cv.a.End = record.EndToolCall
+}
+
+// callTools sends the turn's calls to the target and puts their results
+// to the model. A failure of the target itself ends the attempt (and the
+// result is true).
+func (cv *conversation) callTools(ctx context.Context, rt record.Turn, calls []model.Call) (done bool) {
+	results := model.Message{Role: model.User}
+	for _, call := range calls {
+		rc, res, err := cv.r.call(ctx, cv.conn, call)
+		rt.Calls = append(rt.Calls, rc)
+		if err != nil {
+			cv.a.Turns = append(cv.a.Turns, rt)
+			cv.targetFailed(ctx, err)
+			return true
+		}
+		results.Blocks = append(results.Blocks, model.Block{Kind: model.ToolResult, Result: res})
+	}
+	cv.a.Turns = append(cv.a.Turns, rt)
+	cv.req.Messages = append(cv.req.Messages, results)
+	return false
+}
+
+// targetFailed ends the attempt for a tool call the target could not
+// answer.
+func (cv *conversation) targetFailed(ctx context.Context, err error) {
+	if ctx.Err() != nil {
+		endInError(cv.a, record.KindCanceled, "interrupted", nil)
+		return
+	}
+	kind := record.KindTarget
+	if errors.Is(err, context.DeadlineExceeded) {
+		kind = record.KindTimeout
+	}
+	endInError(cv.a, kind, err.Error(), cv.conn.Stderr())
+}
+
+// endInError ends attempt a in an error and returns it.
+func endInError(a *record.Attempt, kind record.ErrorKind, msg string, stderr []string) *record.Attempt {
+	a.End = record.EndError
+	a.Error = &record.Error{Kind: kind, Message: msg, Stderr: stderr}
+	return a
+}
+
+// recordable returns blocks safe to encode: a call's arguments that are not
+// valid JSON are kept as a JSON string of what the model wrote.
+func recordable(blocks []model.Block) []model.Block {
+	out := make([]model.Block, len(blocks))
+	for i, b := range blocks {
+		if b.Call != nil && !json.Valid(b.Call.Args) {
+			c := *b.Call
+			c.Args = jsonString(string(c.Args))
+			b.Call = &c
+		}
+		if len(b.Opaque) > 0 && !json.Valid(b.Opaque) {
+			b.Opaque = jsonString(string(b.Opaque))
+		}
+		out[i] = b
+	}
+	return out
+}
