@@ -64,6 +64,12 @@ type Config struct {
 	Servers []Server `yaml:"-"`
 }
 
+// streamRetries is how many times a dropped event stream is reconnected
+// without progress before the connection fails: the first after the
+// server's retry field, the next after the go-sdk's backoff of 1.5 to 3
+// seconds.
+const streamRetries = 2
+
 // DefaultConnectTimeout is how long connecting to a target may take when
 // Config.ConnectTimeout is zero.
 const DefaultConnectTimeout = 30 * time.Second
@@ -254,7 +260,13 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		transport = &mcp.StreamableClientTransport{Endpoint: cfg.Spec, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true, OAuthHandler: oauth}
+		// A dropped event stream is resumed (after the server's retry,
+		// with Last-Event-ID), but a server that has gone is given up on
+		// after streamRetries tries, seconds later, not at the call's
+		// deadline. The standalone stream carries what the server sends
+		// unasked; a request mcpeval declared no capability for is
+		// answered with an error there at once.
+		transport = &mcp.StreamableClientTransport{Endpoint: cfg.Spec, HTTPClient: hc, MaxRetries: streamRetries, OAuthHandler: oauth}
 	}
 	c.timeout = cfg.connectTimeout()
 	cctx, cancel := context.WithTimeout(ctx, c.timeout)

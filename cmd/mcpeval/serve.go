@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,14 +61,18 @@ func serveHandler(ctx context.Context, name string, writable, shared bool) (http
 	if err != nil {
 		return nil, err
 	}
+	// Every event stream is kept until its session ends, so a client whose
+	// stream dropped resumes it with Last-Event-ID; each opens with a
+	// priming event and a retry time (SEP-1699).
+	opts := &mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)}
 	if shared {
-		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return first }, nil), nil
+		return withRetry(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return first }, opts)), nil
 	}
 	// A new session's first request asks for a server; the first is used
 	// once, so that a bad target fails before anything is served.
 	next := make(chan *mcp.Server, 1)
 	next <- first
-	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+	return withRetry(mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		select {
 		case s := <-next:
 			return s
@@ -77,5 +83,40 @@ func serveHandler(ctx context.Context, name string, writable, shared bool) (http
 			return nil
 		}
 		return s
-	}, nil), nil
+	}, opts)), nil
 }
+
+// streamRetry is the time a client whose event stream dropped is asked to
+// wait before resuming it.
+const streamRetry = time.Second
+
+// withRetry has every event stream h serves state streamRetry in its first
+// event: the go-sdk primes a stream with an event id but names no retry
+// time unless a handler closes the stream itself.
+func withRetry(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&retryWriter{ResponseWriter: w}, r)
+	})
+}
+
+// retryWriter writes a retry field before the first bytes of an event
+// stream.
+type retryWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *retryWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.wrote = true
+		if strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+			if _, err := fmt.Fprintf(w.ResponseWriter, "retry: %d\n", streamRetry.Milliseconds()); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController flush the stream underneath.
+func (w *retryWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -51,14 +51,16 @@ Examples:
 `
 
 const serveHelp = `
-Usage: mcpeval serve-target NAME [--writable] [--http ADDR [--shared-state]]
+Usage: mcpeval serve-target [builtin:]NAME [--writable] [--http ADDR [--shared-state]]
 
 Serves an embedded target so that any MCP client (the MCP Inspector, a
 desktop assistant, another mcpeval) can use it: over stdio by default, or
 over streamable HTTP at http://ADDR/mcp with --http. It serves the
 read-only view (only the tools annotated read-only) unless --writable is
 given. Over HTTP each session gets its own state, freshly seeded, so one
-client's changes are not another's, unless --shared-state is given.
+client's changes are not another's, unless --shared-state is given, and
+every event stream opens with an event id and a retry time, so a client
+whose stream dropped resumes it with Last-Event-ID.
 `
 
 func init() {
@@ -394,8 +396,9 @@ func serveCmd(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one target NAME (have %s)", strings.Join(builtin.Names(), ", "))
 	}
+	name := strings.TrimPrefix(pos[0], "builtin:") // as every other command spells a target
 	if *addr == "" {
-		server, err := servedServer(ctx, pos[0], *writable)
+		server, err := servedServer(ctx, name, *writable)
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -405,7 +408,7 @@ func serveCmd(ctx context.Context, e *env, args []string) error {
 		}
 		return err
 	}
-	h, err := serveHandler(ctx, pos[0], *writable, *shared)
+	h, err := serveHandler(ctx, name, *writable, *shared)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -416,7 +419,7 @@ func serveCmd(ctx context.Context, e *env, args []string) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(e.stderr, "serving %s at http://%s/mcp (Ctrl-C to stop)\n", pos[0], ln.Addr())
+	fmt.Fprintf(e.stderr, "serving %s at http://%s/mcp (Ctrl-C to stop)\n", name, ln.Addr())
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
