@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -312,4 +313,144 @@ func TestOAuthConnectionsShareOneToken(t *testing.T) {
 	if n := as.TokenCalls(""); n != 1 {
 		t.Errorf("8 connections at once made %d token requests, want 1", n)
 	}
+}
+
+// scopesAsked wraps a scripted browser and records the scopes each
+// authorization URL asks for.
+func scopesAsked(browser func(context.Context, string) error, asked *[]string) func(context.Context, string) error {
+	return func(ctx context.Context, u string) error {
+		if pu, err := url.Parse(u); err == nil {
+			*asked = append(*asked, pu.Query().Get("scope"))
+		}
+		return browser(ctx, u)
+	}
+}
+
+// callVault connects with cfg and calls open_vault, as a run's attempt
+// does.
+func callVault(t *testing.T, cfg target.Config) error {
+	t.Helper()
+	conn, err := target.Dial(context.Background(), cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	res, err := conn.CallTool(context.Background(), &mcp.CallToolParams{Name: "open_vault"})
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		t.Fatalf("open_vault: %+v", res.Content)
+	}
+	return nil
+}
+
+// cachedScopes returns the scopes the token cache says were granted.
+func cachedScopes(t *testing.T, dir, endpoint string) []string {
+	t.Helper()
+	var c struct {
+		Scopes []string `json:"scopes"`
+	}
+	b, err := os.ReadFile(target.TokenFile(dir, endpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(b, &c)
+	return c.Scopes
+}
+
+// TestOAuthStepUpClientCredentials: a call the token's scopes do not cover
+// is answered 403 insufficient_scope; mcpeval gets a token with the cached
+// scopes and the ones asked for, caches it, and the call succeeds.
+func TestOAuthStepUpClientCredentials(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"ci": "s3cret"}, StepUp: map[string][]string{"open_vault": {"vault:open"}}})
+	dir := t.TempDir()
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "s3cret", TokenDir: dir}}
+	if err := callVault(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls("client_credentials"); n != 2 {
+		t.Errorf("%d client_credentials requests, want 2 (the first token, then the stepped-up one)", n)
+	}
+	if got := strings.Join(cachedScopes(t, dir, endpoint), " "); got != "mcp:tools vault:open" {
+		t.Errorf("cached scopes %q, want the union %q", got, "mcp:tools vault:open")
+	}
+	// The next mcpeval reuses the stepped-up token.
+	target.ForgetOAuthHandlers()
+	if err := callVault(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls(""); n != 2 {
+		t.Errorf("the second run made %d token requests in all, want 2 (none new)", n)
+	}
+}
+
+// TestOAuthStepUpAuthorizationCode: a run cannot ask a person for more
+// scope, so it says which scopes to add and how; a login asks for the
+// cached scopes and the new ones together; a connection that may open a
+// browser steps up by itself.
+func TestOAuthStepUpAuthorizationCode(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{StepUp: map[string][]string{"open_vault": {"vault:open"}}})
+	dir := t.TempDir()
+	var opened atomic.Int32
+	var asked []string
+	browser := scopesAsked(followRedirects(t, &opened), &asked)
+	login := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir, Browser: browser}}
+	if _, err := dialTools(t, login); err != nil {
+		t.Fatal(err)
+	}
+
+	run := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir}}
+	target.ForgetOAuthHandlers()
+	err := callVault(t, run)
+	if err == nil {
+		t.Fatal("a run without a browser got more scope")
+	}
+	for _, want := range []string{endpoint, "vault:open", "mcpeval login --scope vault:open " + endpoint} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "no usable cached token") {
+		t.Errorf("error %q says no token is cached", err)
+	}
+
+	// Logging in again with the scope named asks for the old ones too.
+	relogin := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir, Browser: browser,
+		Scopes: []string{"vault:open"}, Reauthorize: true}}
+	target.ForgetOAuthHandlers()
+	if _, err := dialTools(t, relogin); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 2 || !hasScopes(asked[1], "mcp:tools", "vault:open") {
+		t.Fatalf("the logins asked for scopes %q; want the second to ask for mcp:tools and vault:open", asked)
+	}
+	target.ForgetOAuthHandlers()
+	if err := callVault(t, run); err != nil {
+		t.Fatalf("after the second login: %v", err)
+	}
+
+	// A connection that may ask a person steps up at once.
+	os.Remove(target.TokenFile(dir, endpoint))
+	target.ForgetOAuthHandlers()
+	asked = nil
+	if err := callVault(t, login); err != nil {
+		t.Fatal(err, asked)
+	}
+	if len(asked) != 2 || !hasScopes(asked[1], "mcp:tools", "vault:open") {
+		t.Errorf("asked for scopes %q; want a second authorization for mcp:tools and vault:open", asked)
+	}
+	if n := as.TokenCalls("authorization_code"); n != 4 {
+		t.Errorf("%d code exchanges, want 4", n)
+	}
+}
+
+func hasScopes(scope string, want ...string) bool {
+	have := strings.Fields(scope)
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }

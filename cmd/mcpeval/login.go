@@ -23,6 +23,12 @@ asking again; a server logged in to by URL needs no oauth: mapping in a
 suite (mcpeval tools URL and mcpeval run --target URL find its token). No
 token is ever printed or recorded.
 
+A login always asks the person again, even when a token is cached, and
+asks for the scopes the cached token was granted as well as the others:
+when a server answers a call 403 insufficient_scope (step-up
+authorization), log in again with --scope naming the scopes it asked for,
+and the new token keeps the old ones.
+
 With --suite, the suite's target and its oauth: settings are used; with a
 URL, the server is reached directly, and mcpeval registers itself with the
 authorization server when no --client-id is given. A suite whose oauth:
@@ -31,6 +37,7 @@ says client_credentials needs no login: runs get the token themselves.
 Examples:
   mcpeval login https://mcp.example.com/mcp
   mcpeval login --suite my-suite/
+  mcpeval login --scope files:write https://mcp.example.com/mcp
 `
 
 func init() {
@@ -46,7 +53,7 @@ func loginCmd(ctx context.Context, e *env, args []string) error {
 	suitePath := fs.String("suite", "", "log in to the target of the suite at `PATH`, with its oauth: settings")
 	clientID := fs.String("client-id", "", "the client `ID` registered with the authorization server (default: register dynamically)")
 	var scopes repeated
-	fs.Var(&scopes, "scope", "ask for `SCOPE` instead of what the server's metadata names; repeatable")
+	fs.Var(&scopes, "scope", "ask for `SCOPE` instead of what the server's metadata names (with those the cached token was granted); repeatable")
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long to wait for the person to finish in the browser")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -88,6 +95,7 @@ func loginCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("--timeout %s: want a positive duration", *timeout)
 	}
 	t.ConnectTimeout = *timeout
+	t.OAuth.Reauthorize = true
 	t.OAuth.Browser = func(ctx context.Context, url string) error {
 		fmt.Fprintf(e.stderr, "Opening the authorization page of %s in your browser. If it does not open, visit:\n  %s\n", t.Shown(), url)
 		if err := loginBrowser(ctx, url); err != nil {

@@ -5,8 +5,10 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,5 +221,40 @@ func TestInsecureTokenCacheSaysWhy(t *testing.T) {
 				t.Errorf("%v: stderr does not say %q:\n%s", args[:4], want, errs)
 			}
 		}
+	}
+}
+
+// TestLoginAgainAddsScopes: a second login with --scope asks for the
+// scopes the cached token was granted and the new ones together, even
+// though the cached token still works.
+func TestLoginAgainAddsScopes(t *testing.T) {
+	_, endpoint := householdBehindOAuth(t, nil)
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	var asked []string
+	loginBrowser = func(ctx context.Context, u string) error {
+		if pu, err := url.Parse(u); err == nil {
+			asked = append(asked, pu.Query().Get("scope"))
+		}
+		resp, err := http.Get(u)
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	}
+	t.Cleanup(func() { loginBrowser = target.OpenBrowser })
+	for _, args := range [][]string{{"login", endpoint}, {"login", "--scope", "vault:open", endpoint}} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr.String())
+		}
+	}
+	if len(asked) != 2 {
+		t.Fatalf("the browser was opened %d times (scopes %q), want twice", len(asked), asked)
+	}
+	if got := strings.Fields(asked[1]); !slices.Contains(got, "mcp:tools") || !slices.Contains(got, "vault:open") {
+		t.Errorf("the second login asked for %q, want mcp:tools and vault:open", asked[1])
 	}
 }

@@ -12,6 +12,7 @@
 package authserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -19,6 +20,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -43,6 +45,11 @@ type Options struct {
 	Scopes []string
 	// TokenTTL is how long an access token lives (default one hour).
 	TokenTTL time.Duration
+	// StepUp names, for a tool, the scopes calling it needs beyond
+	// Scopes: a tools/call of it with a token lacking them is answered
+	// 403 with a WWW-Authenticate challenge of error="insufficient_scope"
+	// and scope= every scope the call needs (step-up authorization).
+	StepUp map[string][]string
 }
 
 // Server is a running authorization server.
@@ -75,9 +82,16 @@ type grant struct {
 
 type issued struct {
 	clientID string
-	scopes   []string
-	expires  time.Time
+	// user is whom the token acts for: the person who consented, or the
+	// client itself for client_credentials.
+	user    string
+	scopes  []string
+	expires time.Time
 }
+
+// person is the user every authorization code grant acts for: the
+// session a person opened stays theirs whichever client they consented to.
+const person = "person"
 
 // New starts an authorization server on a loopback port.
 func New(opts Options) *Server {
@@ -152,7 +166,7 @@ func (s *Server) Verify(_ context.Context, token string, _ *http.Request) (*auth
 	if !ok || time.Now().After(t.expires) {
 		return nil, fmt.Errorf("unknown or expired token: %w", auth.ErrInvalidToken)
 	}
-	return &auth.TokenInfo{Scopes: t.scopes, Expiration: t.expires, UserID: t.clientID}, nil
+	return &auth.TokenInfo{Scopes: t.scopes, Expiration: t.expires, UserID: t.user}, nil
 }
 
 // Protect serves server over streamable HTTP at /mcp of a new loopback
@@ -166,7 +180,10 @@ func (s *Server) Protect(server *mcp.Server) *httptest.Server {
 	rs := httptest.NewServer(mux)
 	base := rs.URL
 	metaURL := base + "/.well-known/oauth-protected-resource/mcp"
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	var handler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	if len(s.opts.StepUp) > 0 {
+		handler = s.stepUp(metaURL, handler)
+	}
 	mux.Handle("/mcp", auth.RequireBearerToken(s.Verify, &auth.RequireBearerTokenOptions{
 		ResourceMetadataURL: metaURL,
 		Scopes:              s.opts.Scopes,
@@ -179,13 +196,65 @@ func (s *Server) Protect(server *mcp.Server) *httptest.Server {
 	return rs
 }
 
+// stepUp answers a tools/call of a tool in Options.StepUp 403
+// insufficient_scope when the request's token lacks a scope it needs.
+func (s *Server) stepUp(metaURL string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, "reading the request", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		json.Unmarshal(body, &msg)
+		extra, ok := s.opts.StepUp[msg.Params.Name]
+		if msg.Method != "tools/call" || !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		need := append(slices.Clone(s.opts.Scopes), extra...)
+		var have []string
+		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+			have = ti.Scopes
+		}
+		for _, sc := range need {
+			if !slices.Contains(have, sc) {
+				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, strings.Join(need, " "), metaURL))
+				writeJSON(w, http.StatusForbidden, oauthError{"insufficient_scope", "the token lacks scope " + sc})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// supported returns every scope the server knows.
+func (s *Server) supported() []string {
+	all := slices.Clone(s.opts.Scopes)
+	for _, extra := range s.opts.StepUp {
+		for _, sc := range extra {
+			if !slices.Contains(all, sc) {
+				all = append(all, sc)
+			}
+		}
+	}
+	slices.Sort(all[len(s.opts.Scopes):])
+	return all
+}
+
 func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, &oauthex.AuthServerMeta{
 		Issuer:                            s.URL,
 		AuthorizationEndpoint:             s.URL + "/authorize",
 		TokenEndpoint:                     s.URL + "/token",
 		RegistrationEndpoint:              s.URL + "/register",
-		ScopesSupported:                   append(slices.Clone(s.opts.Scopes), "offline_access"),
+		ScopesSupported:                   append(s.supported(), "offline_access"),
 		ResponseTypesSupported:            []string{"code"},
 		GrantTypesSupported:               []string{"authorization_code", "refresh_token", "client_credentials"},
 		TokenEndpointAuthMethodsSupported: []string{"client_secret_basic", "client_secret_post", "none"},
@@ -344,7 +413,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.calls[grantType]++
 	at := "at-" + randomString()
 	expires := time.Now().Add(s.opts.TokenTTL)
-	s.access[at] = &issued{clientID: id, scopes: scopes, expires: expires}
+	user := person
+	if grantType == "client_credentials" {
+		user = id
+	}
+	s.access[at] = &issued{clientID: id, user: user, scopes: scopes, expires: expires}
 	s.issued = append(s.issued, at)
 	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": int(s.opts.TokenTTL.Seconds()), "scope": strings.Join(scopes, " ")}
 	if withRefresh {
