@@ -40,8 +40,8 @@ const (
 // second run in CI, asks the authorization server for nothing.
 type OAuth struct {
 	// Flow is FlowClientCredentials or FlowAuthorizationCode (default:
-	// client credentials when ClientSecret is set, else authorization
-	// code).
+	// client credentials when ClientSecret or PrivateKeyFile is set, else
+	// authorization code).
 	Flow string `yaml:"flow,omitempty"`
 	// ClientID is the client registered with the authorization server.
 	// The authorization code flow may leave it out: mcpeval then registers
@@ -51,6 +51,13 @@ type OAuth struct {
 	// connecting. It is a secret: never recorded, and scrubbed from what a
 	// run writes.
 	ClientSecret string `yaml:"client_secret,omitempty"`
+	// PrivateKeyFile is the file of a PEM private key (PKCS #8, or an RSA
+	// or EC key in its own format) the client authenticates with instead
+	// of a secret (private_key_jwt, RFC 7523): each token request carries
+	// a short-lived JWT it signs. It may name ${VAR}s, expanded when
+	// connecting. The key is read when a token is needed and never
+	// recorded.
+	PrivateKeyFile string `yaml:"private_key_file,omitempty"`
 	// Scopes replace the scopes the server's metadata asks for.
 	Scopes []string `yaml:"scopes,omitempty"`
 	// Browser opens the authorization URL for a person; it is what lets
@@ -72,7 +79,7 @@ func (o *OAuth) flow() string {
 	switch {
 	case o.Flow != "":
 		return o.Flow
-	case o.ClientSecret != "":
+	case o.ClientSecret != "" || o.PrivateKeyFile != "":
 		return FlowClientCredentials
 	}
 	return FlowAuthorizationCode
@@ -81,10 +88,16 @@ func (o *OAuth) flow() string {
 func (o *OAuth) check() error {
 	switch o.flow() {
 	case FlowClientCredentials:
-		if o.ClientID == "" || o.ClientSecret == "" {
-			return errors.New("oauth: the client_credentials flow needs client_id and client_secret")
+		if o.ClientID == "" || (o.ClientSecret == "" && o.PrivateKeyFile == "") {
+			return errors.New("oauth: the client_credentials flow needs client_id and client_secret (or private_key_file)")
+		}
+		if o.ClientSecret != "" && o.PrivateKeyFile != "" {
+			return errors.New("oauth: give client_secret or private_key_file, not both")
 		}
 	case FlowAuthorizationCode:
+		if o.PrivateKeyFile != "" {
+			return errors.New("oauth: private_key_file is for the client_credentials flow")
+		}
 	default:
 		return fmt.Errorf("oauth: flow %q: want %s or %s", o.Flow, FlowClientCredentials, FlowAuthorizationCode)
 	}
@@ -140,7 +153,7 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 	}
 	// A connection that may open a browser (a login) and one that may not
 	// (a run) do not share a handler: a run never asks a person.
-	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), fmt.Sprint(o.Browser != nil, o.Reauthorize), strings.Join(o.Scopes, " ")}, "\x00")
+	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), o.PrivateKeyFile, fmt.Sprint(o.Browser != nil, o.Reauthorize), strings.Join(o.Scopes, " ")}, "\x00")
 	handlers.Lock()
 	defer handlers.Unlock()
 	h := handlers.m[key]
@@ -242,8 +255,13 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		meta  = cachedToken{Server: h.server, Flow: h.o.flow(), ClientID: h.o.ClientID, Scopes: want}
 		err   error
 	)
-	switch h.o.flow() {
-	case FlowClientCredentials:
+	switch {
+	case h.o.PrivateKeyFile != "":
+		var ts oauth2.TokenSource
+		if ts, err = h.privateKeyJWT(ctx, req, resp, ch, want, &meta); err == nil {
+			inner = staticHandler{ts}
+		}
+	case h.o.flow() == FlowClientCredentials:
 		inner, err = extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
 			Credentials: &oauthex.ClientCredentials{ClientID: h.o.ClientID, ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: h.o.ClientSecret}},
 			HTTPClient:  h.client,
@@ -279,6 +297,15 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	}
 	h.ts, h.granted = saving, saving.scopes()
 	return nil
+}
+
+// staticHandler is an auth.OAuthHandler whose token source is ready.
+type staticHandler struct{ ts oauth2.TokenSource }
+
+func (s staticHandler) TokenSource(context.Context) (oauth2.TokenSource, error) { return s.ts, nil }
+
+func (staticHandler) Authorize(context.Context, *http.Request, *http.Response) error {
+	return errors.New("authorized already")
 }
 
 // needsScopes says which scopes a step-up needs that the cached token

@@ -2,7 +2,14 @@ package target_test
 
 import (
 	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/url"
@@ -260,6 +267,8 @@ func TestOAuthCheck(t *testing.T) {
 		{target.Config{Spec: "stdio:server", OAuth: &target.OAuth{}}, "oauth is for http(s) targets"},
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: "password"}}, `flow "password"`},
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: target.FlowClientCredentials, ClientID: "x"}}, "needs client_id and client_secret"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientID: "x", ClientSecret: "s", PrivateKeyFile: "k.pem"}}, "client_secret or private_key_file, not both"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, PrivateKeyFile: "k.pem"}}, "private_key_file is for the client_credentials flow"},
 	} {
 		err := tc.cfg.Check()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -453,4 +462,71 @@ func hasScopes(scope string, want ...string) bool {
 		}
 	}
 	return true
+}
+
+// writeKey writes a new P-256 private key as PKCS#8 PEM to a file of the
+// user's alone, and returns the file and the public key.
+func writeKey(t *testing.T) (string, crypto.PublicKey, []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "client.pem")
+	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+	if err := os.WriteFile(file, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file, key.Public(), der
+}
+
+// TestOAuthPrivateKeyJWT: a client that authenticates with a signed JWT
+// (private_key_jwt) gets a client_credentials token; a key the server
+// does not know is refused, and no key material reaches the cache or the
+// error.
+func TestOAuthPrivateKeyJWT(t *testing.T) {
+	keyFile, pub, der := writeKey(t)
+	as, endpoint := protected(t, authserver.Options{KeyClients: map[string]crypto.PublicKey{"signer": pub}})
+	t.Setenv("MCPEVAL_TEST_KEY_FILE", keyFile)
+	dir := t.TempDir()
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "signer", PrivateKeyFile: "${MCPEVAL_TEST_KEY_FILE}", TokenDir: dir}}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls("client_credentials"); n != 1 {
+		t.Errorf("%d client_credentials token requests, want 1", n)
+	}
+	b, _ := os.ReadFile(target.TokenFile(dir, endpoint))
+	if strings.Contains(string(b), base64.StdEncoding.EncodeToString(der)[:40]) || strings.Contains(string(b), "eyJ") {
+		t.Errorf("the cache holds key material or an assertion:\n%s", b)
+	}
+	// When the token expires, a new assertion gets a new one.
+	as.ExpireAccessTokens()
+	dialAgain(t, cfg)
+	if n := as.TokenCalls("client_credentials"); n != 2 {
+		t.Errorf("after the token expired: %d client_credentials requests, want 2", n)
+	}
+
+	otherFile, _, otherDER := writeKey(t)
+	t.Setenv("MCPEVAL_TEST_KEY_FILE", otherFile)
+	target.ForgetOAuthHandlers()
+	_, err := dialTools(t, target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "signer", PrivateKeyFile: "${MCPEVAL_TEST_KEY_FILE}", TokenDir: t.TempDir()}})
+	if err == nil {
+		t.Fatal("connected with a key the server does not know")
+	}
+	for _, want := range []string{"authorizing with " + endpoint, "client_credentials", "invalid_client"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), base64.StdEncoding.EncodeToString(otherDER)[:40]) || strings.Contains(err.Error(), "eyJ") {
+		t.Errorf("error %q shows key material or an assertion", err)
+	}
 }

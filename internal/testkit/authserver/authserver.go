@@ -3,7 +3,8 @@
 // metadata (RFC 8414), dynamic client registration (RFC 7591), the
 // authorization endpoint with a PKCE S256 check and loopback redirects
 // (RFC 8252: any port), and the token endpoint for the
-// authorization_code, refresh_token and client_credentials grants. The
+// authorization_code, refresh_token and client_credentials grants, with
+// client secrets or private_key_jwt assertions (RFC 7523). The
 // authorization endpoint consents at once, as a person clicking "allow"
 // would: a test's scripted browser only has to follow its redirect.
 //
@@ -14,6 +15,7 @@ package authserver
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -30,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -40,6 +43,11 @@ type Options struct {
 	// Clients are the pre-registered confidential clients: client ID to
 	// secret. They may use every grant, redirecting to any loopback URL.
 	Clients map[string]string
+	// KeyClients are the pre-registered clients that authenticate with
+	// private_key_jwt (RFC 7523): client ID to public key. The token
+	// endpoint wants a client_assertion JWT signed by the key, with the
+	// client ID as iss and sub and the issuer URL as aud.
+	KeyClients map[string]crypto.PublicKey
 	// Scopes are the scopes the server supports and a protected resource
 	// requires (default "mcp:tools").
 	Scopes []string
@@ -67,10 +75,12 @@ type Server struct {
 	refresh map[string]*issued
 	calls   map[string]int
 	issued  []string
+	jtis    map[string]bool
 }
 
 type client struct {
-	secret    string // "" for a public client
+	secret    string           // "" for a public client
+	key       crypto.PublicKey // for private_key_jwt
 	redirects []string
 }
 
@@ -108,9 +118,13 @@ func New(opts Options) *Server {
 		access:  map[string]*issued{},
 		refresh: map[string]*issued{},
 		calls:   map[string]int{},
+		jtis:    map[string]bool{},
 	}
 	for id, secret := range opts.Clients {
 		s.clients[id] = &client{secret: secret}
+	}
+	for id, key := range opts.KeyClients {
+		s.clients[id] = &client{key: key}
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
@@ -250,15 +264,16 @@ func (s *Server) supported() []string {
 
 func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, &oauthex.AuthServerMeta{
-		Issuer:                            s.URL,
-		AuthorizationEndpoint:             s.URL + "/authorize",
-		TokenEndpoint:                     s.URL + "/token",
-		RegistrationEndpoint:              s.URL + "/register",
-		ScopesSupported:                   append(s.supported(), "offline_access"),
-		ResponseTypesSupported:            []string{"code"},
-		GrantTypesSupported:               []string{"authorization_code", "refresh_token", "client_credentials"},
-		TokenEndpointAuthMethodsSupported: []string{"client_secret_basic", "client_secret_post", "none"},
-		CodeChallengeMethodsSupported:     []string{"S256"},
+		Issuer:                                     s.URL,
+		AuthorizationEndpoint:                      s.URL + "/authorize",
+		TokenEndpoint:                              s.URL + "/token",
+		RegistrationEndpoint:                       s.URL + "/register",
+		ScopesSupported:                            append(s.supported(), "offline_access"),
+		ResponseTypesSupported:                     []string{"code"},
+		GrantTypesSupported:                        []string{"authorization_code", "refresh_token", "client_credentials"},
+		TokenEndpointAuthMethodsSupported:          []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
+		TokenEndpointAuthSigningAlgValuesSupported: []string{"ES256", "ES384", "RS256", "EdDSA"},
+		CodeChallengeMethodsSupported:              []string{"S256"},
 	})
 }
 
@@ -363,10 +378,19 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		id, _ = url.QueryUnescape(id)
 		secret, _ = url.QueryUnescape(secret)
 	}
+	assertion := r.PostForm.Get("client_assertion")
+	if assertion != "" {
+		id = assertedClient(assertion)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.clients[id]
-	if !ok || subtle.ConstantTimeCompare([]byte(c.secret), []byte(secret)) != 1 {
+	if ok && c.key != nil {
+		ok = r.PostForm.Get("client_assertion_type") == assertionType && s.verifyAssertion(c.key, id, assertion)
+	} else if ok {
+		ok = assertion == "" && subtle.ConstantTimeCompare([]byte(c.secret), []byte(secret)) == 1
+	}
+	if !ok {
 		w.Header().Set("WWW-Authenticate", `Basic realm="token"`)
 		writeJSON(w, http.StatusUnauthorized, oauthError{"invalid_client", "client authentication failed"})
 		return
@@ -398,7 +422,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		delete(s.refresh, rt) // rotated, as OAuth 2.1 asks of public clients
 		scopes, withRefresh = t.scopes, true
 	case "client_credentials":
-		if c.secret == "" {
+		if c.secret == "" && c.key == nil {
 			writeJSON(w, http.StatusUnauthorized, oauthError{"unauthorized_client", "a public client cannot use client_credentials"})
 			return
 		}
@@ -428,6 +452,33 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, resp)
+}
+
+const assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+// assertedClient returns the client a client_assertion says it is from
+// (its sub), before its signature is checked.
+func assertedClient(assertion string) string {
+	var claims jwt.RegisteredClaims
+	if _, _, err := jwt.NewParser().ParseUnverified(assertion, &claims); err != nil {
+		return ""
+	}
+	return claims.Subject
+}
+
+// verifyAssertion checks a private_key_jwt client assertion: signed by
+// key, iss and sub the client, aud the issuer, not expired, and its jti
+// not seen before.
+func (s *Server) verifyAssertion(key crypto.PublicKey, id, assertion string) bool {
+	var claims jwt.RegisteredClaims
+	_, err := jwt.ParseWithClaims(assertion, &claims, func(*jwt.Token) (any, error) { return key, nil },
+		jwt.WithValidMethods([]string{"ES256", "ES384", "RS256", "EdDSA"}),
+		jwt.WithIssuer(id), jwt.WithSubject(id), jwt.WithAudience(s.URL), jwt.WithExpirationRequired())
+	if err != nil || claims.ID == "" || s.jtis[claims.ID] {
+		return false
+	}
+	s.jtis[claims.ID] = true
+	return true
 }
 
 type oauthError struct {
