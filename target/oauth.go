@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,6 +52,14 @@ type OAuth struct {
 	// connecting. It is a secret: never recorded, and scrubbed from what a
 	// run writes.
 	ClientSecret string `yaml:"client_secret,omitempty"`
+	// ClientMetadataURL is the HTTPS URL of the client's metadata document
+	// (a client ID metadata document): when the authorization server
+	// advertises client_id_metadata_document_supported, the authorization
+	// code flow uses the URL as its client ID and registers nothing; else
+	// it falls back to ClientID or dynamic registration. The document must
+	// list http://127.0.0.1/callback among its redirect_uris (any port is
+	// then accepted, RFC 8252).
+	ClientMetadataURL string `yaml:"client_metadata_url,omitempty"`
 	// PrivateKeyFile is the file of a PEM private key (PKCS #8, or an RSA
 	// or EC key in its own format) the client authenticates with instead
 	// of a secret (private_key_jwt, RFC 7523): each token request carries
@@ -94,9 +103,15 @@ func (o *OAuth) check() error {
 		if o.ClientSecret != "" && o.PrivateKeyFile != "" {
 			return errors.New("oauth: give client_secret or private_key_file, not both")
 		}
+		if o.ClientMetadataURL != "" {
+			return errors.New("oauth: client_metadata_url is for the authorization_code flow")
+		}
 	case FlowAuthorizationCode:
 		if o.PrivateKeyFile != "" {
 			return errors.New("oauth: private_key_file is for the client_credentials flow")
+		}
+		if u, err := url.Parse(o.ClientMetadataURL); o.ClientMetadataURL != "" && (err != nil || u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") == "") {
+			return fmt.Errorf("oauth: client_metadata_url %q: want the https URL of a document, with a path", o.ClientMetadataURL)
 		}
 	default:
 		return fmt.Errorf("oauth: flow %q: want %s or %s", o.Flow, FlowClientCredentials, FlowAuthorizationCode)
@@ -153,7 +168,7 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 	}
 	// A connection that may open a browser (a login) and one that may not
 	// (a run) do not share a handler: a run never asks a person.
-	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), o.PrivateKeyFile, fmt.Sprint(o.Browser != nil, o.Reauthorize), strings.Join(o.Scopes, " ")}, "\x00")
+	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), o.PrivateKeyFile, o.ClientMetadataURL, fmt.Sprint(o.Browser != nil, o.Reauthorize), strings.Join(o.Scopes, " ")}, "\x00")
 	handlers.Lock()
 	defer handlers.Unlock()
 	h := handlers.m[key]
@@ -483,6 +498,9 @@ func (h *oauthHandler) authorizationCode(ctx context.Context, req *http.Request,
 			}
 		}
 		return unionScopes(granted, want)
+	}
+	if h.o.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: h.o.ClientMetadataURL}
 	}
 	if h.o.ClientID != "" {
 		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: h.o.ClientID}

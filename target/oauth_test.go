@@ -24,6 +24,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/testkit/authserver"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // protected starts an authorization server and an MCP server with one tool
@@ -269,6 +270,9 @@ func TestOAuthCheck(t *testing.T) {
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: target.FlowClientCredentials, ClientID: "x"}}, "needs client_id and client_secret"},
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientID: "x", ClientSecret: "s", PrivateKeyFile: "k.pem"}}, "client_secret or private_key_file, not both"},
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, PrivateKeyFile: "k.pem"}}, "private_key_file is for the client_credentials flow"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientMetadataURL: "http://app.example/client.json"}}, "client_metadata_url"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientMetadataURL: "https://app.example"}}, "client_metadata_url"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "s", ClientMetadataURL: "https://app.example/client.json"}}, "client_metadata_url is for the authorization_code flow"},
 	} {
 		err := tc.cfg.Check()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -529,4 +533,32 @@ func TestOAuthPrivateKeyJWT(t *testing.T) {
 	if strings.Contains(err.Error(), base64.StdEncoding.EncodeToString(otherDER)[:40]) || strings.Contains(err.Error(), "eyJ") {
 		t.Errorf("error %q shows key material or an assertion", err)
 	}
+}
+
+// TestOAuthClientMetadataDocument: with an authorization server that
+// supports client ID metadata documents, the authorization code flow uses
+// the document's URL as its client ID and registers nothing.
+func TestOAuthClientMetadataDocument(t *testing.T) {
+	const doc = "https://app.example/mcpeval/client.json"
+	_, endpoint := protected(t, authserver.Options{MetadataDocuments: map[string]*oauthex.ClientRegistrationMetadata{
+		doc: {RedirectURIs: []string{"http://127.0.0.1/callback"}, TokenEndpointAuthMethod: "none"},
+	}})
+	dir := t.TempDir()
+	var opened atomic.Int32
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientMetadataURL: doc, TokenDir: dir, Browser: followRedirects(t, &opened)}}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	var cached struct {
+		ClientID string `json:"client_id"`
+	}
+	b, _ := os.ReadFile(target.TokenFile(dir, endpoint))
+	json.Unmarshal(b, &cached)
+	if cached.ClientID != doc {
+		t.Errorf("the token was issued to client %q, want %q (the document's URL)", cached.ClientID, doc)
+	}
+	dialAgain(t, target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientMetadataURL: doc, TokenDir: dir}})
 }

@@ -10,7 +10,7 @@ import (
 )
 
 const loginHelp = `
-Usage: mcpeval login [--suite PATH | URL] [--client-id ID] [--scope SCOPE]... [--timeout 5m]
+Usage: mcpeval login [--suite PATH | URL] [--client-id ID] [--client-metadata-url URL] [--scope SCOPE]... [--timeout 5m]
 
 Authorizes mcpeval to an HTTP MCP server protected by OAuth, as a person
 at a browser: it opens the server's authorization page (the command
@@ -31,8 +31,11 @@ and the new token keeps the old ones.
 
 With --suite, the suite's target and its oauth: settings are used; with a
 URL, the server is reached directly, and mcpeval registers itself with the
-authorization server when no --client-id is given. A suite whose oauth:
-says client_credentials needs no login: runs get the token themselves.
+authorization server when no --client-id is given. With
+--client-metadata-url, an authorization server that supports client ID
+metadata documents takes that URL as mcpeval's client ID instead. A suite
+whose oauth: says client_credentials needs no login: runs get the token
+themselves.
 
 Examples:
   mcpeval login https://mcp.example.com/mcp
@@ -52,6 +55,7 @@ func loginCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "login", loginHelp)
 	suitePath := fs.String("suite", "", "log in to the target of the suite at `PATH`, with its oauth: settings")
 	clientID := fs.String("client-id", "", "the client `ID` registered with the authorization server (default: register dynamically)")
+	metadataURL := fs.String("client-metadata-url", "", "the https `URL` of a client ID metadata document to use as the client ID, where the authorization server supports them")
 	var scopes repeated
 	fs.Var(&scopes, "scope", "ask for `SCOPE` instead of what the server's metadata names (with those the cached token was granted); repeatable")
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long to wait for the person to finish in the browser")
@@ -87,6 +91,9 @@ func loginCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if *clientID != "" {
 		t.OAuth.ClientID = *clientID
+	}
+	if *metadataURL != "" {
+		t.OAuth.ClientMetadataURL = *metadataURL
 	}
 	if len(scopes) > 0 {
 		t.OAuth.Scopes = []string(scopes)

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/testkit/authserver"
 	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // householdBehindOAuth serves the household server behind an in-process
@@ -256,5 +257,45 @@ func TestLoginAgainAddsScopes(t *testing.T) {
 	}
 	if got := strings.Fields(asked[1]); !slices.Contains(got, "mcp:tools") || !slices.Contains(got, "vault:open") {
 		t.Errorf("the second login asked for %q, want mcp:tools and vault:open", asked[1])
+	}
+}
+
+// TestLoginClientMetadataURL: --client-metadata-url makes the document's
+// URL the client ID where the authorization server supports it.
+func TestLoginClientMetadataURL(t *testing.T) {
+	const doc = "https://app.example/mcpeval/client.json"
+	as := authserver.New(authserver.Options{MetadataDocuments: map[string]*oauthex.ClientRegistrationMetadata{
+		doc: {RedirectURIs: []string{"http://127.0.0.1/callback"}, TokenEndpointAuthMethod: "none"},
+	}})
+	t.Cleanup(as.Close)
+	server, err := builtin.Server("household", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := as.Protect(server)
+	t.Cleanup(rs.Close)
+	endpoint := rs.URL + "/mcp"
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	var clientID string
+	loginBrowser = func(ctx context.Context, u string) error {
+		if pu, err := url.Parse(u); err == nil {
+			clientID = pu.Query().Get("client_id")
+		}
+		resp, err := http.Get(u)
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	}
+	t.Cleanup(func() { loginBrowser = target.OpenBrowser })
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"login", "--client-metadata-url", doc, endpoint}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("login: exit %d: %s", code, stderr.String())
+	}
+	if clientID != doc {
+		t.Errorf("the authorization request's client_id is %q, want %q", clientID, doc)
 	}
 }

@@ -53,6 +53,12 @@ type Options struct {
 	Scopes []string
 	// TokenTTL is how long an access token lives (default one hour).
 	TokenTTL time.Duration
+	// MetadataDocuments are the client ID metadata documents the server
+	// can fetch, by URL: a client whose client_id is one of these URLs
+	// is the public client the document describes, with no registration.
+	// The server's metadata advertises client_id_metadata_document_supported
+	// when there are any.
+	MetadataDocuments map[string]*oauthex.ClientRegistrationMetadata
 	// StepUp names, for a tool, the scopes calling it needs beyond
 	// Scopes: a tools/call of it with a token lacking them is answered
 	// 403 with a WWW-Authenticate challenge of error="insufficient_scope"
@@ -125,6 +131,9 @@ func New(opts Options) *Server {
 	}
 	for id, key := range opts.KeyClients {
 		s.clients[id] = &client{key: key}
+	}
+	for u, doc := range opts.MetadataDocuments {
+		s.clients[u] = &client{redirects: doc.RedirectURIs}
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
@@ -274,6 +283,7 @@ func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 		TokenEndpointAuthMethodsSupported:          []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
 		TokenEndpointAuthSigningAlgValuesSupported: []string{"ES256", "ES384", "RS256", "EdDSA"},
 		CodeChallengeMethodsSupported:              []string{"S256"},
+		ClientIDMetadataDocumentSupported:          len(s.opts.MetadataDocuments) > 0,
 	})
 }
 
