@@ -1168,7 +1168,7 @@ func SuiteTarget(s *suite.Suite) target.Config {
 	t := target.Config{Spec: s.Target.Spec, Env: s.Target.Env, Dir: s.Target.Dir, Headers: s.Target.Headers,
 		InheritEnv: s.Target.InheritEnv, ConnectTimeout: s.Target.ConnectTimeout}
 	if o := s.Target.OAuth; o != nil {
-		t.OAuth = &target.OAuth{Flow: o.Flow, ClientID: o.ClientID, ClientSecret: o.ClientSecret, Scopes: o.Scopes}
+		t.OAuth = &target.OAuth{Flow: o.Flow, ClientID: o.ClientID, ClientSecret: o.ClientSecret, PrivateKeyFile: o.PrivateKeyFile, ClientMetadataURL: o.ClientMetadataURL, Scopes: o.Scopes}
 	}
 	if t.Dir != "" && !filepath.IsAbs(t.Dir) && !strings.HasPrefix(s.Path, "embedded:") {
 		base := s.Path

@@ -3,6 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/url"
@@ -297,5 +304,54 @@ func TestLoginClientMetadataURL(t *testing.T) {
 	}
 	if clientID != doc {
 		t.Errorf("the authorization request's client_id is %q, want %q", clientID, doc)
+	}
+}
+
+// TestRunOverOAuthPrivateKeyJWT runs a suite whose client authenticates
+// with a signed JWT (private_key_jwt), and checks that neither the key,
+// nor an assertion, nor a token reaches the run directory or the output.
+func TestRunOverOAuthPrivateKeyJWT(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	keyFile := filepath.Join(t.TempDir(), "client.pem")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	as := authserver.New(authserver.Options{KeyClients: map[string]crypto.PublicKey{"ci-signer": key.Public()}})
+	t.Cleanup(as.Close)
+	server, err := builtin.Server("household", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := as.Protect(server)
+	t.Cleanup(rs.Close)
+	endpoint := rs.URL + "/mcp"
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	t.Setenv("MCPEVAL_TEST_KEY_FILE", keyFile)
+	p := oauthSuite(t, endpoint, `{client_id: ci-signer, private_key_file: "${MCPEVAL_TEST_KEY_FILE}"}`)
+	out := filepath.Join(t.TempDir(), "run")
+	s, code, stderr := runJSON(t, "run", "--json", "--quiet", "--suite", p, "--attempts", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if s.Totals.Graded != 2 || s.Totals.Passed != 2 {
+		t.Errorf("totals %+v, want 2 of 2 passed", s.Totals)
+	}
+	if len(as.Assertions()) != 1 || len(as.Issued()) != 1 {
+		t.Fatalf("%d assertions accepted, %d tokens issued; want 1 and 1", len(as.Assertions()), len(as.Issued()))
+	}
+	b64 := base64.StdEncoding.EncodeToString(der)
+	planted := append(as.Issued(), as.Assertions()...)
+	planted = append(planted, b64[:32], b64[len(b64)-32:])
+	noFileHolds(t, out, planted...)
+	for _, p := range planted {
+		if strings.Contains(stderr, p) {
+			t.Errorf("stderr holds %q", p)
+		}
 	}
 }

@@ -82,6 +82,8 @@ type Server struct {
 	calls   map[string]int
 	issued  []string
 	jtis    map[string]bool
+	// assertions are the client assertions the token endpoint accepted.
+	assertions []string
 }
 
 type client struct {
@@ -169,6 +171,14 @@ func (s *Server) Issued() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.issued)
+}
+
+// Assertions returns every private_key_jwt client assertion the token
+// endpoint accepted.
+func (s *Server) Assertions() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.assertions)
 }
 
 // ExpireAccessTokens makes every access token issued so far expired, as
@@ -488,6 +498,7 @@ func (s *Server) verifyAssertion(key crypto.PublicKey, id, assertion string) boo
 		return false
 	}
 	s.jtis[claims.ID] = true
+	s.assertions = append(s.assertions, assertion)
 	return true
 }
 
