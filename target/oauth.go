@@ -342,7 +342,7 @@ func (h *oauthHandler) needsScopes(asked []string) error {
 	if h.o.ClientID != "" {
 		login += " --suite SUITE"
 	} else {
-		login += " " + h.server
+		login += " " + h.shown
 	}
 	return fmt.Errorf("authorizing with %s: the server asks for scope %s, which the cached token was not granted, and asking for more needs a person at a browser: run %s (the new token keeps the scopes already granted)",
 		h.shown, strings.Join(missing, " "), login)
