@@ -370,7 +370,11 @@ func readChallenge(resp *http.Response) challenge {
 			continue
 		}
 		if s := c.Params["scope"]; s != "" && ch.scopes == nil {
-			ch.scopes = strings.Fields(s)
+			for _, sc := range strings.Fields(s) {
+				if validScope(sc) {
+					ch.scopes = append(ch.scopes, sc)
+				}
+			}
 		}
 		if u := c.Params["resource_metadata"]; u != "" && ch.metadata == "" {
 			ch.metadata = u
@@ -380,6 +384,17 @@ func readChallenge(resp *http.Response) challenge {
 		}
 	}
 	return ch
+}
+
+// validScope reports whether s is a scope as RFC 6749 section 3.3 spells
+// one: printable ASCII but for the double quote and the backslash.
+func validScope(s string) bool {
+	for _, r := range s {
+		if r < 0x21 || r > 0x7e || r == '"' || r == '\\' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // asking returns resp with its challenge asking for scopes, for a go-sdk

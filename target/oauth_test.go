@@ -562,3 +562,13 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 	}
 	dialAgain(t, target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientMetadataURL: doc, TokenDir: dir}})
 }
+
+// TestOAuthChallengeScopes: a challenge's scopes are read as RFC 6749
+// spells them; one with characters no scope may hold (a terminal escape)
+// is dropped before it can reach an error message.
+func TestOAuthChallengeScopes(t *testing.T) {
+	got := target.ChallengeScopes(403, "Bearer error=\"insufficient_scope\", scope=\"mcp:tools vault:open \x1b[2Jwipe\"")
+	if strings.Join(got, " ") != "mcp:tools vault:open" {
+		t.Errorf("scopes %q, want mcp:tools and vault:open alone", got)
+	}
+}
