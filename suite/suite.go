@@ -528,7 +528,7 @@ type OAuth struct {
 	// Flow is "client_credentials" (CI: a client ID and secret, no person)
 	// or "authorization_code" (a person consents in a browser, through
 	// mcpeval login); the default is client_credentials when ClientSecret
-	// is set, else authorization_code.
+	// or PrivateKeyFile is set, else authorization_code.
 	Flow string `yaml:"flow,omitempty"`
 	// ClientID is the client registered with the authorization server;
 	// authorization_code may leave it out to register dynamically.
@@ -536,6 +536,14 @@ type OAuth struct {
 	// ClientSecret is the client's secret, written as ${VAR} and read from
 	// the environment when connecting; it is never recorded.
 	ClientSecret string `yaml:"client_secret,omitempty"`
+	// PrivateKeyFile is the PEM private key client_credentials signs its
+	// client assertions with (private_key_jwt) instead of a secret; it may
+	// name ${VAR}s. The key is never recorded.
+	PrivateKeyFile string `yaml:"private_key_file,omitempty"`
+	// ClientMetadataURL is the https URL of a client ID metadata document
+	// that authorization_code uses as its client ID where the
+	// authorization server supports them.
+	ClientMetadataURL string `yaml:"client_metadata_url,omitempty"`
 	// Scopes replace the scopes the server's metadata asks for.
 	Scopes []string `yaml:"scopes,omitempty"`
 }

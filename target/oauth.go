@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,8 +41,8 @@ const (
 // second run in CI, asks the authorization server for nothing.
 type OAuth struct {
 	// Flow is FlowClientCredentials or FlowAuthorizationCode (default:
-	// client credentials when ClientSecret is set, else authorization
-	// code).
+	// client credentials when ClientSecret or PrivateKeyFile is set, else
+	// authorization code).
 	Flow string `yaml:"flow,omitempty"`
 	// ClientID is the client registered with the authorization server.
 	// The authorization code flow may leave it out: mcpeval then registers
@@ -51,6 +52,21 @@ type OAuth struct {
 	// connecting. It is a secret: never recorded, and scrubbed from what a
 	// run writes.
 	ClientSecret string `yaml:"client_secret,omitempty"`
+	// ClientMetadataURL is the HTTPS URL of the client's metadata document
+	// (a client ID metadata document): when the authorization server
+	// advertises client_id_metadata_document_supported, the authorization
+	// code flow uses the URL as its client ID and registers nothing; else
+	// it falls back to ClientID or dynamic registration. The document must
+	// list http://127.0.0.1/callback among its redirect_uris (any port is
+	// then accepted, RFC 8252).
+	ClientMetadataURL string `yaml:"client_metadata_url,omitempty"`
+	// PrivateKeyFile is the file of a PEM private key (PKCS #8, or an RSA
+	// or EC key in its own format) the client authenticates with instead
+	// of a secret (private_key_jwt, RFC 7523): each token request carries
+	// a short-lived JWT it signs. It may name ${VAR}s, expanded when
+	// connecting. The key is read when a token is needed and never
+	// recorded.
+	PrivateKeyFile string `yaml:"private_key_file,omitempty"`
 	// Scopes replace the scopes the server's metadata asks for.
 	Scopes []string `yaml:"scopes,omitempty"`
 	// Browser opens the authorization URL for a person; it is what lets
@@ -58,6 +74,10 @@ type OAuth struct {
 	// needs a person connects only with a token already cached (by
 	// mcpeval login). OpenBrowser is the usual choice.
 	Browser func(ctx context.Context, url string) error `yaml:"-"`
+	// Reauthorize runs the flow at the first request even when a token is
+	// cached, asking for the cached token's scopes and Scopes together:
+	// what mcpeval login does.
+	Reauthorize bool `yaml:"-"`
 	// TokenDir is where tokens are cached, one file per server, readable
 	// by the user alone (default: UserConfigDir/mcpeval/tokens).
 	TokenDir string `yaml:"-"`
@@ -68,7 +88,7 @@ func (o *OAuth) flow() string {
 	switch {
 	case o.Flow != "":
 		return o.Flow
-	case o.ClientSecret != "":
+	case o.ClientSecret != "" || o.PrivateKeyFile != "":
 		return FlowClientCredentials
 	}
 	return FlowAuthorizationCode
@@ -77,10 +97,22 @@ func (o *OAuth) flow() string {
 func (o *OAuth) check() error {
 	switch o.flow() {
 	case FlowClientCredentials:
-		if o.ClientID == "" || o.ClientSecret == "" {
-			return errors.New("oauth: the client_credentials flow needs client_id and client_secret")
+		if o.ClientID == "" || (o.ClientSecret == "" && o.PrivateKeyFile == "") {
+			return errors.New("oauth: the client_credentials flow needs client_id and client_secret (or private_key_file)")
+		}
+		if o.ClientSecret != "" && o.PrivateKeyFile != "" {
+			return errors.New("oauth: give client_secret or private_key_file, not both")
+		}
+		if o.ClientMetadataURL != "" {
+			return errors.New("oauth: client_metadata_url is for the authorization_code flow")
 		}
 	case FlowAuthorizationCode:
+		if o.PrivateKeyFile != "" {
+			return errors.New("oauth: private_key_file is for the client_credentials flow")
+		}
+		if u, err := url.Parse(o.ClientMetadataURL); o.ClientMetadataURL != "" && (err != nil || u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") == "") {
+			return fmt.Errorf("oauth: client_metadata_url %q: want the https URL of a document, with a path", o.ClientMetadataURL)
+		}
 	default:
 		return fmt.Errorf("oauth: flow %q: want %s or %s", o.Flow, FlowClientCredentials, FlowAuthorizationCode)
 	}
@@ -136,7 +168,7 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 	}
 	// A connection that may open a browser (a login) and one that may not
 	// (a run) do not share a handler: a run never asks a person.
-	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), fmt.Sprint(o.Browser != nil)}, "\x00")
+	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), o.PrivateKeyFile, o.ClientMetadataURL, fmt.Sprint(o.Browser != nil, o.Reauthorize), strings.Join(o.Scopes, " ")}, "\x00")
 	handlers.Lock()
 	defer handlers.Unlock()
 	h := handlers.m[key]
@@ -157,6 +189,8 @@ type oauthHandler struct {
 	mu     sync.Mutex
 	loaded bool
 	ts     oauth2.TokenSource
+	// granted are the scopes of the token in hand, or of the cached one.
+	granted []string
 	// unused says why the cached token was not used, when it was there.
 	unused error
 }
@@ -173,7 +207,12 @@ func (h *oauthHandler) TokenSource(context.Context) (oauth2.TokenSource, error) 
 		var insecure *insecureCacheError
 		switch {
 		case err == nil:
-			h.ts = h.fromCache(c)
+			if ts := h.fromCache(c); ts != nil {
+				h.granted = c.Scopes
+				if !h.o.Reauthorize {
+					h.ts = ts
+				}
+			}
 		case errors.As(err, &insecure):
 			h.unused = err
 		}
@@ -207,7 +246,9 @@ func (h *oauthHandler) fromCache(c *cachedToken) oauth2.TokenSource {
 }
 
 // Authorize runs the target's OAuth flow after the server refused a
-// request, unless another connection already got a newer token.
+// request, unless another connection already got a newer token. A 403
+// insufficient_scope (step-up authorization) asks for the scopes the
+// token was granted and those the challenge names together.
 func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -217,14 +258,25 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 			return nil // refused an older token: retry with this one
 		}
 	}
+	ch := readChallenge(resp)
+	want := h.o.Scopes
+	if ch.stepUp {
+		want = unionScopes(want, ch.scopes)
+	}
+	want = unionScopes(h.granted, want)
 	h.ts = nil
 	var (
 		inner auth.OAuthHandler
-		meta  = cachedToken{Server: h.server, Flow: h.o.flow(), ClientID: h.o.ClientID}
+		meta  = cachedToken{Server: h.server, Flow: h.o.flow(), ClientID: h.o.ClientID, Scopes: want}
 		err   error
 	)
-	switch h.o.flow() {
-	case FlowClientCredentials:
+	switch {
+	case h.o.PrivateKeyFile != "":
+		var ts oauth2.TokenSource
+		if ts, err = h.privateKeyJWT(ctx, req, resp, ch, want, &meta); err == nil {
+			inner = staticHandler{ts}
+		}
+	case h.o.flow() == FlowClientCredentials:
 		inner, err = extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
 			Credentials: &oauthex.ClientCredentials{ClientID: h.o.ClientID, ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: h.o.ClientSecret}},
 			HTTPClient:  h.client,
@@ -232,17 +284,20 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		if err == nil {
 			// The token source keeps this context to fetch the next token
 			// when this one expires: it must outlive the connect step.
-			err = inner.Authorize(context.WithoutCancel(ctx), req, resp)
+			err = inner.Authorize(context.WithoutCancel(ctx), req, ch.asking(resp, want))
 		}
 	default:
 		if h.o.Browser == nil {
 			resp.Body.Close()
+			if ch.stepUp && req.Header.Get("Authorization") != "" {
+				return h.needsScopes(ch.scopes)
+			}
 			if h.unused != nil {
 				return fmt.Errorf("authorizing with %s: %w", h.shown, h.unused)
 			}
 			return fmt.Errorf("authorizing with %s: no usable cached token, and the authorization code flow needs a person at a browser: run mcpeval login first", h.shown)
 		}
-		inner, err = h.authorizationCode(ctx, req, resp, &meta)
+		inner, err = h.authorizationCode(ctx, req, resp, &meta, ch)
 	}
 	if err != nil {
 		return h.explain(err)
@@ -251,11 +306,124 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	if err != nil || ts == nil {
 		return fmt.Errorf("authorizing with %s: the OAuth flow ended without a token", h.shown)
 	}
-	h.ts = h.saving(ts, meta)
-	if _, err := h.ts.Token(); err != nil {
+	saving := h.saving(ts, meta)
+	if _, err := saving.Token(); err != nil {
 		return h.explain(err)
 	}
+	h.ts, h.granted = saving, saving.scopes()
 	return nil
+}
+
+// staticHandler is an auth.OAuthHandler whose token source is ready.
+type staticHandler struct{ ts oauth2.TokenSource }
+
+func (s staticHandler) TokenSource(context.Context) (oauth2.TokenSource, error) { return s.ts, nil }
+
+func (staticHandler) Authorize(context.Context, *http.Request, *http.Response) error {
+	return errors.New("authorized already")
+}
+
+// needsScopes says which scopes a step-up needs that the cached token
+// lacks, and the login that gets a token with them.
+func (h *oauthHandler) needsScopes(asked []string) error {
+	var missing []string
+	for _, s := range asked {
+		if !slices.Contains(h.granted, s) {
+			missing = append(missing, s)
+		}
+	}
+	if len(missing) == 0 {
+		missing = asked
+	}
+	login := "mcpeval login"
+	for _, s := range missing {
+		login += " --scope " + s
+	}
+	if h.o.ClientID != "" {
+		login += " --suite SUITE"
+	} else {
+		login += " " + h.shown
+	}
+	return fmt.Errorf("authorizing with %s: the server asks for scope %s, which the cached token was not granted, and asking for more needs a person at a browser: run %s (the new token keeps the scopes already granted)",
+		h.shown, strings.Join(missing, " "), login)
+}
+
+// challenge is what a refusal's WWW-Authenticate header asks for.
+type challenge struct {
+	// stepUp is set for a 403 insufficient_scope: the token is valid,
+	// but lacks scopes.
+	stepUp bool
+	// scopes are those the challenge names.
+	scopes []string
+	// metadata is the protected resource metadata URL it names.
+	metadata string
+}
+
+func readChallenge(resp *http.Response) challenge {
+	cs, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if err != nil {
+		return challenge{}
+	}
+	var ch challenge
+	for _, c := range cs {
+		if c.Scheme != "bearer" {
+			continue
+		}
+		if s := c.Params["scope"]; s != "" && ch.scopes == nil {
+			for _, sc := range strings.Fields(s) {
+				if validScope(sc) {
+					ch.scopes = append(ch.scopes, sc)
+				}
+			}
+		}
+		if u := c.Params["resource_metadata"]; u != "" && ch.metadata == "" {
+			ch.metadata = u
+		}
+		if c.Params["error"] == "insufficient_scope" {
+			ch.stepUp = resp.StatusCode == http.StatusForbidden
+		}
+	}
+	return ch
+}
+
+// validScope reports whether s is a scope as RFC 6749 section 3.3 spells
+// one: printable ASCII but for the double quote and the backslash.
+func validScope(s string) bool {
+	for _, r := range s {
+		if r < 0x21 || r > 0x7e || r == '"' || r == '\\' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// asking returns resp with its challenge asking for scopes, for a go-sdk
+// handler that reads the scopes to ask for from the challenge alone; resp
+// itself when scopes is empty (the handler then asks for what the
+// server's metadata names).
+func (ch challenge) asking(resp *http.Response, scopes []string) *http.Response {
+	if len(scopes) == 0 {
+		return resp
+	}
+	r := *resp
+	r.Header = resp.Header.Clone()
+	v := fmt.Sprintf("Bearer scope=%q", strings.Join(scopes, " "))
+	if ch.metadata != "" {
+		v += fmt.Sprintf(", resource_metadata=%q", ch.metadata)
+	}
+	r.Header.Set("WWW-Authenticate", v)
+	return &r
+}
+
+// unionScopes returns a's scopes followed by those of b it lacks.
+func unionScopes(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // explain names the server and the step of the flow that failed.
@@ -277,7 +445,7 @@ func (h *oauthHandler) explain(err error) error {
 // authorizationCode runs the authorization code flow with PKCE: it
 // listens on a loopback port, has the browser open the authorization URL,
 // and waits for the redirect that brings the code back.
-func (h *oauthHandler) authorizationCode(ctx context.Context, req *http.Request, resp *http.Response, meta *cachedToken) (auth.OAuthHandler, error) {
+func (h *oauthHandler) authorizationCode(ctx context.Context, req *http.Request, resp *http.Response, meta *cachedToken, ch challenge) (auth.OAuthHandler, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		resp.Body.Close()
@@ -326,16 +494,28 @@ func (h *oauthHandler) authorizationCode(ctx context.Context, req *http.Request,
 			}
 		},
 		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
-			meta.ClientID, meta.TokenURL = c.ClientID, c.Endpoint.TokenURL
+			meta.ClientID, meta.TokenURL, meta.Scopes = c.ClientID, c.Endpoint.TokenURL, c.Scopes
 			if h.o.ClientID == "" {
 				meta.ClientSecret = c.ClientSecret // issued at registration, needed to refresh
 			}
 			return c.TokenSource(ctx, tok), nil
 		},
 	}
-	if len(h.o.Scopes) > 0 {
-		scopes := slices.Clone(h.o.Scopes)
-		cfg.ScopeFilter = func([]string) []string { return scopes }
+	// Ask for the configured scopes (else those discovered), the ones a
+	// step-up challenge names, and those the token in hand was granted.
+	configured, granted := slices.Clone(h.o.Scopes), slices.Clone(h.granted)
+	cfg.ScopeFilter = func(discovered []string) []string {
+		want := discovered
+		if len(configured) > 0 {
+			want = configured
+			if ch.stepUp {
+				want = unionScopes(want, ch.scopes)
+			}
+		}
+		return unionScopes(granted, want)
+	}
+	if h.o.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: h.o.ClientMetadataURL}
 	}
 	if h.o.ClientID != "" {
 		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: h.o.ClientID}
@@ -364,7 +544,7 @@ func (h *oauthHandler) authorizationCode(ctx context.Context, req *http.Request,
 
 // saving wraps ts so that every new token it returns is written to the
 // cache, with meta saying how to refresh it.
-func (h *oauthHandler) saving(ts oauth2.TokenSource, meta cachedToken) oauth2.TokenSource {
+func (h *oauthHandler) saving(ts oauth2.TokenSource, meta cachedToken) *savingSource {
 	return &savingSource{base: ts, dir: h.o.TokenDir, meta: meta}
 }
 
@@ -390,6 +570,13 @@ func (s *savingSource) Token() (*oauth2.Token, error) {
 		_ = saveToken(s.dir, &s.meta)
 	}
 	return tok, nil
+}
+
+// scopes returns the scopes of the last token s returned.
+func (s *savingSource) scopes() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.meta.Scopes)
 }
 
 // OpenBrowser opens url in the person's browser: the command $BROWSER

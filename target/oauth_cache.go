@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -31,6 +32,9 @@ type cachedToken struct {
 	TokenType    string    `json:"token_type,omitempty"`
 	RefreshToken string    `json:"refresh_token,omitempty"`
 	Expiry       time.Time `json:"expiry,omitzero"`
+	// Scopes are the scopes the token was granted: those the token
+	// response names, else those asked for.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 func (c *cachedToken) token() *oauth2.Token {
@@ -41,6 +45,9 @@ func (c *cachedToken) setToken(t *oauth2.Token) {
 	c.AccessToken, c.TokenType, c.Expiry = t.AccessToken, t.TokenType, t.Expiry
 	if t.RefreshToken != "" {
 		c.RefreshToken = t.RefreshToken
+	}
+	if scope, ok := t.Extra("scope").(string); ok && scope != "" {
+		c.Scopes = strings.Fields(scope)
 	}
 }
 

@@ -2,12 +2,20 @@ package target_test
 
 import (
 	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +24,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/testkit/authserver"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // protected starts an authorization server and an MCP server with one tool
@@ -259,6 +268,11 @@ func TestOAuthCheck(t *testing.T) {
 		{target.Config{Spec: "stdio:server", OAuth: &target.OAuth{}}, "oauth is for http(s) targets"},
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: "password"}}, `flow "password"`},
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: target.FlowClientCredentials, ClientID: "x"}}, "needs client_id and client_secret"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientID: "x", ClientSecret: "s", PrivateKeyFile: "k.pem"}}, "client_secret or private_key_file, not both"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, PrivateKeyFile: "k.pem"}}, "private_key_file is for the client_credentials flow"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientMetadataURL: "http://app.example/client.json"}}, "client_metadata_url"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientMetadataURL: "https://app.example"}}, "client_metadata_url"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "s", ClientMetadataURL: "https://app.example/client.json"}}, "client_metadata_url is for the authorization_code flow"},
 	} {
 		err := tc.cfg.Check()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -311,5 +325,250 @@ func TestOAuthConnectionsShareOneToken(t *testing.T) {
 	}
 	if n := as.TokenCalls(""); n != 1 {
 		t.Errorf("8 connections at once made %d token requests, want 1", n)
+	}
+}
+
+// scopesAsked wraps a scripted browser and records the scopes each
+// authorization URL asks for.
+func scopesAsked(browser func(context.Context, string) error, asked *[]string) func(context.Context, string) error {
+	return func(ctx context.Context, u string) error {
+		if pu, err := url.Parse(u); err == nil {
+			*asked = append(*asked, pu.Query().Get("scope"))
+		}
+		return browser(ctx, u)
+	}
+}
+
+// callVault connects with cfg and calls open_vault, as a run's attempt
+// does.
+func callVault(t *testing.T, cfg target.Config) error {
+	t.Helper()
+	conn, err := target.Dial(context.Background(), cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	res, err := conn.CallTool(context.Background(), &mcp.CallToolParams{Name: "open_vault"})
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		t.Fatalf("open_vault: %+v", res.Content)
+	}
+	return nil
+}
+
+// cachedScopes returns the scopes the token cache says were granted.
+func cachedScopes(t *testing.T, dir, endpoint string) []string {
+	t.Helper()
+	var c struct {
+		Scopes []string `json:"scopes"`
+	}
+	b, err := os.ReadFile(target.TokenFile(dir, endpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(b, &c)
+	return c.Scopes
+}
+
+// TestOAuthStepUpClientCredentials: a call the token's scopes do not cover
+// is answered 403 insufficient_scope; mcpeval gets a token with the cached
+// scopes and the ones asked for, caches it, and the call succeeds.
+func TestOAuthStepUpClientCredentials(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"ci": "s3cret"}, StepUp: map[string][]string{"open_vault": {"vault:open"}}})
+	dir := t.TempDir()
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "s3cret", TokenDir: dir}}
+	if err := callVault(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls("client_credentials"); n != 2 {
+		t.Errorf("%d client_credentials requests, want 2 (the first token, then the stepped-up one)", n)
+	}
+	if got := strings.Join(cachedScopes(t, dir, endpoint), " "); got != "mcp:tools vault:open" {
+		t.Errorf("cached scopes %q, want the union %q", got, "mcp:tools vault:open")
+	}
+	// The next mcpeval reuses the stepped-up token.
+	target.ForgetOAuthHandlers()
+	if err := callVault(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls(""); n != 2 {
+		t.Errorf("the second run made %d token requests in all, want 2 (none new)", n)
+	}
+}
+
+// TestOAuthStepUpAuthorizationCode: a run cannot ask a person for more
+// scope, so it says which scopes to add and how; a login asks for the
+// cached scopes and the new ones together; a connection that may open a
+// browser steps up by itself.
+func TestOAuthStepUpAuthorizationCode(t *testing.T) {
+	as, endpoint := protected(t, authserver.Options{StepUp: map[string][]string{"open_vault": {"vault:open"}}})
+	dir := t.TempDir()
+	var opened atomic.Int32
+	var asked []string
+	browser := scopesAsked(followRedirects(t, &opened), &asked)
+	login := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir, Browser: browser}}
+	if _, err := dialTools(t, login); err != nil {
+		t.Fatal(err)
+	}
+
+	run := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir}}
+	target.ForgetOAuthHandlers()
+	err := callVault(t, run)
+	if err == nil {
+		t.Fatal("a run without a browser got more scope")
+	}
+	for _, want := range []string{endpoint, "vault:open", "mcpeval login --scope vault:open " + endpoint} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "no usable cached token") {
+		t.Errorf("error %q says no token is cached", err)
+	}
+
+	// Logging in again with the scope named asks for the old ones too.
+	relogin := target.Config{Spec: endpoint, OAuth: &target.OAuth{Flow: target.FlowAuthorizationCode, TokenDir: dir, Browser: browser,
+		Scopes: []string{"vault:open"}, Reauthorize: true}}
+	target.ForgetOAuthHandlers()
+	if _, err := dialTools(t, relogin); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 2 || !hasScopes(asked[1], "mcp:tools", "vault:open") {
+		t.Fatalf("the logins asked for scopes %q; want the second to ask for mcp:tools and vault:open", asked)
+	}
+	target.ForgetOAuthHandlers()
+	if err := callVault(t, run); err != nil {
+		t.Fatalf("after the second login: %v", err)
+	}
+
+	// A connection that may ask a person steps up at once.
+	os.Remove(target.TokenFile(dir, endpoint))
+	target.ForgetOAuthHandlers()
+	asked = nil
+	if err := callVault(t, login); err != nil {
+		t.Fatal(err, asked)
+	}
+	if len(asked) != 2 || !hasScopes(asked[1], "mcp:tools", "vault:open") {
+		t.Errorf("asked for scopes %q; want a second authorization for mcp:tools and vault:open", asked)
+	}
+	if n := as.TokenCalls("authorization_code"); n != 4 {
+		t.Errorf("%d code exchanges, want 4", n)
+	}
+}
+
+func hasScopes(scope string, want ...string) bool {
+	have := strings.Fields(scope)
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeKey writes a new P-256 private key as PKCS#8 PEM to a file of the
+// user's alone, and returns the file and the public key.
+func writeKey(t *testing.T) (string, crypto.PublicKey, []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "client.pem")
+	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+	if err := os.WriteFile(file, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file, key.Public(), der
+}
+
+// TestOAuthPrivateKeyJWT: a client that authenticates with a signed JWT
+// (private_key_jwt) gets a client_credentials token; a key the server
+// does not know is refused, and no key material reaches the cache or the
+// error.
+func TestOAuthPrivateKeyJWT(t *testing.T) {
+	keyFile, pub, der := writeKey(t)
+	as, endpoint := protected(t, authserver.Options{KeyClients: map[string]crypto.PublicKey{"signer": pub}})
+	t.Setenv("MCPEVAL_TEST_KEY_FILE", keyFile)
+	dir := t.TempDir()
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "signer", PrivateKeyFile: "${MCPEVAL_TEST_KEY_FILE}", TokenDir: dir}}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := as.TokenCalls("client_credentials"); n != 1 {
+		t.Errorf("%d client_credentials token requests, want 1", n)
+	}
+	b, _ := os.ReadFile(target.TokenFile(dir, endpoint))
+	if strings.Contains(string(b), base64.StdEncoding.EncodeToString(der)[:40]) || strings.Contains(string(b), "eyJ") {
+		t.Errorf("the cache holds key material or an assertion:\n%s", b)
+	}
+	// When the token expires, a new assertion gets a new one.
+	as.ExpireAccessTokens()
+	dialAgain(t, cfg)
+	if n := as.TokenCalls("client_credentials"); n != 2 {
+		t.Errorf("after the token expired: %d client_credentials requests, want 2", n)
+	}
+
+	otherFile, _, otherDER := writeKey(t)
+	t.Setenv("MCPEVAL_TEST_KEY_FILE", otherFile)
+	target.ForgetOAuthHandlers()
+	_, err := dialTools(t, target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientID: "signer", PrivateKeyFile: "${MCPEVAL_TEST_KEY_FILE}", TokenDir: t.TempDir()}})
+	if err == nil {
+		t.Fatal("connected with a key the server does not know")
+	}
+	for _, want := range []string{"authorizing with " + endpoint, "client_credentials", "invalid_client"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), base64.StdEncoding.EncodeToString(otherDER)[:40]) || strings.Contains(err.Error(), "eyJ") {
+		t.Errorf("error %q shows key material or an assertion", err)
+	}
+}
+
+// TestOAuthClientMetadataDocument: with an authorization server that
+// supports client ID metadata documents, the authorization code flow uses
+// the document's URL as its client ID and registers nothing.
+func TestOAuthClientMetadataDocument(t *testing.T) {
+	const doc = "https://app.example/mcpeval/client.json"
+	_, endpoint := protected(t, authserver.Options{MetadataDocuments: map[string]*oauthex.ClientRegistrationMetadata{
+		doc: {RedirectURIs: []string{"http://127.0.0.1/callback"}, TokenEndpointAuthMethod: "none"},
+	}})
+	dir := t.TempDir()
+	var opened atomic.Int32
+	cfg := target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientMetadataURL: doc, TokenDir: dir, Browser: followRedirects(t, &opened)}}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dialTools(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	var cached struct {
+		ClientID string `json:"client_id"`
+	}
+	b, _ := os.ReadFile(target.TokenFile(dir, endpoint))
+	json.Unmarshal(b, &cached)
+	if cached.ClientID != doc {
+		t.Errorf("the token was issued to client %q, want %q (the document's URL)", cached.ClientID, doc)
+	}
+	dialAgain(t, target.Config{Spec: endpoint, OAuth: &target.OAuth{ClientMetadataURL: doc, TokenDir: dir}})
+}
+
+// TestOAuthChallengeScopes: a challenge's scopes are read as RFC 6749
+// spells them; one with characters no scope may hold (a terminal escape)
+// is dropped before it can reach an error message.
+func TestOAuthChallengeScopes(t *testing.T) {
+	got := target.ChallengeScopes(403, "Bearer error=\"insufficient_scope\", scope=\"mcp:tools vault:open \x1b[2Jwipe\"")
+	if strings.Join(got, " ") != "mcp:tools vault:open" {
+		t.Errorf("scopes %q, want mcp:tools and vault:open alone", got)
 	}
 }

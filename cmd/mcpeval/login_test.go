@@ -3,16 +3,26 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/testkit/authserver"
 	"github.com/mcpeval/mcpeval/target"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // householdBehindOAuth serves the household server behind an in-process
@@ -218,6 +228,130 @@ func TestInsecureTokenCacheSaysWhy(t *testing.T) {
 			if !strings.Contains(errs, want) {
 				t.Errorf("%v: stderr does not say %q:\n%s", args[:4], want, errs)
 			}
+		}
+	}
+}
+
+// TestLoginAgainAddsScopes: a second login with --scope asks for the
+// scopes the cached token was granted and the new ones together, even
+// though the cached token still works.
+func TestLoginAgainAddsScopes(t *testing.T) {
+	_, endpoint := householdBehindOAuth(t, nil)
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	var asked []string
+	loginBrowser = func(ctx context.Context, u string) error {
+		if pu, err := url.Parse(u); err == nil {
+			asked = append(asked, pu.Query().Get("scope"))
+		}
+		resp, err := http.Get(u)
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	}
+	t.Cleanup(func() { loginBrowser = target.OpenBrowser })
+	for _, args := range [][]string{{"login", endpoint}, {"login", "--scope", "vault:open", endpoint}} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr.String())
+		}
+	}
+	if len(asked) != 2 {
+		t.Fatalf("the browser was opened %d times (scopes %q), want twice", len(asked), asked)
+	}
+	if got := strings.Fields(asked[1]); !slices.Contains(got, "mcp:tools") || !slices.Contains(got, "vault:open") {
+		t.Errorf("the second login asked for %q, want mcp:tools and vault:open", asked[1])
+	}
+}
+
+// TestLoginClientMetadataURL: --client-metadata-url makes the document's
+// URL the client ID where the authorization server supports it.
+func TestLoginClientMetadataURL(t *testing.T) {
+	const doc = "https://app.example/mcpeval/client.json"
+	as := authserver.New(authserver.Options{MetadataDocuments: map[string]*oauthex.ClientRegistrationMetadata{
+		doc: {RedirectURIs: []string{"http://127.0.0.1/callback"}, TokenEndpointAuthMethod: "none"},
+	}})
+	t.Cleanup(as.Close)
+	server, err := builtin.Server("household", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := as.Protect(server)
+	t.Cleanup(rs.Close)
+	endpoint := rs.URL + "/mcp"
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	var clientID string
+	loginBrowser = func(ctx context.Context, u string) error {
+		if pu, err := url.Parse(u); err == nil {
+			clientID = pu.Query().Get("client_id")
+		}
+		resp, err := http.Get(u)
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	}
+	t.Cleanup(func() { loginBrowser = target.OpenBrowser })
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"login", "--client-metadata-url", doc, endpoint}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("login: exit %d: %s", code, stderr.String())
+	}
+	if clientID != doc {
+		t.Errorf("the authorization request's client_id is %q, want %q", clientID, doc)
+	}
+}
+
+// TestRunOverOAuthPrivateKeyJWT runs a suite whose client authenticates
+// with a signed JWT (private_key_jwt), and checks that neither the key,
+// nor an assertion, nor a token reaches the run directory or the output.
+func TestRunOverOAuthPrivateKeyJWT(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	keyFile := filepath.Join(t.TempDir(), "client.pem")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	as := authserver.New(authserver.Options{KeyClients: map[string]crypto.PublicKey{"ci-signer": key.Public()}})
+	t.Cleanup(as.Close)
+	server, err := builtin.Server("household", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := as.Protect(server)
+	t.Cleanup(rs.Close)
+	endpoint := rs.URL + "/mcp"
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("HOME", config)
+	t.Setenv("MCPEVAL_TEST_KEY_FILE", keyFile)
+	p := oauthSuite(t, endpoint, `{client_id: ci-signer, private_key_file: "${MCPEVAL_TEST_KEY_FILE}"}`)
+	out := filepath.Join(t.TempDir(), "run")
+	s, code, stderr := runJSON(t, "run", "--json", "--quiet", "--suite", p, "--attempts", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if s.Totals.Graded != 2 || s.Totals.Passed != 2 {
+		t.Errorf("totals %+v, want 2 of 2 passed", s.Totals)
+	}
+	if len(as.Assertions()) != 1 || len(as.Issued()) != 1 {
+		t.Fatalf("%d assertions accepted, %d tokens issued; want 1 and 1", len(as.Assertions()), len(as.Issued()))
+	}
+	b64 := base64.StdEncoding.EncodeToString(der)
+	planted := append(as.Issued(), as.Assertions()...)
+	planted = append(planted, b64[:32], b64[len(b64)-32:])
+	noFileHolds(t, out, planted...)
+	for _, p := range planted {
+		if strings.Contains(stderr, p) {
+			t.Errorf("stderr holds %q", p)
 		}
 	}
 }

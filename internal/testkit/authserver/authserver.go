@@ -3,7 +3,8 @@
 // metadata (RFC 8414), dynamic client registration (RFC 7591), the
 // authorization endpoint with a PKCE S256 check and loopback redirects
 // (RFC 8252: any port), and the token endpoint for the
-// authorization_code, refresh_token and client_credentials grants. The
+// authorization_code, refresh_token and client_credentials grants, with
+// client secrets or private_key_jwt assertions (RFC 7523). The
 // authorization endpoint consents at once, as a person clicking "allow"
 // would: a test's scripted browser only has to follow its redirect.
 //
@@ -12,13 +13,16 @@
 package authserver
 
 import (
+	"bytes"
 	"context"
+	"crypto"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -28,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -38,11 +43,27 @@ type Options struct {
 	// Clients are the pre-registered confidential clients: client ID to
 	// secret. They may use every grant, redirecting to any loopback URL.
 	Clients map[string]string
+	// KeyClients are the pre-registered clients that authenticate with
+	// private_key_jwt (RFC 7523): client ID to public key. The token
+	// endpoint wants a client_assertion JWT signed by the key, with the
+	// client ID as iss and sub and the issuer URL as aud.
+	KeyClients map[string]crypto.PublicKey
 	// Scopes are the scopes the server supports and a protected resource
 	// requires (default "mcp:tools").
 	Scopes []string
 	// TokenTTL is how long an access token lives (default one hour).
 	TokenTTL time.Duration
+	// MetadataDocuments are the client ID metadata documents the server
+	// can fetch, by URL: a client whose client_id is one of these URLs
+	// is the public client the document describes, with no registration.
+	// The server's metadata advertises client_id_metadata_document_supported
+	// when there are any.
+	MetadataDocuments map[string]*oauthex.ClientRegistrationMetadata
+	// StepUp names, for a tool, the scopes calling it needs beyond
+	// Scopes: a tools/call of it with a token lacking them is answered
+	// 403 with a WWW-Authenticate challenge of error="insufficient_scope"
+	// and scope= every scope the call needs (step-up authorization).
+	StepUp map[string][]string
 }
 
 // Server is a running authorization server.
@@ -60,10 +81,14 @@ type Server struct {
 	refresh map[string]*issued
 	calls   map[string]int
 	issued  []string
+	jtis    map[string]bool
+	// assertions are the client assertions the token endpoint accepted.
+	assertions []string
 }
 
 type client struct {
-	secret    string // "" for a public client
+	secret    string           // "" for a public client
+	key       crypto.PublicKey // for private_key_jwt
 	redirects []string
 }
 
@@ -75,9 +100,16 @@ type grant struct {
 
 type issued struct {
 	clientID string
-	scopes   []string
-	expires  time.Time
+	// user is whom the token acts for: the person who consented, or the
+	// client itself for client_credentials.
+	user    string
+	scopes  []string
+	expires time.Time
 }
+
+// person is the user every authorization code grant acts for: the
+// session a person opened stays theirs whichever client they consented to.
+const person = "person"
 
 // New starts an authorization server on a loopback port.
 func New(opts Options) *Server {
@@ -94,9 +126,16 @@ func New(opts Options) *Server {
 		access:  map[string]*issued{},
 		refresh: map[string]*issued{},
 		calls:   map[string]int{},
+		jtis:    map[string]bool{},
 	}
 	for id, secret := range opts.Clients {
 		s.clients[id] = &client{secret: secret}
+	}
+	for id, key := range opts.KeyClients {
+		s.clients[id] = &client{key: key}
+	}
+	for u, doc := range opts.MetadataDocuments {
+		s.clients[u] = &client{redirects: doc.RedirectURIs}
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
@@ -134,6 +173,14 @@ func (s *Server) Issued() []string {
 	return slices.Clone(s.issued)
 }
 
+// Assertions returns every private_key_jwt client assertion the token
+// endpoint accepted.
+func (s *Server) Assertions() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.assertions)
+}
+
 // ExpireAccessTokens makes every access token issued so far expired, as
 // time passing would.
 func (s *Server) ExpireAccessTokens() {
@@ -152,7 +199,7 @@ func (s *Server) Verify(_ context.Context, token string, _ *http.Request) (*auth
 	if !ok || time.Now().After(t.expires) {
 		return nil, fmt.Errorf("unknown or expired token: %w", auth.ErrInvalidToken)
 	}
-	return &auth.TokenInfo{Scopes: t.scopes, Expiration: t.expires, UserID: t.clientID}, nil
+	return &auth.TokenInfo{Scopes: t.scopes, Expiration: t.expires, UserID: t.user}, nil
 }
 
 // Protect serves server over streamable HTTP at /mcp of a new loopback
@@ -166,7 +213,10 @@ func (s *Server) Protect(server *mcp.Server) *httptest.Server {
 	rs := httptest.NewServer(mux)
 	base := rs.URL
 	metaURL := base + "/.well-known/oauth-protected-resource/mcp"
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	var handler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	if len(s.opts.StepUp) > 0 {
+		handler = s.stepUp(metaURL, handler)
+	}
 	mux.Handle("/mcp", auth.RequireBearerToken(s.Verify, &auth.RequireBearerTokenOptions{
 		ResourceMetadataURL: metaURL,
 		Scopes:              s.opts.Scopes,
@@ -179,17 +229,71 @@ func (s *Server) Protect(server *mcp.Server) *httptest.Server {
 	return rs
 }
 
+// stepUp answers a tools/call of a tool in Options.StepUp 403
+// insufficient_scope when the request's token lacks a scope it needs.
+func (s *Server) stepUp(metaURL string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, "reading the request", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		json.Unmarshal(body, &msg)
+		extra, ok := s.opts.StepUp[msg.Params.Name]
+		if msg.Method != "tools/call" || !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		need := append(slices.Clone(s.opts.Scopes), extra...)
+		var have []string
+		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+			have = ti.Scopes
+		}
+		for _, sc := range need {
+			if !slices.Contains(have, sc) {
+				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, strings.Join(need, " "), metaURL))
+				writeJSON(w, http.StatusForbidden, oauthError{"insufficient_scope", "the token lacks scope " + sc})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// supported returns every scope the server knows.
+func (s *Server) supported() []string {
+	all := slices.Clone(s.opts.Scopes)
+	for _, extra := range s.opts.StepUp {
+		for _, sc := range extra {
+			if !slices.Contains(all, sc) {
+				all = append(all, sc)
+			}
+		}
+	}
+	slices.Sort(all[len(s.opts.Scopes):])
+	return all
+}
+
 func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, &oauthex.AuthServerMeta{
-		Issuer:                            s.URL,
-		AuthorizationEndpoint:             s.URL + "/authorize",
-		TokenEndpoint:                     s.URL + "/token",
-		RegistrationEndpoint:              s.URL + "/register",
-		ScopesSupported:                   append(slices.Clone(s.opts.Scopes), "offline_access"),
-		ResponseTypesSupported:            []string{"code"},
-		GrantTypesSupported:               []string{"authorization_code", "refresh_token", "client_credentials"},
-		TokenEndpointAuthMethodsSupported: []string{"client_secret_basic", "client_secret_post", "none"},
-		CodeChallengeMethodsSupported:     []string{"S256"},
+		Issuer:                                     s.URL,
+		AuthorizationEndpoint:                      s.URL + "/authorize",
+		TokenEndpoint:                              s.URL + "/token",
+		RegistrationEndpoint:                       s.URL + "/register",
+		ScopesSupported:                            append(s.supported(), "offline_access"),
+		ResponseTypesSupported:                     []string{"code"},
+		GrantTypesSupported:                        []string{"authorization_code", "refresh_token", "client_credentials"},
+		TokenEndpointAuthMethodsSupported:          []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
+		TokenEndpointAuthSigningAlgValuesSupported: []string{"ES256", "ES384", "RS256", "EdDSA"},
+		CodeChallengeMethodsSupported:              []string{"S256"},
+		ClientIDMetadataDocumentSupported:          len(s.opts.MetadataDocuments) > 0,
 	})
 }
 
@@ -294,10 +398,19 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		id, _ = url.QueryUnescape(id)
 		secret, _ = url.QueryUnescape(secret)
 	}
+	assertion := r.PostForm.Get("client_assertion")
+	if assertion != "" {
+		id = assertedClient(assertion)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.clients[id]
-	if !ok || subtle.ConstantTimeCompare([]byte(c.secret), []byte(secret)) != 1 {
+	if ok && c.key != nil {
+		ok = r.PostForm.Get("client_assertion_type") == assertionType && s.verifyAssertion(c.key, id, assertion)
+	} else if ok {
+		ok = assertion == "" && subtle.ConstantTimeCompare([]byte(c.secret), []byte(secret)) == 1
+	}
+	if !ok {
 		w.Header().Set("WWW-Authenticate", `Basic realm="token"`)
 		writeJSON(w, http.StatusUnauthorized, oauthError{"invalid_client", "client authentication failed"})
 		return
@@ -329,7 +442,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		delete(s.refresh, rt) // rotated, as OAuth 2.1 asks of public clients
 		scopes, withRefresh = t.scopes, true
 	case "client_credentials":
-		if c.secret == "" {
+		if c.secret == "" && c.key == nil {
 			writeJSON(w, http.StatusUnauthorized, oauthError{"unauthorized_client", "a public client cannot use client_credentials"})
 			return
 		}
@@ -344,7 +457,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.calls[grantType]++
 	at := "at-" + randomString()
 	expires := time.Now().Add(s.opts.TokenTTL)
-	s.access[at] = &issued{clientID: id, scopes: scopes, expires: expires}
+	user := person
+	if grantType == "client_credentials" {
+		user = id
+	}
+	s.access[at] = &issued{clientID: id, user: user, scopes: scopes, expires: expires}
 	s.issued = append(s.issued, at)
 	resp := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": int(s.opts.TokenTTL.Seconds()), "scope": strings.Join(scopes, " ")}
 	if withRefresh {
@@ -355,6 +472,34 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, resp)
+}
+
+const assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+// assertedClient returns the client a client_assertion says it is from
+// (its sub), before its signature is checked.
+func assertedClient(assertion string) string {
+	var claims jwt.RegisteredClaims
+	if _, _, err := jwt.NewParser().ParseUnverified(assertion, &claims); err != nil {
+		return ""
+	}
+	return claims.Subject
+}
+
+// verifyAssertion checks a private_key_jwt client assertion: signed by
+// key, iss and sub the client, aud the issuer, not expired, and its jti
+// not seen before.
+func (s *Server) verifyAssertion(key crypto.PublicKey, id, assertion string) bool {
+	var claims jwt.RegisteredClaims
+	_, err := jwt.ParseWithClaims(assertion, &claims, func(*jwt.Token) (any, error) { return key, nil },
+		jwt.WithValidMethods([]string{"ES256", "ES384", "RS256", "EdDSA"}),
+		jwt.WithIssuer(id), jwt.WithSubject(id), jwt.WithAudience(s.URL), jwt.WithExpirationRequired())
+	if err != nil || claims.ID == "" || s.jtis[claims.ID] {
+		return false
+	}
+	s.jtis[claims.ID] = true
+	s.assertions = append(s.assertions, assertion)
+	return true
 }
 
 type oauthError struct {

@@ -2,12 +2,18 @@ package authserver
 
 import (
 	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"golang.org/x/oauth2"
 )
 
@@ -99,5 +105,59 @@ func TestClientCredentials(t *testing.T) {
 	}
 	if n := s.TokenCalls("client_credentials"); n != 1 {
 		t.Errorf("%d tokens issued, want 1", n)
+	}
+}
+
+// TestPrivateKeyJWT: the token endpoint takes a client assertion signed by
+// the client's key, for the issuer, once; not one for another audience,
+// signed by another key, or replayed.
+func TestPrivateKeyJWT(t *testing.T) {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	s := New(Options{KeyClients: map[string]crypto.PublicKey{"k": key.Public()}})
+	defer s.Close()
+	sign := func(k *ecdsa.PrivateKey, aud, jti string) string {
+		a, err := jwt.NewWithClaims(jwt.SigningMethodES256, jwt.RegisteredClaims{Issuer: "k", Subject: "k", Audience: jwt.ClaimStrings{aud},
+			ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Minute)), ID: jti}).SignedString(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	token := func(assertion string) int {
+		resp, err := http.PostForm(s.URL+"/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {"k"},
+			"client_assertion_type": {assertionType}, "client_assertion": {assertion}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	good := sign(key, s.URL, "one")
+	for _, tc := range []struct {
+		name      string
+		assertion string
+		want      int
+	}{
+		{"signed for the issuer", good, http.StatusOK},
+		{"replayed", good, http.StatusUnauthorized},
+		{"for another audience", sign(key, "https://elsewhere.example", "two"), http.StatusUnauthorized},
+		{"signed by another key", sign(other, s.URL, "three"), http.StatusUnauthorized},
+	} {
+		if got := token(tc.assertion); got != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	// A secret does not stand in for the key.
+	resp, err := http.PostForm(s.URL+"/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {"k"}, "client_secret": {""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("without an assertion: status %d, want 401", resp.StatusCode)
+	}
+	if len(s.Assertions()) != 1 {
+		t.Errorf("%d assertions accepted, want 1", len(s.Assertions()))
 	}
 }
