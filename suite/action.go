@@ -171,6 +171,8 @@ type Verify struct {
 	// Error, when true, expects the call to fail (a thing that should be
 	// gone is not found).
 	Error bool `yaml:"error,omitempty"`
+	// TextCheck checks the result's text: contains, matches, figures.
+	TextCheck `yaml:",inline"`
 	// Line locates the check in its file.
 	Line int `yaml:"-"`
 }
@@ -314,7 +316,7 @@ func (f *Fixture) UnmarshalYAML(n *yaml.Node) error {
 func (v *Verify) UnmarshalYAML(n *yaml.Node) error {
 	type plain Verify
 	if err := n.Load((*plain)(v), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "a verify check (want tool, args, command, expect, error)", v)
+		return friendlyErr(err, "a verify check (want tool, args, command, expect, contains, matches, figures, error)", v)
 	}
 	v.Line = n.Line
 	return nil
