@@ -142,8 +142,8 @@ type Step struct {
 }
 
 // ArgSource says where an argument's true value comes from. Fact, Literal
-// and Produced may be combined (any of them is right); Authored stands
-// alone.
+// and Produced may be combined (any of them is right); Authored and Given
+// each stand alone.
 type ArgSource struct {
 	// Fact names a value the fixtures built; every spelling of it is right.
 	Fact string `yaml:"fact,omitempty"`
@@ -157,10 +157,15 @@ type ArgSource struct {
 	// sends this example, rendered ({{token}} and {{fact.NAME}} become the
 	// attempt's values).
 	Authored any `yaml:"authored,omitempty"`
+	// Given is a value the user never says and the deployment supplies
+	// (a repository path, a workspace id): fake:perfect sends it, rendered
+	// as Authored is, and it is never judged: whatever the model sends, or
+	// if it sends nothing, the Arguments column does not count it.
+	Given any `yaml:"given,omitempty"`
 }
 
 // Compared reports whether the argument's value is compared.
-func (a ArgSource) Compared() bool { return a.Authored == nil }
+func (a ArgSource) Compared() bool { return a.Authored == nil && a.Given == nil }
 
 // Verify is one check of the target's state after an attempt.
 type Verify struct {

@@ -218,8 +218,15 @@ func (ck *actionCheck) arg(i int, step, p string, src ArgSource, line int) {
 		}
 		set++
 	}
+	if src.Given != nil {
+		if set > 0 {
+			ck.at(line, "%s: a given value is never judged, so it goes without fact, literal, produced or authored", what)
+		}
+		checkTemplates(src.Given, ck.facts, false, tmpl, ck.at, line)
+		set++
+	}
 	if set == 0 {
-		ck.at(line, "%s: want fact, literal, produced or authored", what)
+		ck.at(line, "%s: want fact, literal, produced, authored or given", what)
 	}
 }
 

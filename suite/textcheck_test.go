@@ -54,3 +54,18 @@ func TestTextCheckLoads(t *testing.T) {
 		t.Errorf("second check read as %+v", p)
 	}
 }
+
+// TestGivenStandsAlone: a given value is never judged, so it goes with no
+// other source, and its templates name only what the fixtures define.
+func TestGivenStandsAlone(t *testing.T) {
+	y := "name: t\ncases:\n  - id: read/a\n    prompt: p\n    action:\n      kind: read\n      steps:\n        - tool: git_log\n          args:\n            repo_path: {given: /srv/repo, authored: x}\n            ws: {given: \"{{fact.nope}}\"}\n"
+	_, err := LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(y)}}, "suite.yaml", "suite.yaml")
+	for _, want := range []string{
+		"suite.yaml:8: case read/a: step 1 (git_log): argument repo_path: a given value is never judged, so it goes without fact, literal, produced or authored",
+		"suite.yaml:8: case read/a: step 1 (git_log) argument ws names {{fact.nope}}",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v\nwant it to hold %q", err, want)
+		}
+	}
+}
