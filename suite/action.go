@@ -142,8 +142,8 @@ type Step struct {
 }
 
 // ArgSource says where an argument's true value comes from. Fact, Literal
-// and Produced may be combined (any of them is right); Authored stands
-// alone.
+// and Produced may be combined (any of them is right); Authored and Given
+// each stand alone.
 type ArgSource struct {
 	// Fact names a value the fixtures built; every spelling of it is right.
 	Fact string `yaml:"fact,omitempty"`
@@ -157,10 +157,15 @@ type ArgSource struct {
 	// sends this example, rendered ({{token}} and {{fact.NAME}} become the
 	// attempt's values).
 	Authored any `yaml:"authored,omitempty"`
+	// Given is a value the user never says and the deployment supplies
+	// (a repository path, a workspace id): fake:perfect sends it, rendered
+	// as Authored is, and it is never judged: whatever the model sends, or
+	// if it sends nothing, the Arguments column does not count it.
+	Given any `yaml:"given,omitempty"`
 }
 
 // Compared reports whether the argument's value is compared.
-func (a ArgSource) Compared() bool { return a.Authored == nil }
+func (a ArgSource) Compared() bool { return a.Authored == nil && a.Given == nil }
 
 // Verify is one check of the target's state after an attempt.
 type Verify struct {
@@ -171,6 +176,8 @@ type Verify struct {
 	// Error, when true, expects the call to fail (a thing that should be
 	// gone is not found).
 	Error bool `yaml:"error,omitempty"`
+	// TextCheck checks the result's text: contains, matches, figures.
+	TextCheck `yaml:",inline"`
 	// Line locates the check in its file.
 	Line int `yaml:"-"`
 }
@@ -314,7 +321,7 @@ func (f *Fixture) UnmarshalYAML(n *yaml.Node) error {
 func (v *Verify) UnmarshalYAML(n *yaml.Node) error {
 	type plain Verify
 	if err := n.Load((*plain)(v), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "a verify check (want tool, args, command, expect, error)", v)
+		return friendlyErr(err, "a verify check (want tool, args, command, expect, contains, matches, figures, error)", v)
 	}
 	v.Line = n.Line
 	return nil

@@ -122,7 +122,7 @@ cases:
 		`s.yaml:14: case a/fact: step 1 (rename_thing): argument to: literal "other-{{token}}" does not appear in the prompt`,
 		`s.yaml:14: case a/fact: step 1 (rename_thing): argument by: produced needs an earlier step`,
 		`s.yaml:14: case a/fact: step 1 (rename_thing): argument note: authored text is never compared`,
-		`s.yaml:14: case a/fact: step 1 (rename_thing): argument empty: want fact, literal, produced or authored`,
+		`s.yaml:14: case a/fact: step 1 (rename_thing): argument empty: want fact, literal, produced, authored or given`,
 		`s.yaml:25: case a/decline: a decline case has no steps`,
 		`s.yaml:26: case a/sequence: a sequence case needs at least two steps`,
 		`s.yaml:31: case a/mixed: an action case is judged by its steps`,

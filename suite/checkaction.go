@@ -218,8 +218,15 @@ func (ck *actionCheck) arg(i int, step, p string, src ArgSource, line int) {
 		}
 		set++
 	}
+	if src.Given != nil {
+		if set > 0 {
+			ck.at(line, "%s: a given value is never judged, so it goes without fact, literal, produced or authored", what)
+		}
+		checkTemplates(src.Given, ck.facts, false, tmpl, ck.at, line)
+		set++
+	}
 	if set == 0 {
-		ck.at(line, "%s: want fact, literal, produced or authored", what)
+		ck.at(line, "%s: want fact, literal, produced, authored or given", what)
 	}
 }
 
@@ -232,9 +239,16 @@ func (ck *actionCheck) verify() {
 		for p, want := range v.Expect {
 			checkTemplates([]any{p, want}, ck.facts, false, what, ck.at, v.Line)
 		}
-		if len(v.Expect) == 0 && !v.Error {
-			ck.at(v.Line, "%s checks nothing: want expect: {PATH: VALUE} or error: true", what)
+		for _, c := range v.Contains {
+			checkTemplates(c, ck.facts, false, what, ck.at, v.Line)
 		}
+		if len(v.Expect) == 0 && !v.Error && !v.TextCheck.Checks() {
+			ck.at(v.Line, "%s checks nothing: want expect: {PATH: VALUE}, contains: TEXT, matches: REGEXP, figures: [...] or error: true", what)
+		}
+		if v.Error && v.TextCheck.Checks() {
+			ck.at(v.Line, "%s expects the call to fail: its result has no text to check (leave contains, matches and figures out)", what)
+		}
+		ck.a.Verify[i].TextCheck.compile(func(format string, args ...any) { ck.at(v.Line, "%s: %s", what, fmt.Sprintf(format, args...)) })
 	}
 }
 

@@ -194,7 +194,7 @@ func friendlyType(t string) string {
 	case "KeyCall":
 		return "a key call (want tool, args)"
 	case "PreflightCheck":
-		return "a preflight check (want tool, args, expect)"
+		return "a preflight check (want tool, args, command, expect, contains, matches, figures)"
 	case "Tolerances":
 		return "tolerances (want money, percent)"
 	}
@@ -339,12 +339,26 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	}
 	for i := range s.Preflight {
 		p := &s.Preflight[i]
-		if p.Tool == "" {
-			l.errorf(file, lineOf(data, "preflight:"), 0, "preflight check %d has no tool", i+1)
+		line := p.Line
+		if line == 0 {
+			line = lineOf(data, "preflight:")
 		}
-		if len(p.Expect) == 0 {
-			l.errorf(file, lineOf(data, "preflight:"), 0, "preflight check %d (%s) expects nothing: want expect: {path: value}", i+1, p.Tool)
+		what := fmt.Sprintf("preflight check %d", i+1)
+		at := func(format string, args ...any) {
+			l.errorf(file, line, 0, "%s: %s", what, fmt.Sprintf(format, args...))
 		}
+		switch {
+		case p.Tool == "" && len(p.Command) == 0:
+			l.errorf(file, line, 0, "%s has no tool: want tool (with args) or command", what)
+		case p.Tool != "" && len(p.Command) > 0:
+			at("want tool or command, not both")
+		case len(p.Command) > 0 && len(p.Args) > 0:
+			at("a command takes no args (put them in the command)")
+		}
+		if len(p.Expect) == 0 && !p.TextCheck.Checks() {
+			l.errorf(file, line, 0, "%s (%s) checks nothing: want expect: {PATH: VALUE}, contains: TEXT, matches: REGEXP or figures: [...]", what, p.What())
+		}
+		p.TextCheck.compile(at)
 	}
 }
 
@@ -585,7 +599,9 @@ func (l *loader) caseFileShape(file string, data []byte) bool {
 func (s *Suite) toolRefs() []toolRef {
 	var refs []toolRef
 	for _, p := range s.Preflight {
-		refs = append(refs, toolRef{p.Tool, s.Path, p.Line, "preflight"})
+		if p.Tool != "" { // else a command
+			refs = append(refs, toolRef{p.Tool, s.Path, p.Line, "preflight"})
+		}
 	}
 	for _, c := range s.Cases {
 		add := func(name, what string) {

@@ -3,6 +3,8 @@ package suite
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -131,6 +133,19 @@ func (s *Suite) ConcurrencyBound() int {
 	return s.Concurrency
 }
 
+// Dir is the directory the commands of the suite's preflight, fixtures
+// and teardowns run in: the suite's directory, or the directory of its
+// file; empty (the working directory) for an embedded suite.
+func (s *Suite) Dir() string {
+	if s.Path == "" || strings.HasPrefix(s.Path, "embedded:") {
+		return ""
+	}
+	if st, err := os.Stat(s.Path); err == nil && st.IsDir() {
+		return s.Path
+	}
+	return filepath.Dir(s.Path)
+}
+
 // FailsOnToolErrors reports whether a tool error a question case does not
 // expect fails it (tool_errors is fail or unset).
 func (s *Suite) FailsOnToolErrors() bool { return s.ToolErrors != ToolErrorsNote }
@@ -214,16 +229,20 @@ func (t Tolerance) Within(got, want float64) bool {
 	return d <= t.Absolute+1e-9
 }
 
-// PreflightCheck is one tool call made before the run, with the figures its
-// structured result must hold.
+// PreflightCheck is one call made before the run (a tool, or a command),
+// with what its result must hold: values at dotted paths into it (Expect),
+// and what its text says (TextCheck). It needs at least one of them.
 type PreflightCheck struct {
-	// Tool is the tool called.
-	Tool string `yaml:"tool"`
-	// Args are its arguments (none when empty).
-	Args map[string]any `yaml:"args,omitempty"`
-	// Expect maps a dotted path into the tool's structured result
-	// ("net_worth_sgd", "accounts.0.balance") to the value it must have.
-	Expect map[string]any `yaml:"expect"`
+	// Call is the tool called, with its arguments (none when empty), or
+	// the command run instead, in the suite's directory.
+	Call `yaml:",inline"`
+	// Expect maps a dotted path into the result ("net_worth_sgd",
+	// "accounts.0.balance") to the value it must have. The result is the
+	// structured content, else the text read as JSON, else the text,
+	// which only the empty path leads to.
+	Expect map[string]any `yaml:"expect,omitempty"`
+	// TextCheck checks the result's text: contains, matches, figures.
+	TextCheck `yaml:",inline"`
 	// Line locates the check in its file.
 	Line int `yaml:"-"`
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -77,7 +79,10 @@ type validation struct {
 		Groups int    `json:"groups"`
 	} `json:"suite"`
 	Figures []figureTolerance `json:"figures"`
-	Target  *validatedTarget  `json:"target,omitempty"`
+	// Given are the key arguments the deployment supplies (given:),
+	// which fake:perfect sends and no grade judges.
+	Given  []givenArg       `json:"given,omitempty"`
+	Target *validatedTarget `json:"target,omitempty"`
 	// Problems make a case unpassable as written (exit status 2).
 	Problems []located `json:"problems"`
 	// Warnings are worth a look: leaks, a suite with no cases.
@@ -95,6 +100,34 @@ type figureTolerance struct {
 	// Source is where the tolerance comes from: figure, suite, default or
 	// exact.
 	Source string `json:"source"`
+}
+
+// givenArg is an argument of an action case's step whose value is given.
+type givenArg struct {
+	Case  string `json:"case"`
+	Step  int    `json:"step"`
+	Tool  string `json:"tool"`
+	Arg   string `json:"arg"`
+	Value any    `json:"value"`
+}
+
+// givenArgs lists the given arguments of s's action cases, in case, step
+// and argument order.
+func givenArgs(s *suite.Suite) []givenArg {
+	var out []givenArg
+	for _, c := range s.Cases {
+		if c.Action == nil {
+			continue
+		}
+		for i, st := range c.Action.Steps {
+			for _, a := range slices.Sorted(maps.Keys(st.Args)) {
+				if v := st.Args[a].Given; v != nil {
+					out = append(out, givenArg{Case: c.ID, Step: i + 1, Tool: st.Tool, Arg: a, Value: v})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // validatedTarget is the target validate connected to. For a suite of
@@ -198,6 +231,7 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 		v.Figures = append(v.Figures, figureTolerance{Case: ft.Case.ID, Value: ft.Figure.Value, Kind: ft.Figure.Kind, Label: ft.Figure.Label,
 			Tolerance: ft.Tolerance.String(), Source: ft.Source})
 	}
+	v.Given = givenArgs(s)
 	if len(s.Cases) == 0 {
 		v.Warnings = append(v.Warnings, located{Kind: "no-cases", File: s.Path, Message: "the suite has no cases yet: write cases from what users of the server ask (see docs/suite.md), then run mcpeval validate again"})
 	}
@@ -314,6 +348,13 @@ func printValidation(e *env, v *validation, offline bool) {
 				label = "  (" + termsafe.Line(f.Label) + ")"
 			}
 			fmt.Fprintf(w, "  %-38s %14s  ±%-6s %s%s\n", termsafe.Line(f.Case), strconv.FormatFloat(f.Value, 'f', -1, 64), f.Tolerance, toleranceSource(f), label)
+		}
+	}
+	if len(v.Given) > 0 {
+		fmt.Fprintf(w, "given: %d %s the user never says, sent as given and never judged:\n", len(v.Given), either(len(v.Given), "argument", "arguments"))
+		for _, g := range v.Given {
+			val, _ := json.Marshal(g.Value)
+			fmt.Fprintf(w, "  %s step %d: %s %s = %s (given)\n", termsafe.Line(g.Case), g.Step, termsafe.Line(g.Tool), termsafe.Line(g.Arg), termsafe.Line(string(val)))
 		}
 	}
 	if t := v.Target; t != nil {

@@ -268,12 +268,15 @@ func argList(schema map[string]any) string {
 
 // example is the value a correct agent would give an argument, for
 // validating the key: a literal (rendered with a sample token and facts) or
-// authored example as written, a placeholder of the schema's type for a
+// authored example or given value as written, a placeholder of the schema's type for a
 // fact or a produced value.
 func example(src suite.ArgSource, prop map[string]any) any {
 	vars := suite.Vars{Token: "a1b2c3", Facts: map[string]string{}}
 	if src.Authored != nil {
 		return jsonValue(src.Authored)
+	}
+	if src.Given != nil {
+		return jsonValue(src.Given)
 	}
 	if src.Literal != nil {
 		for _, p := range suite.Placeholders(fmt.Sprint(src.Literal)) {

@@ -170,13 +170,16 @@ func (p *player) step(i int, v variant) suite.KeyCall {
 
 // value is the right value of an argument of step i.
 func (p *player) value(src suite.ArgSource, i int) any {
-	if src.Authored != nil {
-		// An authored example is sent rendered: {{token}} and facts in it
-		// are this attempt's.
-		if v, err := suite.RenderValue(src.Authored, p.vars); err == nil {
+	if ex := src.Authored; ex != nil || src.Given != nil {
+		// An authored example or a given value is sent rendered: {{token}}
+		// and facts in it are this attempt's.
+		if ex == nil {
+			ex = src.Given
+		}
+		if v, err := suite.RenderValue(ex, p.vars); err == nil {
 			return v
 		}
-		return src.Authored
+		return ex
 	}
 	if src.Fact != "" {
 		if f, ok := p.vars.Facts[src.Fact]; ok {
