@@ -170,3 +170,23 @@ func TestParseInitTrace(t *testing.T) {
 		t.Errorf("checkInits = %q, want the module's budget exceeded by grade alone", errs)
 	}
 }
+
+// TestPerformanceDocStatesBudgets checks that docs/performance.md states
+// the budgets TestBinaryWeight holds the binary to.
+func TestPerformanceDocStatesBudgets(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/performance.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ") // as read, not as wrapped
+	for _, want := range []string{
+		fmt.Sprintf("at most %d packages outside the standard library", maxDeps),
+		fmt.Sprintf("%d MiB for a default build", maxBinaryBytes>>20),
+		fmt.Sprintf("%d KiB in %d allocations for the module's own", maxOwnInitBytes>>10, maxOwnInitAllocs),
+		fmt.Sprintf("(%d KiB in %d for all of them)", maxInitBytes>>10, maxInitAllocs),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("docs/performance.md does not say %q", want)
+		}
+	}
+}
