@@ -34,14 +34,17 @@ func (r *Regexp) build() {
 	r.str = ""
 }
 
-// inTest is whether the program is a test binary.
-var inTest = len(os.Args) > 0 && strings.HasSuffix(strings.TrimSuffix(os.Args[0], ".exe"), ".test")
+// inTest reports whether the program is a test binary. It is a function,
+// not a variable, so that this package has no initialiser of its own.
+func inTest() bool {
+	return len(os.Args) > 0 && strings.HasSuffix(strings.TrimSuffix(os.Args[0], ".exe"), ".test")
+}
 
 // New returns str as a Regexp compiled on first use. Like
 // regexp.MustCompile, it panics (then) when str is not a valid expression.
 func New(str string) *Regexp {
 	r := &Regexp{str: str}
-	if inTest {
+	if inTest() {
 		r.Re()
 	}
 	return r

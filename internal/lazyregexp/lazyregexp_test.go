@@ -21,7 +21,7 @@ func TestCompiledOnFirstUse(t *testing.T) {
 }
 
 func TestNewCompilesAtOnceInTests(t *testing.T) {
-	if !inTest {
+	if !inTest() {
 		t.Fatal("a test binary is not seen as one")
 	}
 	defer func() {
