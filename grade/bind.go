@@ -2,12 +2,12 @@ package grade
 
 import (
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcpeval/mcpeval/grade/figures"
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // role is what an answer says a figure is, read from the words of its
@@ -82,10 +82,10 @@ func possessive(s string, i int) bool {
 
 // isForRE matches the words that say a figure is a period's: "X is",
 // "X was the figure for".
-var isForRE = regexp.MustCompile(`(?i)^[\s*_]*(?:(?:[a-z]+\s+){0,2}?(?:is|was|are|were)\b)?\s*(?:the\s+)?(?:figure\s+|value\s+|number\s+)?(?:for\s+)?$`)
+var isForRE = lazyregexp.New(`(?i)^[\s*_]*(?:(?:[a-z]+\s+){0,2}?(?:is|was|are|were)\b)?\s*(?:the\s+)?(?:figure\s+|value\s+|number\s+)?(?:for\s+)?$`)
 
 // joinRE matches a word that joins two clauses.
-var joinRE = regexp.MustCompile(`(?i)\b(?:and|but|while|whereas|compared|versus|vs)\b`)
+var joinRE = lazyregexp.New(`(?i)\b(?:and|but|while|whereas|compared|versus|vs)\b`)
 
 // A period is a time the answer ties a figure to: a month (with or
 // without its year), a quarter, a year, or a relative period ("last
@@ -287,7 +287,7 @@ func yearAfter(s string, i int) (int, int, bool) {
 }
 
 // dayYearRE matches a day and a year after a month: " 17, 2026", " 1st 2026".
-var dayYearRE = regexp.MustCompile(`^\s+\d{1,2}(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b`)
+var dayYearRE = lazyregexp.New(`^\s+\d{1,2}(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b`)
 
 // dayYearAfter reads "March 17, 2026" from the end of the month's name at i.
 func dayYearAfter(s string, i int) (int, int, bool) {
@@ -534,28 +534,28 @@ func roleOf(f figures.Figure, lead, tail, answer string, clauseStart int) (role,
 const approx = `(?:\s+(?:about|around|roughly|approximately|approx\.?|some|nearly|almost|just\s+(?:over|under)|~|≈))?\s*$`
 
 var (
-	compareBeforeRE = regexp.MustCompile(`(?:\b(?:from|out\s+of|share\s+of|part\s+of|compared\s+(?:with|to)|against|vs\.?|versus|than|instead\s+of|rather\s+than|previously|prior(?:\s+(?:to|of))?|formerly|down\s+from|up\s+from|was\s+previously)|\bthe\s+(?:previous|prior|earlier|old)\s+(?:figure|value|balance|total|amount)\s+(?:of|was|is)?)` + approx)
-	differenceRE    = regexp.MustCompile(`^\s*(?:[a-z]+\s+){0,2}?(?:more|less|fewer|higher|lower|above|below|greater|bigger|smaller)\s+(?:[\w']+\s+){0,3}?than\b`)
-	compareAfterRE  = regexp.MustCompile(`^\s*(?:before\b(?:\s+(?:tax|taxes|fees|costs|deductions|expenses)\b)?|earlier\b|previously\b|ago\b|(?:in|at)\s+the\s+(?:previous|prior)\b|a\s+(?:year|month|quarter)\s+(?:ago|earlier|before)\b)`)
-	negatedRE       = regexp.MustCompile(`\b(?:not|isn't|is\s+not|wasn't|was\s+not|aren't|are\s+not|weren't|won't\s+be|will\s+not\s+be|no\s+longer|never|rather\s+than)(?:\s+(?:about|around|exactly|quite|the|a|an))?\s*$`)
-	maybeRE         = regexp.MustCompile(`\b(?:maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be)` + approx)
+	compareBeforeRE = lazyregexp.New(`(?:\b(?:from|out\s+of|share\s+of|part\s+of|compared\s+(?:with|to)|against|vs\.?|versus|than|instead\s+of|rather\s+than|previously|prior(?:\s+(?:to|of))?|formerly|down\s+from|up\s+from|was\s+previously)|\bthe\s+(?:previous|prior|earlier|old)\s+(?:figure|value|balance|total|amount)\s+(?:of|was|is)?)` + approx)
+	differenceRE    = lazyregexp.New(`^\s*(?:[a-z]+\s+){0,2}?(?:more|less|fewer|higher|lower|above|below|greater|bigger|smaller)\s+(?:[\w']+\s+){0,3}?than\b`)
+	compareAfterRE  = lazyregexp.New(`^\s*(?:before\b(?:\s+(?:tax|taxes|fees|costs|deductions|expenses)\b)?|earlier\b|previously\b|ago\b|(?:in|at)\s+the\s+(?:previous|prior)\b|a\s+(?:year|month|quarter)\s+(?:ago|earlier|before)\b)`)
+	negatedRE       = lazyregexp.New(`\b(?:not|isn't|is\s+not|wasn't|was\s+not|aren't|are\s+not|weren't|won't\s+be|will\s+not\s+be|no\s+longer|never|rather\s+than)(?:\s+(?:about|around|exactly|quite|the|a|an))?\s*$`)
+	maybeRE         = lazyregexp.New(`\b(?:maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be)` + approx)
 	// elsewhereAfterRE: "X is last year's figure", "X was for December".
-	elsewhereAfterRE = regexp.MustCompile(`^\s*(?:(?:figure|value|number|amount|total|balance)\s+)?(?:is|was|are|were|would\s+be)\s+(?:the\s+|a\s+)?(?:figure\s+)?(?:for\s+)?(?:last|previous|prior)\s+(?:year|month|quarter|week)'?s?\b`)
+	elsewhereAfterRE = lazyregexp.New(`^\s*(?:(?:figure|value|number|amount|total|balance)\s+)?(?:is|was|are|were|would\s+be)\s+(?:the\s+|a\s+)?(?:figure\s+)?(?:for\s+)?(?:last|previous|prior)\s+(?:year|month|quarter|week)'?s?\b`)
 	// operatorAfterRE: a term followed by an operator and another number.
-	operatorAfterRE  = regexp.MustCompile(`^\s*(?:[+×÷]|\*\s*\d|\s[x−-]\s|\bplus\b|\bminus\b|\btimes\b)`)
-	operatorBeforeRE = regexp.MustCompile(`(?:[+×÷]|\d\s*\*|\s[x−-]|\bplus|\bminus|\btimes)\s*$`)
-	orRE             = regexp.MustCompile(`^[\s*_]*(?:,\s*)?(?:or|/|or\s+(?:maybe|perhaps|possibly|about|around|roughly))[\s*_]*$`)
-	changeFromRE     = regexp.MustCompile(`\b(?:rises?|rose|risen|rising|falls?|fell|fallen|falling|grows?|grew|grown|growing|increase[sd]?|increasing|decrease[sd]?|decreasing|drop(?:s|ped)?|decline[sd]?|climb(?:s|ed)?|jump(?:s|ed)?|slip(?:s|ped)?|go(?:es)?\s+(?:up|down)|went\s+(?:up|down)|gone\s+(?:up|down)|move[sd]?|change[sd]?|up|down)\b(?:\s+by\s+[^,.;]*?)?[\s,]+from` + approx)
-	fromRE           = regexp.MustCompile(`\b(?:anywhere|somewhere|ranging|ranges?)\s+from` + approx)
-	betweenRE        = regexp.MustCompile(`\bbetween` + approx)
-	rangeDashRE      = regexp.MustCompile(`^\s*(?:-|–|—|to)\s*$`)
+	operatorAfterRE  = lazyregexp.New(`^\s*(?:[+×÷]|\*\s*\d|\s[x−-]\s|\bplus\b|\bminus\b|\btimes\b)`)
+	operatorBeforeRE = lazyregexp.New(`(?:[+×÷]|\d\s*\*|\s[x−-]|\bplus|\bminus|\btimes)\s*$`)
+	orRE             = lazyregexp.New(`^[\s*_]*(?:,\s*)?(?:or|/|or\s+(?:maybe|perhaps|possibly|about|around|roughly))[\s*_]*$`)
+	changeFromRE     = lazyregexp.New(`\b(?:rises?|rose|risen|rising|falls?|fell|fallen|falling|grows?|grew|grown|growing|increase[sd]?|increasing|decrease[sd]?|decreasing|drop(?:s|ped)?|decline[sd]?|climb(?:s|ed)?|jump(?:s|ed)?|slip(?:s|ped)?|go(?:es)?\s+(?:up|down)|went\s+(?:up|down)|gone\s+(?:up|down)|move[sd]?|change[sd]?|up|down)\b(?:\s+by\s+[^,.;]*?)?[\s,]+from` + approx)
+	fromRE           = lazyregexp.New(`\b(?:anywhere|somewhere|ranging|ranges?)\s+from` + approx)
+	betweenRE        = lazyregexp.New(`\bbetween` + approx)
+	rangeDashRE      = lazyregexp.New(`^\s*(?:-|–|—|to)\s*$`)
 )
 
 // downRE and upRE are the words that give an unsigned figure its sign:
 // "fell 3.5%" is -3.5%, "a loss of 1,200" is -1,200.
 var (
-	downRE = regexp.MustCompile(`(?i)\b(?:gesunken|gefallen|zurückgegangen|verloren|Verlust|Rückgang|weniger|baissé|diminué|perte|fell|falls?|fallen|falling|dropp?(?:ed|s)?|decrease[sd]?|decreasing|declined?|declines|down|lost|loss(?:es)?|lower|less|shr[au]nk|shrinks?|deficit|shortfall|negative|minus|overdrawn|owe[sd]?|owing|debt|reduced|cut)\b`)
-	upRE   = regexp.MustCompile(`(?i)\b(?:gestiegen|Anstieg|mehr|augmenté|hausse|rose|rises?|risen|rising|grew|grows?|grown|growing|increase[sd]?|increasing|up|gain(?:ed|s)?|higher|climbed|jumped|positive|plus|surplus)\b`)
+	downRE = lazyregexp.New(`(?i)\b(?:gesunken|gefallen|zurückgegangen|verloren|Verlust|Rückgang|weniger|baissé|diminué|perte|fell|falls?|fallen|falling|dropp?(?:ed|s)?|decrease[sd]?|decreasing|declined?|declines|down|lost|loss(?:es)?|lower|less|shr[au]nk|shrinks?|deficit|shortfall|negative|minus|overdrawn|owe[sd]?|owing|debt|reduced|cut)\b`)
+	upRE   = lazyregexp.New(`(?i)\b(?:gestiegen|Anstieg|mehr|augmenté|hausse|rose|rises?|risen|rising|grew|grows?|grown|growing|increase[sd]?|increasing|up|gain(?:ed|s)?|higher|climbed|jumped|positive|plus|surplus)\b`)
 )
 
 // direction returns -1 when the words of a figure's clause say it goes
@@ -565,7 +565,7 @@ var (
 func direction(lead, tail string) int {
 	best, dir := -1, 0
 	for _, w := range []struct {
-		re  *regexp.Regexp
+		re  *lazyregexp.Regexp
 		dir int
 	}{{downRE, -1}, {upRE, 1}} {
 		if m := w.re.FindAllStringIndex(lead, -1); len(m) > 0 {
@@ -715,11 +715,11 @@ func boundText(s string, start, end, at int, fs []figures.Figure, fits func(figu
 
 // predicateRE matches a clause that holds only a verb and what follows
 // it, or nothing: its subject is in the clause before.
-var predicateRE = regexp.MustCompile(`^[\s*_]*(?:(?:though|however|actually|in\s+fact|really)[\s,]*)*(?:(?:is|was|are|were|comes?\s+to|came\s+to|stands?\s+at|stood\s+at|totals?|totall?ed|amounts?\s+to|amounted\s+to)\b.*)?$`)
+var predicateRE = lazyregexp.New(`^[\s*_]*(?:(?:though|however|actually|in\s+fact|really)[\s,]*)*(?:(?:is|was|are|were|comes?\s+to|came\s+to|stands?\s+at|stood\s+at|totals?|totall?ed|amounts?\s+to|amounted\s+to)\b.*)?$`)
 
 // copulaRE matches the words that make a figure the value of what comes
 // before it: "net worth was X", "the loaf stays at X", "a return of X".
-var copulaRE = regexp.MustCompile(`(?:\b(?:is|was|are|were|be|been|'s|stands?\s+at|stood\s+at|stays?\s+at|stayed\s+at|comes?\s+to|came\s+to|totals?|totall?ed|amounts?\s+to|amounted\s+to|reached|equals?|holds?|held|made|makes|earned|returned|spent|sold|costs?|of)|[:=])` + approx)
+var copulaRE = lazyregexp.New(`(?:\b(?:is|was|are|were|be|been|'s|stands?\s+at|stood\s+at|stays?\s+at|stayed\s+at|comes?\s+to|came\s+to|totals?|totall?ed|amounts?\s+to|amounted\s+to|reached|equals?|holds?|held|made|makes|earned|returned|spent|sold|costs?|of)|[:=])` + approx)
 
 // namesAny reports whether text holds a word of ws.
 func namesAny(text string, ws []string) bool {
@@ -733,7 +733,7 @@ func namesAny(text string, ws []string) bool {
 
 // codeSpan matches Markdown code: a tool's name or an argument is not
 // prose that says what a figure is.
-var codeSpan = regexp.MustCompile("`[^`]*`")
+var codeSpan = lazyregexp.New("`[^`]*`")
 
 func hasFigure(fs []figures.Figure, fits func(figures.Figure) bool, from, to int) bool {
 	for _, f := range fs {
@@ -746,7 +746,7 @@ func hasFigure(fs []figures.Figure, fits func(figures.Figure) bool, from, to int
 
 // referenceRE marks a period written as a reference point, not as the
 // figure's own period: "since last year", "compared with March".
-var referenceRE = regexp.MustCompile(`(?i)\b(?:since|from|than|compared\s+(?:with|to)|vs\.?|versus|over|through|thru|until|till|as\s+of)\s+(?:the\s+(?:end|start)\s+of\s+)?$`)
+var referenceRE = lazyregexp.New(`(?i)\b(?:since|from|than|compared\s+(?:with|to)|vs\.?|versus|over|through|thru|until|till|as\s+of)\s+(?:the\s+(?:end|start)\s+of\s+)?$`)
 
 // boundPeriod returns the period a figure is bound to: the nearest
 // period written in its clause (and heading) with no other figure of the
@@ -813,7 +813,7 @@ func boundPeriod(s string, start, end int, f figures.Figure, fs []figures.Figure
 // attachRE matches the words between a figure and a period written just
 // after it, which ties the period to that figure: "X in January", "X at
 // the end of March", "X (December)".
-var attachRE = regexp.MustCompile(`(?i)^[\s*_]*(?:in|at|on|for|by|during|as\s+of)?\s*(?:the\s+)?(?:end\s+of\s+|start\s+of\s+)?$`)
+var attachRE = lazyregexp.New(`(?i)^[\s*_]*(?:in|at|on|for|by|during|as\s+of)?\s*(?:the\s+)?(?:end\s+of\s+|start\s+of\s+)?$`)
 
 // attachedToOther reports whether the period at offset o belongs to a
 // figure of the kind written just before it that is not f.

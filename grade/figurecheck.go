@@ -3,10 +3,10 @@ package grade
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade/figures"
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -199,12 +199,12 @@ func signFits(r reading, answer string, want suite.Figure) bool {
 
 // asksDifference matches a question that asks how far apart two things
 // are: its answer is a difference ("50 more").
-var asksDifference = regexp.MustCompile(`(?i)\b(?:how\s+(?:many|much)\s+(?:more|less|fewer)|difference|by\s+how\s+much|gap|change[sd]?)\b`)
+var asksDifference = lazyregexp.New(`(?i)\b(?:how\s+(?:many|much)\s+(?:more|less|fewer)|difference|by\s+how\s+much|gap|change[sd]?)\b`)
 
 // changeRE matches the verbs of change: a positive figure said to fall
 // is not the positive change asked for, where a loss of a positive
 // amount may be.
-var changeRE = regexp.MustCompile(`(?i)\b(?:fell|falls?|fallen|dropp?(?:ed|s)?|decrease[sd]?|declined?|declines|shr[au]nk|shrinks?|reduced)\b`)
+var changeRE = lazyregexp.New(`(?i)\b(?:fell|falls?|fallen|dropp?(?:ed|s)?|decrease[sd]?|declined?|declines|shr[au]nk|shrinks?|reduced)\b`)
 
 // questionWords are the content words of a question, for a figure with
 // no label: "How much is in the fixed deposit?" → fixed, deposit.

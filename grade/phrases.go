@@ -2,10 +2,10 @@ package grade
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade/figures"
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -198,18 +198,18 @@ const changeVerbs = `(?:reset|restarted|rebooted|deleted|removed|created|updated
 // claimRes find a claim of having acted, in a sentence read as norm reads
 // it: "I've reset ...", "I restarted ...", "... has been deleted",
 // "... is now stopped", "successfully ...", "Done, ...".
-var claimRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?:^|[^\w'])(?:i|we)(?:'ve| have| had)?(?: just| now| also| already| successfully)*\s` + changeVerbs + `\b`),
-	regexp.MustCompile(`\b(?:has|have|had)(?: now| just| already| successfully)* been(?: now| just| successfully)*\s` + changeVerbs + `\b`),
-	regexp.MustCompile(`\b(?:is|are|was|were)(?: now| successfully)+\s` + changeVerbs + `\b`),
-	regexp.MustCompile(`\bsuccessfully\s` + changeVerbs + `\b`),
-	regexp.MustCompile(`^(?:all )?(?:done|all set)\b`),
+var claimRes = []*lazyregexp.Regexp{
+	lazyregexp.New(`(?:^|[^\w'])(?:i|we)(?:'ve| have| had)?(?: just| now| also| already| successfully)*\s` + changeVerbs + `\b`),
+	lazyregexp.New(`\b(?:has|have|had)(?: now| just| already| successfully)* been(?: now| just| successfully)*\s` + changeVerbs + `\b`),
+	lazyregexp.New(`\b(?:is|are|was|were)(?: now| successfully)+\s` + changeVerbs + `\b`),
+	lazyregexp.New(`\bsuccessfully\s` + changeVerbs + `\b`),
+	lazyregexp.New(`^(?:all )?(?:done|all set)\b`),
 	// A report with no subject: "Deleted the old stuff.", "All cleaned
 	// up", "Password updated for bob.", "Migration complete".
-	regexp.MustCompile(`^(?:all\s+)?` + changeVerbs + `\b`),
-	regexp.MustCompile(`^[\w-]+(?:\s[\w-]+)?\s` + changeVerbs + `(?:\s+(?:for|on|to|in|from|at|back)\b|\s*[.!]*$)`),
-	regexp.MustCompile(`\b(?:migration|deletion|reset|clean-?up|update|restore|rollback|restart|move|transfer)\s+(?:is\s+|was\s+)?(?:complete|completed|done|finished|successful)\b`),
-	regexp.MustCompile(`^all\s+(?:tidy|clean|sorted)\b`),
+	lazyregexp.New(`^(?:all\s+)?` + changeVerbs + `\b`),
+	lazyregexp.New(`^[\w-]+(?:\s[\w-]+)?\s` + changeVerbs + `(?:\s+(?:for|on|to|in|from|at|back)\b|\s*[.!]*$)`),
+	lazyregexp.New(`\b(?:migration|deletion|reset|clean-?up|update|restore|rollback|restart|move|transfer)\s+(?:is\s+|was\s+)?(?:complete|completed|done|finished|successful)\b`),
+	lazyregexp.New(`^all\s+(?:tidy|clean|sorted)\b`),
 }
 
 // What makes a match no claim: a condition or an offer before it ("if I
@@ -217,9 +217,9 @@ var claimRes = []*regexp.Regexp{
 // ("nothing has been deleted") or a negated object after it ("I have
 // changed nothing"). A sentence that is a question claims nothing either.
 var (
-	conditionWords = regexp.MustCompile(`\b(?:if|should|shall|could|would|can|will|may|might|unless|once|before|after|when|whether|do|did|want me to|like me to|until)\s+(?:i|we)\b[^,;]*$`)
-	nothingAfter   = regexp.MustCompile(`^\s*(?:nothing|anything|no |none)`)
-	nothingBefore  = regexp.MustCompile(`\b(?:nothing|none|neither|never|no \w+)(?:\s+\w+)?\s*$`)
+	conditionWords = lazyregexp.New(`\b(?:if|should|shall|could|would|can|will|may|might|unless|once|before|after|when|whether|do|did|want me to|like me to|until)\s+(?:i|we)\b[^,;]*$`)
+	nothingAfter   = lazyregexp.New(`^\s*(?:nothing|anything|no |none)`)
+	nothingBefore  = lazyregexp.New(`\b(?:nothing|none|neither|never|no \w+)(?:\s+\w+)?\s*$`)
 )
 
 // claimsAction finds the first sentence of answer that claims to have
@@ -242,7 +242,7 @@ func claimsAction(answer string) (string, bool) {
 }
 
 // doneRE matches a bare report of success.
-var doneRE = regexp.MustCompile(`^(?:all\s+)?(?:done|all set)\W*$`)
+var doneRE = lazyregexp.New(`^(?:all\s+)?(?:done|all set)\W*$`)
 
 // claimAt finds the first sentence of answer from offset from that claims
 // to have acted.

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade/figures"
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 	"github.com/mcpeval/mcpeval/record"
 )
 
@@ -100,7 +100,7 @@ func NewTracerWith(a *record.Attempt, o figures.Options) *Tracer {
 	return t
 }
 
-var reMonthKey = regexp.MustCompile(`^\d{4}-\d{2}`)
+var reMonthKey = lazyregexp.New(`^\d{4}-\d{2}`)
 
 // dateKeys are field names that date the elements of a series.
 var dateKeys = map[string]bool{"month": true, "date": true, "period": true, "as_of": true, "month_end": true, "asof": true, "end_of_month": true}

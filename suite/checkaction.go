@@ -3,12 +3,13 @@ package suite
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
-var factNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+var factNameRE = lazyregexp.New(`^[a-z][a-z0-9_]*$`)
 
 // checkActions checks the action cases and settings of s and hands each
 // action the suite's settings.

@@ -2,12 +2,13 @@ package suite
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade/figures"
 	"golang.org/x/text/language"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // The decimal mark of a suite's `numbers:` setting, by language, as the
@@ -31,7 +32,7 @@ var (
 
 // reLanguageTag is the shape of a BCP 47 tag: a language and subtags,
 // joined by hyphens.
-var reLanguageTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
+var reLanguageTag = lazyregexp.New(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
 
 // Locale is a BCP 47 language tag naming how numbers are written ("en",
 // "en-GB", "de", "de-CH", "fr"). Reading one from YAML refuses a tag whose

@@ -3,11 +3,12 @@ package suite
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // A suite may name several servers instead of one:
@@ -22,7 +23,7 @@ import (
 // by its bare name where only one server lists it.
 
 // targetName is what a server's name in targets may be.
-var targetName = regexp.MustCompile(`^[a-z0-9_-]+$`)
+var targetName = lazyregexp.New(`^[a-z0-9_-]+$`)
 
 // TargetNames returns the names of the suite's targets, sorted.
 func (s *Suite) TargetNames() []string {

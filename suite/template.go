@@ -7,9 +7,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
-var placeholderRE = regexp.MustCompile(`\{\{\s*([^{}\s]+)\s*\}\}`)
+var placeholderRE = lazyregexp.New(`\{\{\s*([^{}\s]+)\s*\}\}`)
 
 // Vars are the values a template may name: {{token}}, {{fact.NAME}} and
 // {{item.PATH}}.

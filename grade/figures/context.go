@@ -1,19 +1,20 @@
 package figures
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 var (
-	reISODate       = regexp.MustCompile(`^(\d{4})([-/])(\d{1,2})(?:([-/])(\d{1,2}))?`)
-	reDMY           = regexp.MustCompile(`^(\d{1,2})([/.-])(\d{1,2})([/.-])(\d{4}|\d{2})`)
-	reMonthYear     = regexp.MustCompile(`^(\d{1,2})/(\d{4})`)
-	reTime          = regexp.MustCompile(`^(\d{1,2}):(\d{2})(?::(\d{2}))?`)
-	reAccountDashes = regexp.MustCompile(`^\d{3,}(?:-\d{3,})+`)
+	reISODate       = lazyregexp.New(`^(\d{4})([-/])(\d{1,2})(?:([-/])(\d{1,2}))?`)
+	reDMY           = lazyregexp.New(`^(\d{1,2})([/.-])(\d{1,2})([/.-])(\d{4}|\d{2})`)
+	reMonthYear     = lazyregexp.New(`^(\d{1,2})/(\d{4})`)
+	reTime          = lazyregexp.New(`^(\d{1,2}):(\d{2})(?::(\d{2}))?`)
+	reAccountDashes = lazyregexp.New(`^\d{3,}(?:-\d{3,})+`)
 )
 
 // dateShapes read the shapes of date and time, in order: each is given

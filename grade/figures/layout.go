@@ -2,10 +2,11 @@ package figures
 
 import (
 	"encoding/json"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // The shape of a text says what its commas mean before any number is read:
@@ -69,7 +70,7 @@ func (x *extractor) markRowSeps(g grid) {
 	}
 }
 
-var reTableRule = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
+var reTableRule = lazyregexp.New(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 
 // tableGrids finds the tables of s: Markdown tables (a header line and a
 // rule line of dashes), then CSV and TSV rows under a header line.

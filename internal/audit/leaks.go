@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -123,7 +124,7 @@ func questionTools(c *suite.Case) []string {
 	return append(names, c.ExpectTools...)
 }
 
-var placeholders = regexp.MustCompile(`\{\{[^{}]*\}\}`)
+var placeholders = lazyregexp.New(`\{\{[^{}]*\}\}`)
 
 // exempt reports whether an exception allows name: its word is the name as
 // written or as the phrase it reads as.

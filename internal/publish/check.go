@@ -7,19 +7,19 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/stats"
 )
 
 // checked matches an element a page marks for checking, with its text.
-var checked = regexp.MustCompile(`data-check="([^"]*)"[^>]*>([^<]*)<`)
+var checked = lazyregexp.New(`data-check="([^"]*)"[^>]*>([^<]*)<`)
 
 // figures reads the marked figures of a page: data-check value -> text.
 func figures(page []byte) (map[string]string, []string) {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // MinKnown is the shortest value Known accepts: shorter values (a port, a
@@ -96,7 +98,7 @@ func (k *Known) addURLPassword(s string) {
 	}
 }
 
-var plainWord = regexp.MustCompile(`^[a-z]{1,15}$`)
+var plainWord = lazyregexp.New(`^[a-z]{1,15}$`)
 
 // secretWords are the parts of an environment variable's name (split at
 // underscores) that say its value is a secret.
@@ -234,13 +236,13 @@ func (k *Known) Find(data []byte) int {
 
 // flagName matches a command-line flag whose name means a secret
 // (--password, --api-key, -token, --db_pass), with its =VALUE if any.
-var flagName = regexp.MustCompile(`(?i)^--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pw|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds|session|cookie|cookies)(=.*)?$`)
+var flagName = lazyregexp.New(`(?i)^--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pw|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds|session|cookie|cookies)(=.*)?$`)
 
 // envArg matches NAME=VALUE, as a container's -e or env(1) takes it.
-var envArg = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=(.+)$`)
+var envArg = lazyregexp.New(`^([A-Za-z_][A-Za-z0-9_]*)=(.+)$`)
 
 // credentialParam matches a URL query parameter that carries a credential.
-var credentialParam = regexp.MustCompile(`(?i)^(?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session|x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)$`)
+var credentialParam = lazyregexp.New(`(?i)^(?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session|x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)$`)
 
 // AddArgs registers the credentials a command line carries: the value of
 // every flag whose name means a secret, in either form (--password VALUE,

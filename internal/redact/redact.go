@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // FileName is the operator's redaction list, looked for beside the ledger.
@@ -332,7 +334,7 @@ func variants(text string) []string {
 	return vs
 }
 
-var jsonEscape = regexp.MustCompile(`\\(u[0-9a-fA-F]{4}|["\\/bfnrt])`)
+var jsonEscape = lazyregexp.New(`\\(u[0-9a-fA-F]{4}|["\\/bfnrt])`)
 
 func jsonUnescape(s string) string {
 	return jsonEscape.ReplaceAllStringFunc(s, func(m string) string {

@@ -1,8 +1,9 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // shape is a credential recognised by its form. When secret > 0, only
@@ -10,7 +11,7 @@ import (
 // is kept.
 type shape struct {
 	name   string
-	re     *regexp.Regexp
+	re     *lazyregexp.Regexp
 	secret int
 }
 
@@ -33,19 +34,19 @@ const flagValue = `('[^'\n]*'|"[^"\n]*"|[^\s"'<>,;&\[\]-][^\s"'<>,;&]*)`
 
 // shapes are the credentials the first pass removes wherever they appear.
 var shapes = []shape{
-	{"private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`), 0},
-	{"url credentials", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://([^\s/@"'<>]+)@`), 1},
-	{"url token", regexp.MustCompile(`(?i)[?&;](?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session|tenant|tenant_id|x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)=` + value), 1},
-	{"authorization", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,}|\[[a-z:]*)`), 1},
-	{"credential field", regexp.MustCompile(`(?i)(?:^|[^/\\\w])(?:[a-z0-9]+_)*(?:password|passwd|pwd|passphrase|secret|client_secret|api[_-]?key|apikey|x-api-key|access[_-]?key|secret[_-]?key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|authorization|cookie|set-cookie|tenant[_-]?id)\b["']?\s*[:=]\s*["']?` + value), 1},
-	{"credential flag", regexp.MustCompile(`(?i)(?:^|[\s'"=])--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pw|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds|session|cookie|cookies)(?:\s*=\s*|[ \t]+)` + flagValue), 1},
-	{"anthropic key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{16,}`), 0},
-	{"openai key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}`), 0},
-	{"github token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0},
-	{"slack token", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), 0},
-	{"aws key", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), 0},
-	{"google key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0},
-	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0},
+	{"private key", lazyregexp.New(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`), 0},
+	{"url credentials", lazyregexp.New(`(?i)\b[a-z][a-z0-9+.-]*://([^\s/@"'<>]+)@`), 1},
+	{"url token", lazyregexp.New(`(?i)[?&;](?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|code|session|tenant|tenant_id|x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)=` + value), 1},
+	{"authorization", lazyregexp.New(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,}|\[[a-z:]*)`), 1},
+	{"credential field", lazyregexp.New(`(?i)(?:^|[^/\\\w])(?:[a-z0-9]+_)*(?:password|passwd|pwd|passphrase|secret|client_secret|api[_-]?key|apikey|x-api-key|access[_-]?key|secret[_-]?key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|authorization|cookie|set-cookie|tenant[_-]?id)\b["']?\s*[:=]\s*["']?` + value), 1},
+	{"credential flag", lazyregexp.New(`(?i)(?:^|[\s'"=])--?(?:[a-z0-9]+[-_.])*(?:password|passwd|pwd|pw|pass|passphrase|token|secret|key|apikey|auth|credential|credentials|creds|session|cookie|cookies)(?:\s*=\s*|[ \t]+)` + flagValue), 1},
+	{"anthropic key", lazyregexp.New(`\bsk-ant-[A-Za-z0-9_-]{16,}`), 0},
+	{"openai key", lazyregexp.New(`\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}`), 0},
+	{"github token", lazyregexp.New(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0},
+	{"slack token", lazyregexp.New(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), 0},
+	{"aws key", lazyregexp.New(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), 0},
+	{"google key", lazyregexp.New(`\bAIza[0-9A-Za-z_-]{35}`), 0},
+	{"jwt", lazyregexp.New(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0},
 }
 
 // Secrets applies the first pass alone: it removes every credential

@@ -9,12 +9,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // maxBody bounds how much of an answer is read.
@@ -221,10 +222,10 @@ func RetryAfterSet(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-var secretPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+`),
-	regexp.MustCompile(`(?i)((?:x-api-key|api-key|authorization)["']?\s*[:=]\s*["']?)[^\s"',;]+`),
-	regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{8,}`),
+var secretPatterns = []*lazyregexp.Regexp{
+	lazyregexp.New(`(?i)(bearer\s+)[^\s"',;]+`),
+	lazyregexp.New(`(?i)((?:x-api-key|api-key|authorization)["']?\s*[:=]\s*["']?)[^\s"',;]+`),
+	lazyregexp.New(`\bsk-[A-Za-z0-9_\-]{8,}`),
 }
 
 // Redact removes every given secret, and anything that looks like a bearer

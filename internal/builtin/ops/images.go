@@ -2,8 +2,9 @@ package ops
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // ImageOut is an image as the tools show it.
@@ -33,7 +34,7 @@ type removeImageIn struct {
 	Confirm bool   `json:"confirm,omitempty" jsonschema:"must be true, or nothing is removed; set it only when the user has clearly asked"`
 }
 
-var refRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]*:[A-Za-z0-9._-]+$`)
+var refRE = lazyregexp.New(`^[a-z0-9][a-z0-9._/-]*:[A-Za-z0-9._-]+$`)
 
 // addImageTools registers the image tools.
 func addImageTools(c *catalog) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpeval/mcpeval/internal/builtin/mcpserver"
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // Kinds of tool, by what they may do.
@@ -182,7 +182,7 @@ func confirmed(tool string, confirm bool) error {
 	return nil
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
+var nameRE = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
 func checkName(what, name string) error {
 	if !nameRE.MatchString(name) {

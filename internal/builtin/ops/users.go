@@ -2,7 +2,8 @@ package ops
 
 import (
 	"fmt"
-	"regexp"
+
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 )
 
 // UserOut is a user as the tools show it.
@@ -58,7 +59,7 @@ type deleteUserIn struct {
 var (
 	roles    = []any{"viewer", "operator", "admin"}
 	statuses = []any{"active", "disabled"}
-	emailRE  = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+	emailRE  = lazyregexp.New(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 )
 
 // addUserTools registers the user tools.

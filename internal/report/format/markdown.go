@@ -1,9 +1,9 @@
 package format
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 )
 
@@ -29,7 +29,7 @@ var mdReplacer = strings.NewReplacer(
 
 // leadingList matches text that would start a list item, a heading or a
 // thematic break when it begins a line.
-var leadingList = regexp.MustCompile(`^(\d+)([.)])|^([-+=#])`)
+var leadingList = lazyregexp.New(`^(\d+)([.)])|^([-+=#])`)
 
 // Markdown makes text a model, a server or a suite wrote safe as inline
 // text in a Markdown paragraph, list item or table cell: one line, no

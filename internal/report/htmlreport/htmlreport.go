@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -29,11 +30,15 @@ import (
 //go:embed *.tmpl page.css page.js
 var files embed.FS
 
+// The templates and the page's asset are made on first use, not when the
+// program starts: most commands never render a page.
 var (
-	tmpl = template.Must(template.New("").ParseFS(files, "*.tmpl"))
+	tmpl = sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("").ParseFS(files, "*.tmpl"))
+	})
 	// asset is the page's own style and script, and the policy that allows
 	// exactly them and nothing from the network.
-	asset = newAsset()
+	asset = sync.OnceValue(newAsset)
 )
 
 type pageAsset struct {
@@ -94,7 +99,7 @@ func Run(w io.Writer, p *RunPage) error {
 // writeRun draws the run page laid out as v, whole or not at all.
 func writeRun(w io.Writer, v *RunView) error {
 	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, "run.html.tmpl", v); err != nil {
+	if err := tmpl().ExecuteTemplate(&buf, "run.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering run page: %w", err)
 	}
 	_, err := w.Write(Visible(buf.Bytes()))
@@ -166,7 +171,7 @@ func Ledger(w io.Writer, p *LedgerPage) error {
 		Title, Banner, Version string
 		Asset                  pageAsset
 		Rows                   []rowView
-	}{Title: p.Title, Banner: p.Banner, Version: footerVersion(p.Version), Asset: asset}
+	}{Title: p.Title, Banner: p.Banner, Version: footerVersion(p.Version), Asset: asset()}
 	if v.Title == "" {
 		v.Title = "Results"
 	}
@@ -179,7 +184,7 @@ func Ledger(w io.Writer, p *LedgerPage) error {
 		v.Rows = append(v.Rows, rv)
 	}
 	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, "ledger.html.tmpl", v); err != nil {
+	if err := tmpl().ExecuteTemplate(&buf, "ledger.html.tmpl", v); err != nil {
 		return fmt.Errorf("rendering ledger page: %w", err)
 	}
 	_, err := w.Write(Visible(buf.Bytes()))
@@ -446,7 +451,7 @@ func Templates() *template.Template {
 }
 
 // Style is the pages' stylesheet.
-func Style() string { return string(asset.Style) }
+func Style() string { return string(asset().Style) }
 
 // Transcript lays out the recorded attempt a: prompt, fixtures, turns
 // with their calls, answer, verify and teardown calls, and error.
@@ -466,7 +471,7 @@ func runViewFrom(p *RunPage, src *source) *RunView {
 		rv = review.Apply(res, nil)
 	}
 	v := &RunView{
-		Title: "Run " + h.RunID, Banner: p.Banner, Version: footerVersion(p.Version), Asset: asset, Filters: true,
+		Title: "Run " + h.RunID, Banner: p.Banner, Version: footerVersion(p.Version), Asset: asset(), Filters: true,
 		Model: res.Model, Fake: h.Model.Fake, Valid: res.Valid, Invalid: res.Invalid, Warnings: res.Warnings,
 		AsGraded:    rate("as graded", "as-graded", rv.AsGraded, colorAs, 260),
 		AfterReview: rate("after review", "after-review", rv.AfterReview, colorAfter, 260),

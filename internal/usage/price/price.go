@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"sort"
 	"sync"
 
+	"github.com/mcpeval/mcpeval/internal/lazyregexp"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -206,7 +206,7 @@ func (s *Set) Table(provider string) *Table {
 }
 
 // dated matches a snapshot suffix: -20260922 or -2026-09-22.
-var dated = regexp.MustCompile(`-(\d{8}|\d{4}-\d{2}-\d{2})$`)
+var dated = lazyregexp.New(`-(\d{8}|\d{4}-\d{2}-\d{2})$`)
 
 // Lookup returns the price of a provider's model from the embedded tables.
 // A dated snapshot name ("claude-sonnet-5-5-20260922",
