@@ -47,7 +47,8 @@ With no flags, "mcpeval run" runs the embedded household suite against the
 embedded household target with fake:perfect, a model that follows each
 case's key. Choose a real model with --model.
 
-RUN is a run's directory (the one --out named, by default runs/RUN_ID).
+RUN is a run's directory (the one --out named, by default ROOT/runs/RUN_ID
+under the output root: see mcpeval help run).
 
 Exit status:
   0  done (the run completed; grades do not change the status unless a gate

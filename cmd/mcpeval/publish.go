@@ -11,7 +11,9 @@ import (
 	"github.com/mcpeval/mcpeval/internal/publish"
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/report/format"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
@@ -53,7 +55,8 @@ values) and the identifiers the operator lists in --redact FILE (default:
 redact.yaml beside the ledger, when there is one) or --redact-value.
 
 --dry-run sets aside only fake-provider and dirty-tree and writes the
-ledger and pages into --site (default dist/), with a banner on every page;
+ledger and pages into --site (default ROOT/dist, the output root below),
+with a banner on every page;
 the ledger itself is not touched. --check verifies offline that the ledger
 and its pages agree.
 
@@ -88,7 +91,7 @@ func init() {
 }
 
 func publishCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "publish", publishHelp)
+	fs := newFlags(e, "publish", publishHelp+outRootHelp)
 	ledger := fs.String("ledger", "results.json", "the ledger `FILE`")
 	site := fs.String("site", "", "where the pages go (default: results/ beside the ledger; dist/ for a dry run)")
 	replace := fs.Bool("replace", false, "replace a published row with the same model, target and suite")
@@ -98,9 +101,13 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	var values stringList
 	fs.Var(&values, "redact-value", "an identifier to redact wherever it appears (`VALUE`); repeatable")
 	asJSON := fs.Bool("json", false, "print what was published, or refused and why, as JSON on stdout")
+	outRootFlag := fs.String("out-root", "", outRootUsage)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *outRootFlag != "" && (!*dry || *site != "") {
+		return usagef("--out-root places a dry run's pages (ROOT/dist): it goes with --dry-run, and not with --site, which names their folder itself")
 	}
 	if *check {
 		if len(pos) > 0 || *replace || *dry || *redactFile != "" || len(values) > 0 {
@@ -123,6 +130,11 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	}
 	rec := rd.Run()
 	rd.Close()
+	if *dry && *site == "" {
+		if *site, err = dryRunSite(e, *outRootFlag, rec); err != nil {
+			return err
+		}
+	}
 	out, err := publish.Publish(rec, publish.Options{
 		Ledger: *ledger, Site: *site, Replace: *replace, DryRun: *dry, Redact: cfg, Getenv: e.getenv,
 		Version: buildinfo.Get().Version,
@@ -179,6 +191,25 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "%s: wrote %s\n", verb, strings.Join(out.Files, ", "))
 	return nil
+}
+
+// dryRunSite is where a dry run's pages go when --site is not given:
+// ROOT/dist, beside the run's suite's folder when the current folder is in
+// it, which it says.
+func dryRunSite(e *env, flagged string, rec *record.Run) (string, error) {
+	suitePath, err := rec.Header.Suite.Locate(rec.Dir)
+	if err != nil {
+		suitePath = "" // the suite moved: the current folder alone decides
+	}
+	root, beside, err := outRoot(e, flagged, suitePath)
+	if err != nil {
+		return "", err
+	}
+	site := filepath.Join(root, rundir.Site)
+	if beside != "" {
+		fmt.Fprint(e.stderr, besideNote("publish", beside, site))
+	}
+	return site, nil
 }
 
 func publishCheck(e *env, ledger, site string, asJSON bool) error {

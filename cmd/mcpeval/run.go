@@ -53,7 +53,8 @@ A suite that declares surfaces (docs/targets.md) is run on each of them,
 or on those --surface names, each in its own run directory (--out/SURFACE),
 and the surfaces are set side by side at the end (mcpeval surfaces).
 
-The record is written to --out (default runs/RUN_ID) and never overwritten.
+The record is written to --out (default ROOT/runs/RUN_ID, the output root
+below) and never overwritten.
 --resume RUN runs the attempts an interrupted run lacks, with the budget,
 concurrency, turn cap and target pool it was given (a flag given again
 overrides one, and the run says which); --retry-errors also runs again those that ended in error (the
@@ -72,7 +73,7 @@ func init() {
 }
 
 type runFlags struct {
-	suite, model, out            string
+	suite, model, out, outRoot   string
 	target                       targetFlag
 	attempts, concurrency, turns int
 	json                         bool
@@ -107,7 +108,7 @@ type runFlags struct {
 
 func runCmd(ctx context.Context, e *env, args []string) error {
 	var f runFlags
-	fs := newFlags(e, "run", runHelp+ciHelp)
+	fs := newFlags(e, "run", runHelp+outRootHelp+ciHelp)
 	fs.StringVar(&f.suite, "suite", "", "suite `PATH` or embedded suite name")
 	f.target.register(fs.FlagSet)
 	fs.Var(&f.headers, "target-header", "send `NAME: VALUE` to an HTTP target; ${VAR} in VALUE is read from the environment and never recorded; repeatable")
@@ -116,7 +117,8 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.Var(&f.surfaces, "surface", "run on the suite's surface `NAME` (default: every surface it declares, each in its own run directory, side by side); repeatable")
 	fs.Var(&f.models, "model", "model `SPEC` (default fake:perfect); repeat for a model ladder, strongest first")
 	f.ci.register(fs.FlagSet)
-	fs.StringVar(&f.out, "out", "", "run `DIR` (default runs/RUN_ID)")
+	fs.StringVar(&f.out, "out", "", "run `DIR` (default ROOT/runs/RUN_ID: see --out-root)")
+	fs.StringVar(&f.outRoot, "out-root", "", outRootUsage)
 	fs.IntVar(&f.attempts, "attempts", 0, "attempts per case (default: the suite's, else 3)")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "attempts run at once")
 	fs.IntVar(&f.turns, "turn-cap", 0, "most model turns per attempt (default: the suite's, else 8)")
@@ -205,6 +207,10 @@ func (f runFlags) prepare(ctx context.Context, e *env, fs *flagSet) (runner.Conf
 	}
 	cfg := f.config(s, tcfg, o, resume)
 	cfg.Surface = sf
+	chosen, err := f.defaultOut(e, &cfg) // outroot.go
+	if err != nil {
+		return err
+	}
 	// One model's run is graded as a stream, never held; a ladder's and a
 	// surface comparison's runs are kept whole.
 	cfg.Lean = len(f.models) <= 1 && len(f.surfaces) == 0 && f.surface == ""
@@ -242,6 +248,9 @@ func (st *runState) end(g *pipeline.Graded, err error) error {
 	}
 	closeExporter(st.ctx, st.e, st.exp)
 	if g == nil {
+		if chosen {
+			os.Remove(cfg.OutDir) // nothing was recorded: leave no empty folder
+		}
 		return err
 	}
 	return st.f.finish(st.e, g, err, st.prices)
@@ -288,6 +297,9 @@ func (f *runFlags) checkValues() error {
 	}
 	if f.callTimeout <= 0 {
 		return usagef("--call-timeout %v: a tool call needs a positive time limit (e.g. 60s)", f.callTimeout)
+	}
+	if f.out != "" && f.outRoot != "" {
+		return usagef("--out names the run's folder itself: --out-root does not go with it")
 	}
 	if f.out != "" {
 		if err := checkOutDir(f.out); err != nil {

@@ -7,11 +7,13 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/buildinfo"
+	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/view"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -20,7 +22,9 @@ import (
 const viewHelp = `
 Usage: mcpeval view [DIR...] [--addr HOST:PORT] [--reviewer NAME]
 
-Serves a local web app over run directories (default runs/): every run,
+Serves a local web app over run directories (default ROOT/runs, the
+output root of mcpeval help run: --out-root, else $MCPEVAL_OUT_ROOT, else
+the current folder's runs/, or the one beside it in a suite's folder): every run,
 newest first, with its pass rate and interval, errors, reviewed share and
 cost; a run's failures grouped by identical reasons, with search; each
 attempt beside what its case expected; review in place (the verdicts of
@@ -50,6 +54,7 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "view", viewHelp)
 	fs.StringVar(&addr, "addr", "127.0.0.1:0", "`HOST:PORT` to listen on (port 0: a free one)")
 	fs.StringVar(&reviewer, "reviewer", "", "the reviewer's `NAME` (default $MCPEVAL_REVIEWER)")
+	outRootFlag := fs.String("out-root", "", "with no DIR, serve the runs in `DIR`/runs (default: $MCPEVAL_OUT_ROOT, else the current folder, else beside the suite's folder when in it)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -65,7 +70,13 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 		reviewer = e.getenv("MCPEVAL_REVIEWER")
 	}
 	if len(pos) == 0 {
-		pos = []string{"runs"}
+		root, _, err := outRoot(e, *outRootFlag, "")
+		if err != nil {
+			return err
+		}
+		pos = []string{filepath.Join(root, rundir.Runs)}
+	} else if *outRootFlag != "" {
+		return usagef("--out-root chooses the runs served when no DIR is given: give one or the other")
 	}
 	if ctx.Err() != nil {
 		return nil // stopped before it started
