@@ -160,6 +160,9 @@ type runState struct {
 	prices *usage.Prices
 	prog   *progress
 	exp    *export.Live
+	// chosenOut is the run directory the output root chose (none given
+	// with --out): removed again if nothing was recorded in it.
+	chosenOut string
 }
 
 // prepare makes the run of the suite on one model, f.model, on one
@@ -209,7 +212,7 @@ func (f runFlags) prepare(ctx context.Context, e *env, fs *flagSet) (runner.Conf
 	cfg.Surface = sf
 	chosen, err := f.defaultOut(e, &cfg) // outroot.go
 	if err != nil {
-		return err
+		return none, pipeline.Options{}, nil, err
 	}
 	// One model's run is graded as a stream, never held; a ladder's and a
 	// surface comparison's runs are kept whole.
@@ -236,6 +239,9 @@ func (f runFlags) prepare(ctx context.Context, e *env, fs *flagSet) (runner.Conf
 		fmt.Fprintln(e.stderr, "mcpeval: running with fake:perfect, which replays each case's key; choose a real model with --model (see mcpeval help run)")
 	}
 	st := &runState{ctx: ctx, e: e, f: f, prices: o.prices, prog: prog, exp: exp}
+	if chosen {
+		st.chosenOut = cfg.OutDir
+	}
 	opts := pipeline.Options{Judge: o.judge, JudgeAsks: f.judgeAsks, JudgeBudget: o.budget, Prices: o.prices, RetryErrors: f.retryErrors, Warn: warn}
 	return cfg, opts, st, nil
 }
@@ -248,8 +254,8 @@ func (st *runState) end(g *pipeline.Graded, err error) error {
 	}
 	closeExporter(st.ctx, st.e, st.exp)
 	if g == nil {
-		if chosen {
-			os.Remove(cfg.OutDir) // nothing was recorded: leave no empty folder
+		if st.chosenOut != "" {
+			os.Remove(st.chosenOut) // nothing was recorded: leave no empty folder
 		}
 		return err
 	}
