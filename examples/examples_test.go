@@ -1,6 +1,7 @@
 // Package examples_test runs the example suites against the real servers
 // they were written for, installed from npm by .ci/run into .ci/npm:
-// examples/filesystem on @modelcontextprotocol/server-filesystem. With
+// examples/filesystem on @modelcontextprotocol/server-filesystem and
+// examples/memory-graph on @modelcontextprotocol/server-memory. With
 // CI=true a missing node or server fails the test rather than skipping it.
 package examples_test
 
