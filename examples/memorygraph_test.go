@@ -179,7 +179,8 @@ func TestMemoryGraphPerfect(t *testing.T) {
 
 // TestMemoryGraphFakes: fake:extra-change creates an entity no case asks
 // for, and loses exactly Pass, Clean and Declined, while the teardown
-// still puts the seed graph back; fake:refuse changes nothing, so the
+// still puts the seed graph back; fake:no-confirm loses nothing, since no
+// tool takes an approval; fake:refuse changes nothing, so the
 // verify checks of every case that asks for a change fail on the graph as
 // it is, and say what they missed.
 func TestMemoryGraphFakes(t *testing.T) {
@@ -196,6 +197,12 @@ func TestMemoryGraphFakes(t *testing.T) {
 		if len(rec.Warnings) > 0 {
 			t.Errorf("run warnings: %v", rec.Warnings)
 		}
+		checkGraph(t, s)
+	})
+	t.Run("no-confirm", func(t *testing.T) {
+		// No tool takes an approval: never sending one costs nothing.
+		rec, _ := runMemoryGraph(t, s, "fake:no-confirm", ids...)
+		actionstest.CheckColumns(t, s, rec, "no-confirm", s.Attempts*len(ids), nil)
 		checkGraph(t, s)
 	})
 	t.Run("refuse", func(t *testing.T) {
