@@ -1,5 +1,7 @@
 // Package otlp sends recorded attempts as OpenTelemetry traces over
-// OTLP/HTTP, with the official OpenTelemetry Go SDK.
+// OTLP/HTTP: the official OpenTelemetry Go SDK makes the spans and
+// metrics, and a small client of its own encodes and posts them (see
+// client.go for why it is not the SDK's exporter).
 //
 // Each attempt is one trace. Its root span is the attempt (the case, the
 // attempt number, the verdict and its reasons, the action columns); under

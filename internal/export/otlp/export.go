@@ -2,17 +2,15 @@ package otlp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -56,7 +54,7 @@ type Options struct {
 }
 
 // ParseEndpoint checks a collector URL given by a person and returns it as
-// the SDK wants it: http or https, with /v1/traces when it has no path.
+// it is sent to: http or https, with /v1/traces when it has no path.
 func ParseEndpoint(s string) (string, error) {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -68,26 +66,21 @@ func ParseEndpoint(s string) (string, error) {
 	return u.String(), nil
 }
 
-func newSpanExporter(ctx context.Context, opts *Options, timeout time.Duration) (*otlptrace.Exporter, error) {
-	o := []otlptracehttp.Option{
-		otlptracehttp.WithTimeout(min(timeout, 10*time.Second)),
-		otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 250 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: timeout}),
-	}
-	if opts.Endpoint != "" {
-		u, err := ParseEndpoint(opts.Endpoint)
-		if err != nil {
-			return nil, err
-		}
-		o = append(o, otlptracehttp.WithEndpointURL(u))
-	}
-	if opts.Headers != nil {
-		o = append(o, otlptracehttp.WithHeaders(opts.Headers))
-	}
-	exp, err := otlptracehttp.New(ctx, o...)
+func newSpanExporter(opts *Options, timeout time.Duration) (*client, error) {
+	c, err := newClient(opts, traces, timeout, os.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("setting up the OTLP exporter: %w", err)
 	}
-	return exp, nil
+	return c, nil
+}
+
+// exportSpans sends spans in one request.
+func exportSpans(ctx context.Context, c *client, spans []sdktrace.ReadOnlySpan) error {
+	body, err := encodeRequest(resourceSpans(spans))
+	if err != nil {
+		return err
+	}
+	return c.post(ctx, body)
 }
 
 // Stats count what an export sent.
@@ -141,15 +134,10 @@ func SendSeq(ctx context.Context, items iter.Seq2[Attempt, error], opts Options)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	exp, err := newSpanExporter(ctx, &opts, timeout)
+	exp, err := newSpanExporter(&opts, timeout)
 	if err != nil {
 		return st, err
 	}
-	defer func() {
-		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
-		defer scancel()
-		exp.Shutdown(sctx)
-	}()
 	var last error
 	var spans []sdktrace.ReadOnlySpan
 	send := func(batch []sdktrace.ReadOnlySpan) {
@@ -185,12 +173,12 @@ func SendSeq(ctx context.Context, items iter.Seq2[Attempt, error], opts Options)
 	return st, nil
 }
 
-// sendBatch sends spans, trying again after failures the SDK does not
+// sendBatch sends spans, trying again after failures the client does not
 // retry itself (a refused connection) until ctx is done.
-func sendBatch(ctx context.Context, exp *otlptrace.Exporter, spans []sdktrace.ReadOnlySpan) error {
+func sendBatch(ctx context.Context, exp *client, spans []sdktrace.ReadOnlySpan) error {
 	wait := 250 * time.Millisecond
 	for {
-		err := exp.ExportSpans(ctx, spans)
+		err := exportSpans(ctx, exp, spans)
 		if err == nil {
 			return nil
 		}
@@ -208,7 +196,7 @@ func sendBatch(ctx context.Context, exp *otlptrace.Exporter, spans []sdktrace.Re
 // sends them. It is safe for concurrent use.
 type Exporter struct {
 	b       *builder
-	exp     *otlptrace.Exporter
+	exp     *client
 	meters  *meters // nil without Options.Metrics
 	timeout time.Duration
 	warn    func(string)
@@ -241,14 +229,14 @@ func NewExporter(opts Options) (*Exporter, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	exp, err := newSpanExporter(ctx, &opts, timeout)
+	exp, err := newSpanExporter(&opts, timeout)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
 	var ms *meters
 	if opts.Metrics {
-		if ms, err = newMeters(ctx, &opts, timeout); err != nil {
+		if ms, err = newMeters(&opts, timeout); err != nil {
 			cancel()
 			return nil, fmt.Errorf("setting up the OTLP metrics exporter: %w", err)
 		}
@@ -295,7 +283,7 @@ func (e *Exporter) loop() {
 	defer close(e.done)
 	for spans := range e.queue {
 		ctx, cancel := context.WithTimeout(e.ctx, e.timeout)
-		err := e.exp.ExportSpans(ctx, spans)
+		err := exportSpans(ctx, e.exp, spans)
 		cancel()
 		if err != nil {
 			e.failed.Add(int64(len(spans)))
@@ -334,11 +322,6 @@ func (e *Exporter) Close(ctx context.Context) Stats {
 		mcancel()
 	}
 	e.cancel()
-	sctx, scancel := context.WithTimeout(context.Background(), time.Second)
-	defer scancel()
-	if err := e.exp.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		e.tell(&e.warnedFail, "closing the OTLP exporter: "+redact.Secrets(err.Error()))
-	}
 	return e.Stats()
 }
 

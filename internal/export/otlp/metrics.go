@@ -3,13 +3,15 @@ package otlp
 import (
 	"context"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/record"
@@ -51,25 +53,12 @@ func metricsURL(traces string) string {
 	return u.String()
 }
 
-func newMeters(ctx context.Context, opts *Options, timeout time.Duration) (*meters, error) {
-	o := []otlpmetrichttp.Option{
-		otlpmetrichttp.WithTimeout(min(timeout, 10*time.Second)),
-		otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: true, InitialInterval: 250 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: timeout}),
-	}
-	if opts.Endpoint != "" {
-		u, err := ParseEndpoint(opts.Endpoint)
-		if err != nil {
-			return nil, err
-		}
-		o = append(o, otlpmetrichttp.WithEndpointURL(metricsURL(u)))
-	}
-	if opts.Headers != nil {
-		o = append(o, otlpmetrichttp.WithHeaders(opts.Headers))
-	}
-	exp, err := otlpmetrichttp.New(ctx, o...)
+func newMeters(opts *Options, timeout time.Duration) (*meters, error) {
+	c, err := newClient(opts, metrics, timeout, os.Getenv)
 	if err != nil {
 		return nil, err
 	}
+	exp := &metricExporter{c: c, temporality: temporalitySelector(os.Getenv("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE"))}
 	every := opts.MetricsInterval
 	if every <= 0 {
 		every = 10 * time.Second
@@ -120,4 +109,59 @@ func (ms *meters) record(h *record.Header, a *record.Attempt, g *grade.AttemptGr
 			ms.toolTime.Record(ctx, callDuration(c).Seconds(), metric.WithAttributes(kv...))
 		}
 	}
+}
+
+// metricExporter sends what the periodic reader collects with a client.
+type metricExporter struct {
+	c           *client
+	temporality sdkmetric.TemporalitySelector
+}
+
+func (x *metricExporter) Temporality(k sdkmetric.InstrumentKind) metricdata.Temporality {
+	return x.temporality(k)
+}
+
+func (x *metricExporter) Aggregation(k sdkmetric.InstrumentKind) sdkmetric.Aggregation {
+	return sdkmetric.DefaultAggregationSelector(k)
+}
+
+// Export sends rm in one request, retrying as the client does until ctx
+// (the reader's timeout) is done.
+func (x *metricExporter) Export(ctx context.Context, rm *metricdata.ResourceMetrics) error {
+	m, err := resourceMetrics(rm)
+	if err != nil {
+		return err
+	}
+	body, err := encodeRequest([]*metricpb.ResourceMetrics{m})
+	if err != nil {
+		return err
+	}
+	return x.c.post(ctx, body)
+}
+
+func (x *metricExporter) ForceFlush(ctx context.Context) error { return ctx.Err() }
+func (x *metricExporter) Shutdown(ctx context.Context) error   { return ctx.Err() }
+
+// temporalitySelector reads OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE
+// as the SDK does: cumulative (the default), delta or lowmemory.
+func temporalitySelector(pref string) sdkmetric.TemporalitySelector {
+	switch strings.ToLower(strings.TrimSpace(pref)) {
+	case "delta":
+		return func(k sdkmetric.InstrumentKind) metricdata.Temporality {
+			switch k {
+			case sdkmetric.InstrumentKindCounter, sdkmetric.InstrumentKindObservableCounter, sdkmetric.InstrumentKindHistogram:
+				return metricdata.DeltaTemporality
+			}
+			return metricdata.CumulativeTemporality
+		}
+	case "lowmemory":
+		return func(k sdkmetric.InstrumentKind) metricdata.Temporality {
+			switch k {
+			case sdkmetric.InstrumentKindCounter, sdkmetric.InstrumentKindHistogram:
+				return metricdata.DeltaTemporality
+			}
+			return metricdata.CumulativeTemporality
+		}
+	}
+	return sdkmetric.DefaultTemporalitySelector
 }
