@@ -20,6 +20,11 @@ type Config struct {
 	// Model is the model under test, described by ModelInfo.
 	Model     model.Model
 	ModelInfo model.Info
+	// Sampler, when set, answers a server's sampling requests instead of
+	// Model: the model the suite's sampling.model names, opened (and held
+	// to the spend guard) by the caller; SamplerInfo describes it.
+	Sampler     model.Model
+	SamplerInfo model.Info
 	// Prices, when set, names the price table the run is priced with; it
 	// is recorded in the header.
 	Prices *record.PriceTable
