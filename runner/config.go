@@ -21,8 +21,8 @@ type Config struct {
 	Model     model.Model
 	ModelInfo model.Info
 	// Sampler, when set, answers a server's sampling requests instead of
-	// Model: the model the suite's sampling.model names, opened (and held
-	// to the spend guard) by the caller; SamplerInfo describes it.
+	// Model, and SamplerInfo describes it; the caller opens it, and holds
+	// a paid one to its own spend guard.
 	Sampler     model.Model
 	SamplerInfo model.Info
 	// Prices, when set, names the price table the run is priced with; it

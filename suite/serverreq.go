@@ -2,15 +2,6 @@ package suite
 
 import "fmt"
 
-// Sampling says who answers a server's sampling requests
-// (sampling/createMessage), made while a tool call is under way.
-type Sampling struct {
-	// Model is the model spec that answers them; empty: the model under
-	// test. A paid model here is held to --spend as the model under test
-	// is.
-	Model string `yaml:"model,omitempty"`
-}
-
 // Elicitation is the answer a server's elicitation request
 // (elicitation/create, form mode) gets, as a user would give it.
 type Elicitation struct {

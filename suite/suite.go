@@ -104,9 +104,6 @@ type Suite struct {
 	// (the default) fails it, "note" only counts it. Either way reports
 	// count them.
 	ToolErrors string `yaml:"tool_errors,omitempty"`
-	// Sampling says which model answers a server's sampling requests
-	// (nil: the model under test; see Sampling).
-	Sampling *Sampling `yaml:"sampling,omitempty"`
 	// Elicitation is the answer a server's elicitation requests get (nil:
 	// declined, with a note in the record; see Elicitation); a case's own
 	// overrides it.
