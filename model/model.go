@@ -130,6 +130,10 @@ type Request struct {
 	// on this turn; nil leaves it to the provider's default (auto).
 	// Providers without the setting (fake and scripted models) ignore it.
 	ToolChoice *ToolChoice
+	// Sampling marks a request a server made (sampling/createMessage)
+	// while a tool call of case CaseID was under way, not a step of the
+	// case's conversation: it carries no tools.
+	Sampling bool
 }
 
 // ToolChoice is what a request asks of the model's use of tools.

@@ -429,6 +429,12 @@ type Call struct {
 	// server's resources (resources/list, resources/read) rather than a
 	// tool of the server; empty for a tool call.
 	Kind string `json:"kind,omitempty"`
+	// Sampling are the server's sampling requests made during the call,
+	// each with the model's answer (serverreq.go).
+	Sampling []Sampling `json:"sampling,omitempty"`
+	// Elicitations are the server's elicitation requests made during the
+	// call, each with the answer given.
+	Elicitations []Elicitation `json:"elicitations,omitempty"`
 }
 
 // CallResource is the Kind of a call that read the server's resources.
@@ -446,11 +452,14 @@ func (a *Attempt) Calls() []Call {
 // Key returns the attempt's case and number.
 func (a *Attempt) Key() AttemptKey { return AttemptKey{a.Case, a.N} }
 
-// Usage returns the attempt's total usage.
+// Usage returns the attempt's total usage, its sampling turns included.
 func (a *Attempt) Usage() model.Usage {
 	var u model.Usage
 	for _, t := range a.Turns {
 		u = u.Add(t.Usage)
+		for _, s := range t.SampledUsage() {
+			u = u.Add(s)
+		}
 	}
 	return u
 }

@@ -20,6 +20,11 @@ type Config struct {
 	// Model is the model under test, described by ModelInfo.
 	Model     model.Model
 	ModelInfo model.Info
+	// Sampler, when set, answers a server's sampling requests instead of
+	// Model, and SamplerInfo describes it; the caller opens it, and holds
+	// a paid one to its own spend guard.
+	Sampler     model.Model
+	SamplerInfo model.Info
 	// Prices, when set, names the price table the run is priced with; it
 	// is recorded in the header.
 	Prices *record.PriceTable

@@ -42,10 +42,8 @@ func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
 //   - An approval of a call the model makes would come in callTools,
 //     before the call goes to the target; today no call waits for one.
 //   - A request the server makes while a call is under way (sampling,
-//     elicitation) and a notification it sends arrive over conn during
-//     callTools. Today the client declares no capability for them
-//     (target.Dial gives the client no options), so the SDK refuses such a
-//     request and none reaches the conversation.
+//     elicitation) arrives over conn during callTools, and is answered by
+//     the call's answerer (serverreq.go), which records it on the call.
 type conversation struct {
 	r    *run            // the run as the case sees it (forCase)
 	conn *target.Conn    // the target the calls go to
@@ -183,7 +181,11 @@ func (cv *conversation) calledFirst(rt record.Turn, calls []model.Call) {
 func (cv *conversation) callTools(ctx context.Context, rt record.Turn, calls []model.Call) (done bool) {
 	results := model.Message{Role: model.User}
 	for _, call := range calls {
-		rc, res, err := cv.r.call(ctx, cv.conn, call)
+		an := &answerer{cv: cv, rc: &record.Call{}}
+		rc, res, err := cv.r.call(target.Answering(ctx, an), cv.conn, call)
+		an.mu.Lock()
+		rc.Sampling, rc.Elicitations = an.rc.Sampling, an.rc.Elicitations
+		an.mu.Unlock()
 		rt.Calls = append(rt.Calls, rc)
 		if err != nil {
 			cv.a.Turns = append(cv.a.Turns, rt)

@@ -298,6 +298,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	default:
 		l.errorf(file, lineOf(data, "tool_results:"), 0, "tool_results %q: want text or text+structured", s.ToolResults)
 	}
+	l.checkElicitation(s, file, data)
 	switch s.ToolErrors {
 	case "", ToolErrorsFail, ToolErrorsNote:
 	default:
@@ -543,6 +544,7 @@ func (l *loader) check(s *Suite) {
 	}
 	l.checkToolFilters(s)
 	l.checkToolChoices(s)
+	l.checkCaseElicitations(s)
 	l.checkCaseSlices(s)
 	l.expectedErrors(s)
 	l.errs = append(l.errs, checkActions(s)...)

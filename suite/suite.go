@@ -104,6 +104,10 @@ type Suite struct {
 	// (the default) fails it, "note" only counts it. Either way reports
 	// count them.
 	ToolErrors string `yaml:"tool_errors,omitempty"`
+	// Elicitation is the answer a server's elicitation requests get (nil:
+	// declined, with a note in the record; see Elicitation); a case's own
+	// overrides it.
+	Elicitation *Elicitation `yaml:"elicitation,omitempty"`
 	// Cases are the questions.
 	Cases []*Case `yaml:"-"`
 
@@ -303,6 +307,9 @@ type Case struct {
 	// auto, any (some tool must be called), none (no tool may be), or
 	// {tool: NAME} (that tool must be called). Later requests are auto.
 	ToolChoice *ToolChoice `yaml:"tool_choice,omitempty"`
+	// Elicitation, when set, is the answer the case's server elicitations
+	// get instead of the suite's.
+	Elicitation *Elicitation `yaml:"elicitation,omitempty"`
 
 	// Judge is the case's rubric for a judge model: advisory, unless
 	// GradedBy is "judge".

@@ -291,7 +291,7 @@ func (c *Conn) ServerInfo() map[string]*mcp.Implementation {
 // would refuse it.
 func (c *Conn) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	if len(c.parts) == 0 {
-		return c.Session.CallTool(ctx, params)
+		return c.callTool(ctx, params)
 	}
 	r, ok := c.route[params.Name]
 	if !ok {
@@ -303,7 +303,7 @@ func (c *Conn) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.C
 	p := *params
 	p.Name = r.tool
 	pt := c.parts[r.part]
-	out, err := pt.conn.Session.CallTool(ctx, &p)
+	out, err := pt.conn.callTool(ctx, &p)
 	if err != nil {
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {

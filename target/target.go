@@ -191,6 +191,8 @@ type Conn struct {
 	// timeout bounds listing the tools; secrets are scrubbed from errors.
 	timeout time.Duration
 	secrets *redact.Known
+	// asked routes a server's requests to the call in flight (serverreq.go).
+	asked asked
 	// parts, route and listed are set on a connection to several servers
 	// (multi.go): each server's connection, where each tool the model is
 	// shown is served, and those tools as the model is shown them.
@@ -211,8 +213,11 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	if version == "" {
 		version = "dev"
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, nil)
 	c := &Conn{secrets: cfg.Secrets(nil)}
+	opts := &mcp.ClientOptions{}
+	// What a server asks during a call: sampling and elicitation (serverreq.go).
+	c.answerRequests(opts)
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, opts)
 	c.secrets.AddEnviron(os.Environ()) // provider keys, should a server echo them
 	var transport mcp.Transport
 	switch cfg.Kind() {

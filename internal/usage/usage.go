@@ -78,7 +78,33 @@ func add(l *Line, a *record.Attempt, p price.Price, priced bool, batch price.Bat
 			}
 			*l.CostUSD += c
 		}
+		for _, s := range t.Sampled() {
+			addSampled(l, s, p, priced)
+		}
 	}
+}
+
+// addSampled counts a sampling turn into l: its tokens and time, and its
+// cost at the price of the model that answered (the model under test's,
+// p, unless the suite named another, priced from the built-in tables; a
+// model of no known price leaves the line unpriced).
+func addSampled(l *Line, s record.Sampling, p price.Price, priced bool) {
+	l.Tokens = l.Tokens.Add(s.Turn.Usage)
+	l.ModelMS += s.Turn.LatencyMS
+	l.Retries += len(s.Turn.Tries)
+	if s.Model != nil {
+		p, priced = price.Lookup(s.Model.Provider, s.Model.Name)
+		if IsFake(*s.Model) {
+			p, priced = price.Price{}, true
+		}
+	}
+	if !priced {
+		return
+	}
+	if l.CostUSD == nil {
+		l.CostUSD = new(float64)
+	}
+	*l.CostUSD += price.Cost(p, s.Turn.Usage)
 }
 
 // Text writes the summary as a table: one row per case, then the total.
@@ -173,6 +199,18 @@ func (b *Budget) Spend(a *record.Attempt) {
 				c *= r.Share // answered in a batch, at the batch rate
 			}
 			b.usd += c
+		}
+		for _, s := range t.Sampled() { // a server's sampling, answered by a model
+			b.tokens += s.Turn.Usage.Billed()
+			p, ok := b.Price, b.Price != nil
+			if s.Model != nil {
+				var sp price.Price
+				sp, ok = price.Lookup(s.Model.Provider, s.Model.Name)
+				p = &sp
+			}
+			if ok {
+				b.usd += price.Cost(*p, s.Turn.Usage)
+			}
 		}
 	}
 }

@@ -37,8 +37,9 @@ func Names() []string {
 
 // Model is a fake model over one suite.
 type Model struct {
-	s *suite.Suite
-	b Behaviour
+	s    *suite.Suite
+	b    Behaviour
+	name string
 }
 
 // New returns the fake model name over suite s.
@@ -47,13 +48,16 @@ func New(name string, s *suite.Suite) (*Model, error) {
 	if !ok {
 		return nil, fmt.Errorf("no fake model %q (have %s)", name, strings.Join(Names(), ", "))
 	}
-	return &Model{s: s, b: b}, nil
+	return &Model{s: s, b: b, name: name}, nil
 }
 
 // Generate implements model.Model.
 func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if req.Sampling {
+		return &model.Response{Message: model.Message{Role: model.Assistant, Blocks: []model.Block{{Kind: model.Text, Text: SampledText(m.name)}}}, StopReason: "end_turn"}, nil
 	}
 	c := m.s.Case(req.CaseID)
 	if c == nil {
@@ -67,6 +71,13 @@ func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Respon
 		stop = "tool_use"
 	}
 	return &model.Response{Message: msg, StopReason: stop}, nil
+}
+
+// SampledText is what the fake model name answers every server's
+// sampling request with, whatever it asks: a fixed text that says it
+// is a fake.
+func SampledText(name string) string {
+	return "fake:" + name + " answers sampling with this fixed text; no model was asked"
 }
 
 // Turns counts the assistant turns already in req.

@@ -1,0 +1,172 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// answerer answers what the server asks while one tool call of a
+// conversation is under way (target.Answerer), and records each request
+// and its answer on the call: sampling is put to the model (the suite's
+// sampling.model, else the model under test), elicitation answered as the
+// suite or the case says.
+type answerer struct {
+	cv *conversation
+	mu sync.Mutex
+	rc *record.Call
+}
+
+// noElicitation is the note a declined elicitation carries when the suite
+// says nothing of elicitation.
+const noElicitation = "the suite sets no elicitation answer: declined"
+
+// Elicit implements target.Answerer: it answers at once, never waiting
+// on a person.
+func (an *answerer) Elicit(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	e := record.Elicitation{Message: p.Message, Action: suite.ElicitDecline}
+	if p.RequestedSchema != nil {
+		if b, err := json.Marshal(p.RequestedSchema); err == nil {
+			e.Schema = b
+		}
+	}
+	res := &mcp.ElicitResult{Action: suite.ElicitDecline}
+	want := an.cv.r.cfg.Suite.ElicitationFor(an.cv.c)
+	switch {
+	case p.Mode != "" && p.Mode != "form":
+		e.Note = fmt.Sprintf("%s mode is not answered: declined", p.Mode)
+	case want == nil:
+		e.Note = noElicitation
+	case want.Action != suite.ElicitAccept:
+		e.Action, res.Action = want.Action, want.Action
+	default:
+		content := want.Content
+		if content == nil {
+			content = map[string]any{}
+		}
+		if err := fits(e.Schema, content); err != nil {
+			e.Note = fmt.Sprintf("the suite's content does not fit the requested schema (%v): declined", err)
+			break
+		}
+		e.Action, res.Action, res.Content = suite.ElicitAccept, suite.ElicitAccept, content
+		e.Content, _ = json.Marshal(content)
+	}
+	an.mu.Lock()
+	an.rc.Elicitations = append(an.rc.Elicitations, e)
+	an.mu.Unlock()
+	return res, nil
+}
+
+// fits checks content against a requested schema (none: anything fits).
+func fits(schema json.RawMessage, content map[string]any) error {
+	if len(schema) == 0 {
+		return nil
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return fmt.Errorf("reading the schema: %w", err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return fmt.Errorf("resolving the schema: %w", err)
+	}
+	// Validate sees what the server will: the content as JSON.
+	b, err := json.Marshal(content)
+	if err != nil {
+		return err
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	return rs.Validate(v)
+}
+
+// errSpent is the error a sampling request gets once the run's budget is
+// spent.
+var errSpent = errors.New("the run's budget is spent: sampling refused")
+
+// Sample implements target.Answerer: the server's messages and system
+// prompt go to the sampling model, and its text comes back.
+func (an *answerer) Sample(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+	r := an.cv.r
+	m, info := r.cfg.Model, (*model.Info)(nil)
+	if r.cfg.Sampler != nil {
+		m, info = r.cfg.Sampler, &r.cfg.SamplerInfo
+	}
+	s := record.Sampling{System: p.SystemPrompt, MaxTokens: p.MaxTokens, Model: info}
+	req := &model.Request{CaseID: an.cv.c.ID, System: p.SystemPrompt, Sampling: true}
+	for _, msg := range p.Messages {
+		text := contentText(msg.Content)
+		s.Messages = append(s.Messages, record.SampledMessage{Role: string(msg.Role), Text: text})
+		role := model.User
+		if msg.Role == "assistant" {
+			role = model.Assistant
+		}
+		req.Messages = append(req.Messages, model.Message{Role: role, Blocks: []model.Block{{Kind: model.Text, Text: text}}})
+	}
+	res, err := an.sample(ctx, m, req, &s)
+	an.mu.Lock()
+	an.rc.Sampling = append(an.rc.Sampling, s)
+	an.mu.Unlock()
+	return res, err
+}
+
+func (an *answerer) sample(ctx context.Context, m model.Model, req *model.Request, s *record.Sampling) (*mcp.CreateMessageResult, error) {
+	cfg := an.cv.r.cfg
+	if cfg.BeforeAttempt != nil && cfg.BeforeAttempt() != "" {
+		s.Error = errSpent.Error()
+		return nil, errSpent
+	}
+	t0 := time.Now()
+	resp, err := m.Generate(ctx, req)
+	if err != nil {
+		var pe *model.ProviderError
+		if errors.As(err, &pe) {
+			s.Turn.Tries = pe.Tries
+		}
+		s.Error = err.Error()
+		return nil, fmt.Errorf("sampling: %w", err)
+	}
+	lat := resp.Latency
+	if lat == 0 {
+		lat = time.Since(t0)
+	}
+	s.Turn = record.Turn{Text: resp.Message.TextOf(), StopReason: resp.StopReason, Usage: resp.Usage, LatencyMS: lat.Milliseconds(), Tries: resp.Tries}
+	capTurn(&s.Turn, cfg.MaxOutputBytes)
+	name := cfg.ModelInfo.Name
+	if s.Model != nil {
+		name = s.Model.Name
+	}
+	return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: resp.Message.TextOf()}, Model: name, Role: "assistant", StopReason: stopReason(resp.StopReason)}, nil
+}
+
+// stopReason maps a provider's stop reason to MCP's.
+func stopReason(s string) string {
+	switch s {
+	case "max_tokens", "length", "MAX_TOKENS":
+		return "maxTokens"
+	case "stop_sequence":
+		return "stopSequence"
+	}
+	return "endTurn"
+}
+
+// contentText returns a sampling message's text, or the JSON of content of
+// another kind.
+func contentText(c mcp.Content) string {
+	if t, ok := c.(*mcp.TextContent); ok {
+		return t.Text
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
+}

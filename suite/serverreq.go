@@ -1,0 +1,63 @@
+package suite
+
+import "fmt"
+
+// Elicitation is the answer a server's elicitation request
+// (elicitation/create, form mode) gets, as a user would give it.
+type Elicitation struct {
+	// Action is "accept", "decline" or "cancel".
+	Action string `yaml:"action"`
+	// Content is the form an accepted request submits; it must fit the
+	// request's requestedSchema, or the request is declined and the record
+	// says why.
+	Content map[string]any `yaml:"content,omitempty"`
+}
+
+// The actions of an Elicitation.
+const (
+	ElicitAccept  = "accept"
+	ElicitDecline = "decline"
+	ElicitCancel  = "cancel"
+)
+
+// ElicitationFor returns the answer case c gives an elicitation: the
+// case's own, else the suite's, else nil (declined, with a note).
+func (s *Suite) ElicitationFor(c *Case) *Elicitation {
+	if c != nil && c.Elicitation != nil {
+		return c.Elicitation
+	}
+	return s.Elicitation
+}
+
+// checkElicitation checks the suite's elicitation.
+func (l *loader) checkElicitation(s *Suite, file string, data []byte) {
+	if e := s.Elicitation; e != nil {
+		if msg := e.check(); msg != "" {
+			l.errorf(file, lineOf(data, "elicitation:"), 0, "elicitation: %s", msg)
+		}
+	}
+}
+
+// checkCaseElicitations checks every case's elicitation.
+func (l *loader) checkCaseElicitations(s *Suite) {
+	for _, c := range s.Cases {
+		if e := c.Elicitation; e != nil {
+			if msg := e.check(); msg != "" {
+				l.errorf(c.File, c.Line, 0, "case %s: elicitation: %s", c.ID, msg)
+			}
+		}
+	}
+}
+
+func (e *Elicitation) check() string {
+	switch e.Action {
+	case ElicitAccept:
+	case ElicitDecline, ElicitCancel:
+		if len(e.Content) > 0 {
+			return "content is for action accept only"
+		}
+	default:
+		return fmt.Sprintf("action %q: want accept, decline or cancel", e.Action)
+	}
+	return ""
+}

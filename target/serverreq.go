@@ -1,0 +1,133 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Answerer answers the requests a server makes of the client while one of
+// its tool calls is under way: sampling (sampling/createMessage) and
+// elicitation (elicitation/create, form mode). Its methods are called on
+// the SDK's goroutine, while the call waits for its result; an error
+// returned is sent to the server as the request's JSON-RPC error.
+type Answerer interface {
+	// Sample answers a sampling request with a model's message.
+	Sample(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error)
+	// Elicit answers an elicitation request as the user would: accept
+	// (with content fitting p.RequestedSchema), decline or cancel.
+	Elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
+}
+
+type answererKey struct{}
+
+// Answering returns a context under which a tool call (Conn.CallTool)
+// has the server's requests answered by a. Without it a server's
+// sampling request is refused and its elicitation declined, at once.
+func Answering(ctx context.Context, a Answerer) context.Context {
+	return context.WithValue(ctx, answererKey{}, a)
+}
+
+// asked routes a server's request to the call in flight on the session
+// it came on. MCP gives a server's request no link to the call it was
+// made during (over stdio there is none on the wire), so the request
+// belongs to the one answered call in flight. Answered calls on a shared
+// session run side by side until the server first asks something; from
+// then on they take turns, so that every later request has one call to
+// belong to. A request that finds several calls in flight (the first one,
+// on a busy shared session) is refused, never given to a guess.
+type asked struct {
+	turn sync.Mutex // held by the answered call in flight, once the session asks
+
+	mu       sync.Mutex
+	inflight []Answerer
+	asks     bool // the server has asked something on this session
+}
+
+// ErrNoCall is the error a sampling request gets when no answered call is
+// in flight on its session.
+var ErrNoCall = errors.New("mcpeval answers sampling only during a tool call it made")
+
+// ErrSeveralCalls is the error a sampling request gets when several
+// answered calls are in flight on its session, and nothing says which one
+// it is for. Later calls on the session take turns, so it happens at most
+// while the calls already under way finish.
+var ErrSeveralCalls = errors.New("several tool calls are in flight on this session and the request names none of them: mcpeval does not guess; later calls on this session take turns")
+
+// answerRequests declares sampling and elicitation (form mode) in opts
+// and routes both to the call in flight on c's session.
+func (c *Conn) answerRequests(opts *mcp.ClientOptions) {
+	opts.CreateMessageHandler = func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		a, err := c.asked.current()
+		if err != nil {
+			return nil, err
+		}
+		return a.Sample(ctx, req.Params)
+	}
+	opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		a, err := c.asked.current()
+		if err != nil {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+		return a.Elicit(ctx, req.Params)
+	}
+}
+
+// current returns the one answered call in flight, and marks the session
+// as one that asks.
+func (q *asked) current() (Answerer, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.asks = true
+	switch len(q.inflight) {
+	case 0:
+		return nil, ErrNoCall
+	case 1:
+		return q.inflight[0], nil
+	}
+	return nil, ErrSeveralCalls
+}
+
+// callTool sends a call on c's own session, with the server's requests
+// answered by the Answerer ctx carries, if any.
+func (c *Conn) callTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+	a, _ := ctx.Value(answererKey{}).(Answerer)
+	if a == nil {
+		return c.Session.CallTool(ctx, params)
+	}
+	q := &c.asked
+	q.mu.Lock()
+	asks := q.asks
+	q.mu.Unlock()
+	if asks {
+		q.turn.Lock()
+		defer q.turn.Unlock()
+	}
+	// A distinct pointer per call, so that two calls of one Answerer are
+	// told apart when one of them leaves.
+	mine := &a
+	q.mu.Lock()
+	q.inflight = append(q.inflight, answererRef{mine})
+	q.mu.Unlock()
+	defer func() {
+		q.mu.Lock()
+		q.inflight = slices.DeleteFunc(q.inflight, func(x Answerer) bool { r, ok := x.(answererRef); return ok && r.p == mine })
+		q.mu.Unlock()
+	}()
+	return c.Session.CallTool(ctx, params)
+}
+
+// answererRef is one call's Answerer, told apart from another call's by
+// its pointer.
+type answererRef struct{ p *Answerer }
+
+func (r answererRef) Sample(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+	return (*r.p).Sample(ctx, p)
+}
+
+func (r answererRef) Elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	return (*r.p).Elicit(ctx, p)
+}
