@@ -311,6 +311,15 @@ type Case struct {
 	// grade is its judge's majority verdict; empty (or "checks") otherwise.
 	GradedBy string `yaml:"graded_by,omitempty"`
 
+	// Turns are what the user may say after the model's answer, each
+	// given at most once an attempt: the first entry not yet given whose
+	// condition holds of the answer is sent as the next user message and
+	// the conversation goes on; when none holds it ends (see UserTurn).
+	Turns []UserTurn `yaml:"turns,omitempty"`
+	// MaxUserTurns caps how many turns the user is given in one attempt
+	// (DefaultMaxUserTurns when zero).
+	MaxUserTurns int `yaml:"max_user_turns,omitempty"`
+
 	// Action is set on the cases of action suites (kinds read, write,
 	// sequence, destructive and decline): their key, fixtures and checks.
 	Action *Action `yaml:"action,omitempty"`
