@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/model"
+	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/model/script"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -117,4 +119,45 @@ type lastRequest struct {
 func (l *lastRequest) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
 	l.req = req
 	return l.m.Generate(ctx, req)
+}
+
+const askingSuite = `name: runner-test
+target: builtin:runner-test
+attempts: 1
+cases:
+  - id: g/which
+    prompt: What is it?
+    tools: {required: [get_total]}
+    figures: [{value: 42, kind: count}]
+    turns:
+      - when: {asked: true}
+        say: The total.
+    key:
+      asks: [Which figure do you mean?]
+      calls: [{tool: get_total}]
+      answer: The total is 42.
+`
+
+// TestFakePerfectAsksFirst checks that fake:perfect asks the key's
+// question, and makes the key's calls only after the user's turn, so that
+// it passes a case whose user answers a question.
+func TestFakePerfectAsksFirst(t *testing.T) {
+	s := loadSuite(t, askingSuite)
+	m, err := fake.New("perfect", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Model: m,
+		ModelInfo: model.Info{Spec: "fake:perfect", Fake: true}, OutDir: t.TempDir(), Now: clock(), NewID: func() string { return "run-1" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rec.Attempts[0]
+	if len(a.Turns) != 3 || a.Turns[0].Text != "Which figure do you mean?" || a.Turns[0].User == nil || len(a.Turns[1].Calls) != 1 {
+		t.Fatalf("fake:perfect took the turns %+v", a.Turns)
+	}
+	res := grade.Run(s, rec)
+	if g := res.Attempts[0]; g.Outcome != grade.Pass {
+		t.Errorf("fake:perfect graded %s: %v", g.Outcome, g.Reasons)
+	}
 }

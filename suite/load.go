@@ -190,7 +190,7 @@ func friendlyType(t string) string {
 	case "ArgRule":
 		return "an argument rule (want tool, arg, equals, min, max, why)"
 	case "Key":
-		return "a key (want calls, answer)"
+		return "a key (want calls, answer, asks)"
 	case "KeyCall":
 		return "a key call (want tool, args)"
 	case "PreflightCheck":

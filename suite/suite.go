@@ -413,6 +413,11 @@ type Key struct {
 	// Answer is a correct final answer. When empty, fake:perfect composes
 	// one from the case's figures.
 	Answer string `yaml:"answer,omitempty"`
+	// Asks are questions a correct agent puts to the user before it acts,
+	// one a model turn, each answered by one of the case's turns:
+	// fake:perfect asks them first, then makes the calls (or an action
+	// case's steps) and answers.
+	Asks []string `yaml:"asks,omitempty"`
 }
 
 // KeyCall is one tool call of a Key.

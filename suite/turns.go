@@ -119,6 +119,9 @@ func (l *loader) userTurns(c *Case, n *yaml.Node) {
 			at(m.Line, "max_user_turns without turns: the user says nothing after the prompt; add turns or leave it out")
 		}
 	}
+	if asks := nodeAt(n, "key", "asks"); asks != nil && len(c.Key.Asks) > 0 && len(c.Turns) == 0 {
+		at(asks.Line, "the key asks the user %d question(s) but the case has no turns to answer them: add turns or leave asks out", len(c.Key.Asks))
+	}
 	seq := mapValue(n, "turns")
 	if seq == nil || seq.Kind != yaml.SequenceNode {
 		return

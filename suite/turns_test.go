@@ -116,6 +116,13 @@ func TestLoadTurnsErrors(t *testing.T) {
     decline: true
     max_user_turns: 2
 `, []string{"suite.yaml:7: case a/b: max_user_turns without turns"}},
+		{"asks without turns", `
+  - id: a/b
+    prompt: Hi?
+    decline: true
+    key:
+      asks: [Which one?]
+`, []string{"suite.yaml:9: case a/b: the key asks the user 1 question(s) but the case has no turns"}},
 		{"tool-call case", `
   - id: a/b
     prompt: Hi?
