@@ -122,7 +122,7 @@ func TestLoadTurnsErrors(t *testing.T) {
     decline: true
     key:
       asks: [Which one?]
-`, []string{"suite.yaml:9: case a/b: the key asks the user 1 question(s) but the case has no turns"}},
+`, []string{"suite.yaml:8: case a/b: the key asks the user 1 question(s) but the case has no turns"}},
 		{"tool-call case", `
   - id: a/b
     prompt: Hi?
