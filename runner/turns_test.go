@@ -24,7 +24,6 @@ cases:
         say: In dollars?
       - when: {asked: true}
         say: The total.
-        approves: true
 `
 
 const turnsScript = `g/which:
@@ -53,7 +52,7 @@ func TestRunPlaysUserTurns(t *testing.T) {
 	if a.End != record.EndAnswered || a.Answer != "Yes, 42 dollars." || len(a.Turns) != 4 {
 		t.Fatalf("attempt ended %s with %q after %d turns: %+v", a.End, a.Answer, len(a.Turns), a.Turns)
 	}
-	want := []*record.UserTurn{{Entry: 2, Text: "The total.", Approves: true}, nil, {Entry: 1, Text: "In dollars?"}, nil}
+	want := []*record.UserTurn{{Entry: 2, Text: "The total."}, nil, {Entry: 1, Text: "In dollars?"}, nil}
 	for i, tr := range a.Turns {
 		if (tr.User == nil) != (want[i] == nil) || tr.User != nil && *tr.User != *want[i] {
 			t.Errorf("turn %d: user said %+v, want %+v", i+1, tr.User, want[i])

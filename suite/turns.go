@@ -141,6 +141,12 @@ func (l *loader) userTurns(c *Case, n *yaml.Node) {
 			at(t.Line, "turn %d has nothing to say: want say: the user's next message", i+1)
 		}
 		w := t.When
+		if t.Approves && (w == nil || w.Asked == nil || !*w.Asked) {
+			at(t.Line, "turn %d approves, so it answers the model's question: want when: {asked: true}", i+1)
+		}
+		if t.Approves && c.Action == nil {
+			at(t.Line, "turn %d approves, which only an action case's steps read: leave approves out", i+1)
+		}
 		if w == nil {
 			continue
 		}

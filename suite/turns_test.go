@@ -123,6 +123,25 @@ func TestLoadTurnsErrors(t *testing.T) {
     key:
       asks: [Which one?]
 `, []string{"suite.yaml:8: case a/b: the key asks the user 1 question(s) but the case has no turns"}},
+		{"approves without a question", `
+  - id: a/b
+    prompt: Hi?
+    action:
+      kind: write
+      steps: [{tool: t}]
+    turns:
+      - say: Yes.
+        approves: true
+`, []string{"suite.yaml:10: case a/b: turn 1 approves, so it answers the model's question: want when: {asked: true}"}},
+		{"approves on a question case", `
+  - id: a/b
+    prompt: Hi?
+    decline: true
+    turns:
+      - when: {asked: true}
+        say: Yes.
+        approves: true
+`, []string{"suite.yaml:8: case a/b: turn 1 approves, which only an action case's steps read"}},
 		{"tool-call case", `
   - id: a/b
     prompt: Hi?
