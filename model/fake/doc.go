@@ -21,8 +21,8 @@
 //
 //   - fake:wrong-args gives every compared argument a wrong value of the
 //     right shape (Pass, Arguments);
-//   - fake:no-confirm never sends the approval a tool takes (Pass, Reached,
-//     Confirmation);
+//   - fake:no-confirm never sends the approval a tool takes, and asks
+//     the user nothing before it acts (Pass, Reached, Confirmation);
 //   - fake:declines calls nothing and declines every case (Pass, Reached,
 //     Confirmation);
 //   - fake:extra-change, after the steps, makes the suite's stray change
