@@ -146,6 +146,11 @@ func declinesOrAsks(s *suite.Suite, answer string, refusals bool) bool {
 	return asks(answer)
 }
 
+// Asks reports whether an answer puts a question to the user: a sentence
+// of it ends in a question mark. A case's user turn with when: {asked:
+// true} reads it so, as the decline check does.
+func Asks(answer string) bool { return asks(answer) }
+
 // asks reports whether an answer puts a question to the user: a sentence
 // of it ends in a question mark.
 func asks(answer string) bool {

@@ -383,6 +383,22 @@ type Turn struct {
 	// Truncated is true when Text, Thinking or a block's text was cut to
 	// the record's size cap.
 	Truncated bool `json:"truncated,omitempty"`
+	// User is what the user said after this turn's answer, when the case
+	// gave the user a turn (its turns:); nil when the user said nothing
+	// more, and in records that predate user turns.
+	User *UserTurn `json:"user,omitempty"`
+}
+
+// UserTurn is a message the user was given to say after the model's
+// answer: an entry of its case's turns.
+type UserTurn struct {
+	// Entry is the entry's number in the case's turns, from 1.
+	Entry int `json:"entry"`
+	// Text is the message exactly as sent.
+	Text string `json:"text"`
+	// Approves is true when the entry agrees to what the model asked
+	// before acting.
+	Approves bool `json:"approves,omitempty"`
 }
 
 // Call is one tool call and the server's answer.

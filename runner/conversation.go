@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -36,9 +37,9 @@ func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
 //
 // Where an exchange with more than the model and the tools fits in:
 //   - What the user says after the model's answer is afterAnswer's to
-//     decide. Today the user says nothing more, so an answer ends the
-//     conversation; a scripted or simulated user would add its message to
-//     req there and let the conversation go on.
+//     decide: the case's turns (suite.Case.Turns), scripted in the suite.
+//     A turn that holds is added to req and the conversation goes on;
+//     with none, the answer ends it. A simulated user would fit there too.
 //   - An approval of a call the model makes would come in callTools,
 //     before the call goes to the target; today no call waits for one.
 //   - A request the server makes while a call is under way (sampling,
@@ -50,6 +51,9 @@ type conversation struct {
 	c    *suite.Case     // the case put to the model
 	a    *record.Attempt // the record being filled in
 	req  *model.Request  // the next request: the conversation so far
+
+	given []int // the case's turns the user has said, by index
+	since int   // the first of a.Turns since the user last spoke
 }
 
 // newConversation opens the conversation of attempt a, which puts case c
@@ -127,10 +131,43 @@ func (cv *conversation) ask(ctx context.Context) (record.Turn, []model.Call, err
 }
 
 // afterAnswer is where the user speaks after the model's answer, and
-// reports whether the conversation ends there. A suite cannot yet give the
-// user anything more to say, so it always ends.
+// reports whether the conversation ends there. The user says the case's
+// next turn (suite.Case.NextTurn) that holds of what the model did since
+// the user last spoke; the turn is recorded on the answer's turn and sent
+// as the next user message. With no such turn the conversation ends on
+// this answer.
 func (cv *conversation) afterAnswer(context.Context) (done bool) {
-	return true
+	if len(cv.c.Turns) == 0 {
+		return true
+	}
+	reply := suite.Reply{Answer: cv.a.Answer, Asked: grade.Asks(cv.a.Answer), Called: cv.calledSince()}
+	i, ok := cv.c.NextTurn(reply, cv.given)
+	if !ok {
+		return true
+	}
+	t := cv.c.Turns[i]
+	cv.given = append(cv.given, i)
+	cv.a.Turns[len(cv.a.Turns)-1].User = &record.UserTurn{Entry: i + 1, Text: t.Say, Approves: t.Approves}
+	cv.since = len(cv.a.Turns)
+	// The answer graded is the one the conversation ends on.
+	cv.a.Answer, cv.a.End = "", ""
+	cv.req.Messages = append(cv.req.Messages, model.Message{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: t.Say}}})
+	return false
+}
+
+// calledSince lists the tools the model called since the user last spoke,
+// each by its name and, on a suite of several servers, as SERVER/TOOL too.
+func (cv *conversation) calledSince() []string {
+	var names []string
+	for _, t := range cv.a.Turns[cv.since:] {
+		for _, c := range t.Calls {
+			names = append(names, c.Name)
+			if c.Server != "" {
+				names = append(names, c.Server+"/"+c.Name)
+			}
+		}
+	}
+	return names
 }
 
 // modelFailed ends the attempt for a model request that failed.

@@ -190,13 +190,17 @@ func friendlyType(t string) string {
 	case "ArgRule":
 		return "an argument rule (want tool, arg, equals, min, max, why)"
 	case "Key":
-		return "a key (want calls, answer)"
+		return "a key (want calls, answer, asks)"
 	case "KeyCall":
 		return "a key call (want tool, args)"
 	case "PreflightCheck":
 		return "a preflight check (want tool, args, command, expect, contains, matches, figures)"
 	case "Tolerances":
 		return "tolerances (want money, percent)"
+	case "UserTurn":
+		return "a turn (want say, when, approves)"
+	case "TurnWhen":
+		return "a turn's when (want asked, called, matches)"
 	}
 	return t
 }
@@ -272,6 +276,7 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 			l.errorf(c.File, tc.Line, tc.Column, "case %s: action turn_cap is 0: want a positive number (leave it out for the default)", c.ID)
 		}
 		l.answerChecks(c, n)
+		l.userTurns(c, n)
 		s.Cases = append(s.Cases, c)
 	}
 }
@@ -629,6 +634,11 @@ func (s *Suite) toolRefs() []toolRef {
 		}
 		for _, t := range c.ExpectedErrors {
 			add(t, "expected_errors")
+		}
+		for _, t := range c.Turns {
+			if t.When != nil && t.When.Called != "" {
+				refs = append(refs, toolRef{t.When.Called, c.File, t.Line, "case " + c.ID + ": turns when.called"})
+			}
 		}
 	}
 	for i, t := range s.ReadOnlyTools {

@@ -318,6 +318,15 @@ type Case struct {
 	// grade is its judge's majority verdict; empty (or "checks") otherwise.
 	GradedBy string `yaml:"graded_by,omitempty"`
 
+	// Turns are what the user may say after the model's answer, each
+	// given at most once an attempt: the first entry not yet given whose
+	// condition holds of the answer is sent as the next user message and
+	// the conversation goes on; when none holds it ends (see UserTurn).
+	Turns []UserTurn `yaml:"turns,omitempty"`
+	// MaxUserTurns caps how many turns the user is given in one attempt
+	// (DefaultMaxUserTurns when zero).
+	MaxUserTurns int `yaml:"max_user_turns,omitempty"`
+
 	// Action is set on the cases of action suites (kinds read, write,
 	// sequence, destructive and decline): their key, fixtures and checks.
 	Action *Action `yaml:"action,omitempty"`
@@ -411,6 +420,11 @@ type Key struct {
 	// Answer is a correct final answer. When empty, fake:perfect composes
 	// one from the case's figures.
 	Answer string `yaml:"answer,omitempty"`
+	// Asks are questions a correct agent puts to the user before it acts,
+	// one a model turn, each answered by one of the case's turns:
+	// fake:perfect asks them first, then makes the calls (or an action
+	// case's steps) and answers.
+	Asks []string `yaml:"asks,omitempty"`
 }
 
 // KeyCall is one tool call of a Key.

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/record"
@@ -15,8 +16,9 @@ import (
 // that the change be approved, and scoring measures the approval on such a
 // step (see actions.NeedsApproval), so no attempt can reach it: the case
 // is better written as a write or sequence case, or actions.confirm should
-// name the argument the tool does take. Steps on tools the target does not
-// list are left to Key.
+// name the argument the tool does take. A case with a user turn that
+// approves is not warned: the user's turn gives the approval. Steps on
+// tools the target does not list are left to Key.
 //
 // These are warnings, not errors: the suite loads and runs, and the
 // Confirmation column shows what the warning says.
@@ -32,6 +34,9 @@ func ConfirmWarnings(s *suite.Suite, tools []record.Tool) []string {
 		if a == nil || a.Kind != suite.KindDestructive {
 			continue
 		}
+		if slices.ContainsFunc(c.Turns, func(t suite.UserTurn) bool { return t.Approves }) {
+			continue // the user's turn gives the approval
+		}
 		confirm := a.Settings().Confirm
 		for i, st := range a.Steps {
 			t, ok := byName[st.Tool]
@@ -42,7 +47,7 @@ func ConfirmWarnings(s *suite.Suite, tools []record.Tool) []string {
 			if line == 0 {
 				line = c.Line
 			}
-			out = append(out, fmt.Sprintf("%s:%d: case %s: step %d: %s is destructive but takes no %s argument, so the approval a destructive case asks for cannot be given and the step can never be reached: make the case a write or sequence case, or set actions.confirm to the argument %s takes", c.File, line, c.ID, i+1, st.Tool, confirm, st.Tool))
+			out = append(out, fmt.Sprintf("%s:%d: case %s: step %d: %s is destructive but takes no %s argument, so the approval a destructive case asks for cannot be given and the step can never be reached: make the case a write or sequence case, give it a turn that approves, or set actions.confirm to the argument %s takes", c.File, line, c.ID, i+1, st.Tool, confirm, st.Tool))
 		}
 	}
 	return out

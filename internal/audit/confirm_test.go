@@ -68,8 +68,18 @@ func TestConfirmWarnings(t *testing.T) {
 		}
 	}
 
+	// A user's turn that approves gives the approval the tool cannot take.
+	body := strings.Replace(confirmSuite, "    prompt: Move draft.txt over final.txt.\n", "    prompt: Move draft.txt over final.txt.\n    turns: [{when: {asked: true}, say: Yes., approves: true}]\n", 1)
+	s, err = suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(body)}}, "suite.yaml", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws := ConfirmWarnings(s, confirmTools); len(ws) != 0 {
+		t.Errorf("a case whose user approves in a turn is warned:\n%s", strings.Join(ws, "\n"))
+	}
+
 	// A suite that names the argument its tools take is warned by that name.
-	body := strings.Replace(confirmSuite, "allow_writes: true\n", "allow_writes: true\nactions: {confirm: approve}\n", 1)
+	body = strings.Replace(confirmSuite, "allow_writes: true\n", "allow_writes: true\nactions: {confirm: approve}\n", 1)
 	s, err = suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(body)}}, "suite.yaml", "test")
 	if err != nil {
 		t.Fatal(err)

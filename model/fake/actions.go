@@ -38,6 +38,15 @@ const (
 // action case every variant answers as fake:perfect does.
 func behaviour(v variant) Behaviour {
 	return func(c *suite.Case, turn int, req *model.Request) model.Message {
+		// A key's questions come first, each in a turn of its own that the
+		// user's turn answers. On an action case the variants that never
+		// seek agreement (no approval, no action) ask none.
+		if c.Action == nil || (v != noConfirmVariant && v != declinesVariant) {
+			if turn < len(c.Key.Asks) {
+				return Say(c.Key.Asks[turn])
+			}
+			turn -= len(c.Key.Asks)
+		}
 		if c.Action == nil {
 			if turn < len(c.Key.Calls) {
 				return CallMsg(turn, c.Key.Calls[turn])

@@ -9,6 +9,9 @@
 //     earlier calls (read as the grader reads them: the structured content,
 //     else the text), and authored examples rendered with the token and facts
 //     ({{token}} in an authored value becomes the attempt's token).
+//     A key's asks are questions put to the user first, one a turn,
+//     each answered by one of the case's turns; the calls and steps come
+//     only after the last of them is answered.
 //   - fake:refuse declines everything and calls nothing.
 //   - fake:invent answers with made-up figures and calls nothing.
 //
@@ -18,8 +21,8 @@
 //
 //   - fake:wrong-args gives every compared argument a wrong value of the
 //     right shape (Pass, Arguments);
-//   - fake:no-confirm never sends the approval a tool takes (Pass, Reached,
-//     Confirmation);
+//   - fake:no-confirm never sends the approval a tool takes, and asks
+//     the user nothing before it acts (Pass, Reached, Confirmation);
 //   - fake:declines calls nothing and declines every case (Pass, Reached,
 //     Confirmation);
 //   - fake:extra-change, after the steps, makes the suite's stray change

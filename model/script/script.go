@@ -24,6 +24,10 @@
 //	    args: {path: "notes-{{token}}.txt", content: "milk, eggs"}
 //	  - say: "I wrote notes-{{token}}.txt."
 //
+// The turns are replayed in order, one a model turn, whoever spoke before
+// it: on a case with user turns (its turns:), the turn after a say that
+// asks answers the user's reply.
+//
 // A script proves what the graders do with a given answer; it is a fake
 // and its runs are never published.
 package script
