@@ -58,6 +58,7 @@ func Several(servers []Server) Config {
 func (c Config) part(i int) Config {
 	p := c.Servers[i].Config
 	p.Builtins, p.ClientVersion, p.StderrLines, p.Writable = c.Builtins, c.ClientVersion, c.StderrLines, c.Writable
+	p.Roots, p.LogLevel = c.Roots, c.LogLevel // notify.go
 	if p.ConnectTimeout == 0 {
 		p.ConnectTimeout = c.ConnectTimeout
 	}
@@ -291,7 +292,7 @@ func (c *Conn) ServerInfo() map[string]*mcp.Implementation {
 // would refuse it.
 func (c *Conn) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	if len(c.parts) == 0 {
-		return c.Session.CallTool(ctx, params)
+		return c.watch.sessionCall(ctx, c.Session, params)
 	}
 	r, ok := c.route[params.Name]
 	if !ok {
@@ -303,7 +304,7 @@ func (c *Conn) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.C
 	p := *params
 	p.Name = r.tool
 	pt := c.parts[r.part]
-	out, err := pt.conn.Session.CallTool(ctx, &p)
+	out, err := pt.conn.watch.sessionCall(ctx, pt.conn.Session, &p)
 	if err != nil {
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {

@@ -62,6 +62,15 @@ type Config struct {
 	// Servers are the servers of a target made of several (see Several),
 	// whose Spec is then "servers:NAME,NAME...".
 	Servers []Server `yaml:"-"`
+
+	// Notifications and roots (notify.go).
+
+	// Roots are declared to the server as the client's roots (roots/list);
+	// nil declares none.
+	Roots []Root `yaml:"-"`
+	// LogLevel is the level the server is asked to log at once connected
+	// (logging/setLevel): one of LogLevels; "" or "off" asks nothing.
+	LogLevel string `yaml:"-"`
 }
 
 // streamRetries is how many times a dropped event stream is reconnected
@@ -145,6 +154,9 @@ func (c Config) Check() error {
 			return fmt.Errorf("target %q: %w", c.Shown(), err)
 		}
 	}
+	if err := c.checkNotify(); err != nil {
+		return fmt.Errorf("target %q: %w", c.Shown(), err)
+	}
 	if c.ConnectTimeout < 0 {
 		return fmt.Errorf("target %q: connect timeout %s: want a positive duration", c.Shown(), c.ConnectTimeout)
 	}
@@ -197,6 +209,8 @@ type Conn struct {
 	parts  []*part
 	route  map[string]route
 	listed []*mcp.Tool
+	// watch receives the server's notifications (notify.go).
+	watch *watch
 }
 
 // Dial connects to the target and completes MCP initialization.
@@ -211,8 +225,9 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	if version == "" {
 		version = "dev"
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, nil)
-	c := &Conn{secrets: cfg.Secrets(nil)}
+	c := &Conn{secrets: cfg.Secrets(nil), watch: &watch{logLevel: cfg.LogLevel}}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, clientOptions(cfg, c.watch))
+	addRoots(client, cfg)
 	c.secrets.AddEnviron(os.Environ()) // provider keys, should a server echo them
 	var transport mcp.Transport
 	switch cfg.Kind() {
@@ -280,6 +295,10 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		return nil, c.wrap(fmt.Errorf("connecting to target %s: %w", cfg.Describe(), c.secrets.Error(err)))
 	}
 	c.Session = session
+	if err := setLogLevel(cctx, session, cfg); err != nil {
+		c.Close()
+		return nil, c.wrap(fmt.Errorf("connecting to target %s: %w", cfg.Describe(), c.secrets.Error(err)))
+	}
 	return c, nil
 }
 
