@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -94,48 +95,110 @@ func WithNotes(ctx context.Context, notes *Notes) context.Context {
 // its tools changed.
 type watch struct {
 	logLevel string // asked for with every tool call, as the 2026-07-28 protocol does
+	onWire   bool   // notifications are seen as they are read (wire)
 	changed  atomic.Uint64
 	next     atomic.Uint64
 	mu       sync.Mutex
 	calls    map[string]*Notes // by progress token
 }
 
-// clientOptions are the client's options for the notifications and roots
-// it takes part in; w receives the notifications.
-func clientOptions(cfg Config, w *watch) *mcp.ClientOptions {
+// clientOptions are the client's options for the notifications it
+// takes part in; w receives them. Over a transport w reads on the wire
+// (onWire), w has seen each notification before the client's handlers
+// run, and they leave it alone.
+func clientOptions(w *watch) *mcp.ClientOptions {
 	return &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			w.changed.Add(1)
+			if !w.onWire {
+				w.changed.Add(1)
+			}
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			p := req.Params
-			if p == nil {
-				return
-			}
-			w.mu.Lock()
-			n := w.calls[fmt.Sprint(p.ProgressToken)]
-			w.mu.Unlock()
-			if n != nil {
-				n.add(Note{Kind: "progress", Progress: p.Progress, Total: p.Total, Message: p.Message})
+			if !w.onWire && req.Params != nil {
+				w.progress(req.Params)
 			}
 		},
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			p := req.Params
-			if p == nil {
-				return
-			}
-			note := Note{Kind: "log", Level: string(p.Level), Logger: p.Logger}
-			if s, ok := p.Data.(string); ok {
-				note.Message = s
-			} else if b, err := json.Marshal(p.Data); err == nil {
-				note.Data = b
-			}
-			w.mu.Lock()
-			defer w.mu.Unlock()
-			for _, n := range w.calls {
-				n.add(note)
+			if !w.onWire && req.Params != nil {
+				w.log(req.Params)
 			}
 		},
+	}
+}
+
+func (w *watch) progress(p *mcp.ProgressNotificationParams) {
+	w.mu.Lock()
+	n := w.calls[fmt.Sprint(p.ProgressToken)]
+	w.mu.Unlock()
+	if n != nil {
+		n.add(Note{Kind: "progress", Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
+}
+
+func (w *watch) log(p *mcp.LoggingMessageParams) {
+	note := Note{Kind: "log", Level: string(p.Level), Logger: p.Logger}
+	if s, ok := p.Data.(string); ok {
+		note.Message = s
+	} else if b, err := json.Marshal(p.Data); err == nil {
+		note.Data = b
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, n := range w.calls {
+		n.add(note)
+	}
+}
+
+// wire returns transport t reading through w: each notification is seen
+// as it is read, before a result that follows it, so a call's notes are
+// complete when the call returns. Only the transports of this package are
+// wrapped: the SDK's own may carry methods a wrapper would hide.
+func (w *watch) wire(t mcp.Transport) mcp.Transport {
+	w.onWire = true
+	return &wireTransport{t: t, w: w}
+}
+
+type wireTransport struct {
+	t mcp.Transport
+	w *watch
+}
+
+func (t *wireTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.t.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &wireConn{Connection: c, w: t.w}, nil
+}
+
+type wireConn struct {
+	mcp.Connection
+	w *watch
+}
+
+func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && !req.IsCall() {
+		c.w.seen(req)
+	}
+	return msg, err
+}
+
+// seen notes a notification read off the wire.
+func (w *watch) seen(req *jsonrpc.Request) {
+	switch req.Method {
+	case "notifications/tools/list_changed":
+		w.changed.Add(1)
+	case "notifications/progress":
+		var p mcp.ProgressNotificationParams
+		if json.Unmarshal(req.Params, &p) == nil {
+			w.progress(&p)
+		}
+	case "notifications/message":
+		var p mcp.LoggingMessageParams
+		if json.Unmarshal(req.Params, &p) == nil {
+			w.log(&p)
+		}
 	}
 }
 

@@ -64,7 +64,8 @@ func TestNotesOfACall(t *testing.T) {
 	if _, err := conn.CallTool(WithNotes(context.Background(), notes), &mcp.CallToolParams{Name: "work"}); err != nil {
 		t.Fatal(err)
 	}
-	got, dropped := settle(notes, 4)
+	notes.Close()
+	got, dropped := notes.Kept() // in-process: all in when the call returns
 	want := []Note{
 		{Kind: "progress", Progress: 1, Total: 3, Message: "step <b>"},
 		{Kind: "progress", Progress: 2, Total: 3, Message: "step <b>"},

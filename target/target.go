@@ -226,7 +226,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		version = "dev"
 	}
 	c := &Conn{secrets: cfg.Secrets(nil), watch: &watch{logLevel: cfg.LogLevel}}
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, clientOptions(cfg, c.watch))
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, clientOptions(c.watch))
 	addRoots(client, cfg)
 	c.secrets.AddEnviron(os.Environ()) // provider keys, should a server echo them
 	var transport mcp.Transport
@@ -243,7 +243,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 			return nil, fmt.Errorf("starting builtin target %s: %w", name, err)
 		}
 		c.closers = append(c.closers, ss.Close)
-		transport = ct
+		transport = c.watch.wire(ct) // notify.go
 	case "stdio":
 		args, _ := SplitCommand(strings.TrimPrefix(cfg.Spec, "stdio:"))
 		cmd := exec.Command(args[0], args[1:]...)
@@ -261,7 +261,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		cmd.Stderr = c.stderr
 		c.cmd = cmd
 		c.stdio = &commandTransport{cmd: cmd, terminate: 2 * time.Second} // transport_stdio.go
-		transport = c.stdio
+		transport = c.watch.wire(c.stdio)                                 // notify.go: notifications seen as read
 	case "http":
 		headers := http.Header{}
 		for k, v := range cfg.Headers {
