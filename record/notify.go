@@ -54,3 +54,48 @@ func (n Note) Line() string {
 	}
 	return b.String()
 }
+
+// ToolChange is a change to the server's tools an attempt saw: the server
+// said its tools changed, and listing them again found tools added,
+// removed or changed (their definitions hashing differently).
+type ToolChange struct {
+	// Turn is the attempt's turn (from 0) whose request to the model was
+	// the first to carry the new tools: the change came while the turn
+	// before it was under way (0: before the attempt's first request).
+	Turn int `json:"turn"`
+	// Added and Changed are the definitions of the tools the server added
+	// and of those whose definition changed, as it now lists them.
+	Added   []Tool `json:"added,omitempty"`
+	Changed []Tool `json:"changed,omitempty"`
+	// Removed names the tools the server no longer lists.
+	Removed []string `json:"removed,omitempty"`
+	// ToolsHash is the hash of the server's tools after the change.
+	ToolsHash string `json:"tools_hash"`
+}
+
+// ToolsSeen returns the tools attempt a could have been shown: h's Tools,
+// then each of its tool changes' added and changed tools (the latest
+// definition kept). A tool removed stays, since a call made before the
+// removal was a call of a listed tool; a call after it was recorded as
+// one of a tool not shown (Call.Shown false).
+func ToolsSeen(h *Header, a *Attempt) []Tool {
+	if len(a.ToolChanges) == 0 {
+		return h.Tools
+	}
+	tools := append([]Tool(nil), h.Tools...)
+	at := map[string]int{}
+	for i, t := range tools {
+		at[t.Name] = i
+	}
+	for _, c := range a.ToolChanges {
+		for _, t := range append(append([]Tool(nil), c.Added...), c.Changed...) {
+			if i, ok := at[t.Name]; ok {
+				tools[i] = t
+				continue
+			}
+			at[t.Name] = len(tools)
+			tools = append(tools, t)
+		}
+	}
+	return tools
+}

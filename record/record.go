@@ -290,6 +290,9 @@ type Attempt struct {
 	// DurationMS is the attempt's wall time.
 	DurationMS int64  `json:"duration_ms"`
 	Turns      []Turn `json:"turns"`
+	// ToolChanges are the changes to the server's tools the attempt saw
+	// (notifications/tools/list_changed), in order; absent when none.
+	ToolChanges []ToolChange `json:"tool_changes,omitempty"`
 	// End says how the attempt ended: "answered" (the model answered in
 	// text), "turn_cap" (it was stopped at the turn cap), "tool_call" (a
 	// tool-call case's first calls were made) or "error".

@@ -52,12 +52,17 @@ type conversation struct {
 	c    *suite.Case     // the case put to the model
 	a    *record.Attempt // the record being filled in
 	req  *model.Request  // the next request: the conversation so far
+	// changes and current are the count of the server's tools/list_changed
+	// the conversation has followed, and its tools as it last listed them
+	// (toolschanged.go).
+	changes uint64
+	current []record.Tool
 }
 
 // newConversation opens the conversation of attempt a, which puts case c
 // to the model (r being forCase(c)) with a.Prompt, over conn.
 func (r *run) newConversation(conn *target.Conn, c *suite.Case, a *record.Attempt) *conversation {
-	return &conversation{r: r, conn: conn, c: c, a: a, req: r.firstRequest(c, a.Prompt)}
+	return &conversation{r: r, conn: conn, c: c, a: a, req: r.firstRequest(c, a.Prompt), current: r.listed}
 }
 
 // converse takes steps until the conversation ends or has taken turnCap
@@ -97,6 +102,7 @@ func (cv *conversation) next(ctx context.Context) (done bool) {
 // it. It returns the model's turn as the record keeps it (text and
 // thinking capped) and the calls it makes, or why the request failed.
 func (cv *conversation) ask(ctx context.Context) (record.Turn, []model.Call, error) {
+	cv.followTools(ctx) // the server may have changed its tools since the last turn
 	cfg := cv.r.cfg
 	t0 := time.Now()
 	resp, err := cfg.Model.Generate(ctx, cv.req)
