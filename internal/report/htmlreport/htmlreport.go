@@ -348,8 +348,8 @@ type TurnView struct {
 	// ToolsChanged says how the server's tools changed before the turn's
 	// request (notifications/tools/list_changed); empty when they did not.
 	ToolsChanged []string
-	Tries          []string
-	Calls          []CallView
+	Tries        []string
+	Calls        []CallView
 	// Tokens is the turn's usage in words ("1,204 in, 88 out"); empty
 	// when the provider reported none.
 	Tokens    string
