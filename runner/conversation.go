@@ -43,9 +43,11 @@ func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
 //     before the call goes to the target; today no call waits for one.
 //   - A request the server makes while a call is under way (sampling,
 //     elicitation) and a notification it sends arrive over conn during
-//     callTools. Today the client declares no capability for them
-//     (target.Dial gives the client no options), so the SDK refuses such a
-//     request and none reaches the conversation.
+//     callTools. Today the client declares no capability for such a
+//     request, so the SDK refuses it and none reaches the conversation.
+//     The progress and log notifications of a call are kept with its
+//     record (call.go), and a change of the server's tools is followed
+//     before the next request to the model (followTools).
 type conversation struct {
 	r    *run            // the run as the case sees it (forCase)
 	conn *target.Conn    // the target the calls go to
