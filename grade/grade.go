@@ -110,6 +110,11 @@ func verdict(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 	}
 	// A mapped surface's calls, read as canonical actions, so that every
 	// check grades a run on any surface by the same key.
+	if len(a.ToolChanges) > 0 { // judged against the tools as they were when each call was made
+		seen := *h
+		seen.Tools = record.ToolsSeen(h, a)
+		h = &seen
+	}
 	h, a = actions.OnCanonical(h, a)
 	c = actions.ServedCase(c, h) // SERVER/TOOL names, for a run of several servers
 	if c.Action != nil {

@@ -78,6 +78,12 @@ type Header struct {
 	// Prices names the price table the run was priced with, when the model
 	// is a real one whose provider has a table.
 	Prices *PriceTable `json:"prices,omitempty"`
+	// Roots are the roots the client declared to the server (the suite's
+	// roots:, relative paths resolved); absent when it declared none.
+	Roots []Root `json:"roots,omitempty"`
+	// LogLevel is the level the server was asked to log at (the suite's
+	// log_level:); absent when none was asked for.
+	LogLevel string `json:"log_level,omitempty"`
 	// Batches are the provider batches the run's attempts were submitted
 	// in (run --batch), written before any was polled, so that a resumed
 	// run reads their results instead of asking (and paying) again.
@@ -284,6 +290,9 @@ type Attempt struct {
 	// DurationMS is the attempt's wall time.
 	DurationMS int64  `json:"duration_ms"`
 	Turns      []Turn `json:"turns"`
+	// ToolChanges are the changes to the server's tools the attempt saw
+	// (notifications/tools/list_changed), in order; absent when none.
+	ToolChanges []ToolChange `json:"tool_changes,omitempty"`
 	// End says how the attempt ended: "answered" (the model answered in
 	// text), "turn_cap" (it was stopped at the turn cap), "tool_call" (a
 	// tool-call case's first calls were made) or "error".
@@ -441,6 +450,11 @@ type Call struct {
 	// Server names the server the call was routed to, when the suite's
 	// target is several servers (targets:).
 	Server string `json:"server,omitempty"`
+	// Notes are the progress and log notifications the server sent about
+	// the call while it ran, in the order they came, at most MaxNotes;
+	// NotesDropped counts those beyond.
+	Notes        []Note `json:"notes,omitempty"`
+	NotesDropped int    `json:"notes_dropped,omitempty"`
 	// Kind is CallResource for a call of a client tool that reads the
 	// server's resources (resources/list, resources/read) rather than a
 	// tool of the server; empty for a tool call.

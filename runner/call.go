@@ -39,9 +39,12 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.CallTimeout)
 	defer cancel()
+	notes := &target.Notes{Max: record.MaxNotes} // progress and log messages (notify.go)
+	cctx = target.WithNotes(cctx, notes)
 	t0 := time.Now()
 	rc.Server = callServer(conn, call.Name)
 	out, err := r.resourceOr(cctx, conn, &rc, call.Name, args) // a resource tool reads resources
+	keepNotes(&rc, notes)
 	r.halt.check(err)
 	took := time.Since(t0)
 	rc.DurationMS, rc.DurationUS = took.Milliseconds(), took.Microseconds()

@@ -45,6 +45,9 @@ func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
 //   - A request the server makes while a call is under way (sampling,
 //     elicitation) arrives over conn during callTools, and is answered by
 //     the call's answerer (serverreq.go), which records it on the call.
+//     The progress and log notifications of a call are kept with its
+//     record (call.go), and a change of the server's tools is followed
+//     before the next request to the model (followTools).
 type conversation struct {
 	r    *run            // the run as the case sees it (forCase)
 	conn *target.Conn    // the target the calls go to
@@ -54,12 +57,17 @@ type conversation struct {
 
 	given []int // the case's turns the user has said, by index
 	since int   // the first of a.Turns since the user last spoke
+	// changes and current are the count of the server's tools/list_changed
+	// the conversation has followed, and its tools as it last listed them
+	// (toolschanged.go).
+	changes uint64
+	current []record.Tool
 }
 
 // newConversation opens the conversation of attempt a, which puts case c
 // to the model (r being forCase(c)) with a.Prompt, over conn.
 func (r *run) newConversation(conn *target.Conn, c *suite.Case, a *record.Attempt) *conversation {
-	return &conversation{r: r, conn: conn, c: c, a: a, req: r.firstRequest(c, a.Prompt)}
+	return &conversation{r: r, conn: conn, c: c, a: a, req: r.firstRequest(c, a.Prompt), current: r.listed}
 }
 
 // converse takes steps until the conversation ends or has taken turnCap
@@ -99,6 +107,7 @@ func (cv *conversation) next(ctx context.Context) (done bool) {
 // it. It returns the model's turn as the record keeps it (text and
 // thinking capped) and the calls it makes, or why the request failed.
 func (cv *conversation) ask(ctx context.Context) (record.Turn, []model.Call, error) {
+	cv.followTools(ctx) // the server may have changed its tools since the last turn
 	cfg := cv.r.cfg
 	t0 := time.Now()
 	resp, err := cfg.Model.Generate(ctx, cv.req)

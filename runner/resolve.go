@@ -72,7 +72,7 @@ func ResolveTarget(s *suite.Suite, o TargetOverrides) (target.Config, error) {
 func resolveChecked(s *suite.Suite, o TargetOverrides) (target.Config, error) {
 	base := func(t target.Config) target.Config {
 		t.Builtins, t.ClientVersion, t.StderrLines = o.Base.Builtins, o.Base.ClientVersion, o.Base.StderrLines
-		return t
+		return withNotify(t, s) // notify.go
 	}
 	if s == nil || len(o.Specs) > 0 {
 		if sf := o.Surface; sf != nil && !sf.Canonical() {

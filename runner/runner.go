@@ -92,6 +92,9 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.Target.ClientVersion == "" {
 		cfg.Target.ClientVersion = cfg.Build.Version
 	}
+	if cfg.Target.Roots == nil && cfg.Target.LogLevel == "" { // a target given as it is
+		cfg.Target = withNotify(cfg.Target, cfg.Suite)
+	}
 	if cfg.Target.Spec == "" {
 		return nil, errors.New("runner: no target: the suite names none and none was given")
 	}
@@ -177,6 +180,10 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 		r.header.Extra[k] = v
 	}
 	r.header.Dataset = cfg.Dataset
+	if cfg.Target.LogLevel != "off" {
+		r.header.LogLevel = cfg.Target.LogLevel
+	}
+	r.header.Roots = recordRoots(cfg.Target)
 	r.header.Surface = surface
 	r.recordCaseTools()
 	r.header.Suite.SetPaths(dir)

@@ -314,6 +314,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 			l.errorf(file, lineOf(data, "decline_phrases:"), 0, "decline_phrases %d is empty: want a phrase such as \"not permitted\"", i+1)
 		}
 	}
+	l.checkNotify(s, file, data)
 	l.suiteToolFilter(s, file, data)
 	l.checkTargetFrom(s, file, data)
 	l.checkTargets(s, file, data)

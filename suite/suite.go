@@ -108,6 +108,15 @@ type Suite struct {
 	// declined, with a note in the record; see Elicitation); a case's own
 	// overrides it.
 	Elicitation *Elicitation `yaml:"elicitation,omitempty"`
+	// Roots are declared to the server as the client's roots (roots/list):
+	// each a file:// URI, or a path taken from the suite's folder (see
+	// Root). Empty: the client declares none.
+	Roots []Root `yaml:"roots,omitempty"`
+	// LogLevel is the level the server is asked to send log messages at
+	// (debug, info, notice, warning, error, critical, alert, emergency);
+	// the messages it sends during a tool call are recorded with the call.
+	// Empty or "off": the client asks for none.
+	LogLevel string `yaml:"log_level,omitempty"`
 	// Cases are the questions.
 	Cases []*Case `yaml:"-"`
 
@@ -118,6 +127,18 @@ type Suite struct {
 	// order read, hex-encoded.
 	Hash string `yaml:"-"`
 }
+
+// Root is a root the client declares to the server: URI is a file://
+// URI, or a path (relative to the suite's folder when it is not
+// absolute) the harness turns into one; Name is optional.
+type Root struct {
+	URI  string `yaml:"uri"`
+	Name string `yaml:"name,omitempty"`
+}
+
+// LogLevels are the values of Suite.LogLevel that ask for log messages,
+// least severe first.
+var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 // The values of Suite.ToolErrors.
 const (

@@ -58,6 +58,7 @@ func Several(servers []Server) Config {
 func (c Config) part(i int) Config {
 	p := c.Servers[i].Config
 	p.Builtins, p.ClientVersion, p.StderrLines, p.Writable = c.Builtins, c.ClientVersion, c.StderrLines, c.Writable
+	p.Roots, p.LogLevel = c.Roots, c.LogLevel // notify.go
 	if p.ConnectTimeout == 0 {
 		p.ConnectTimeout = c.ConnectTimeout
 	}

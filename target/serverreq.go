@@ -96,7 +96,7 @@ func (q *asked) current() (Answerer, error) {
 func (c *Conn) callTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	a, _ := ctx.Value(answererKey{}).(Answerer)
 	if a == nil {
-		return c.Session.CallTool(ctx, params)
+		return c.watch.sessionCall(ctx, c.Session, params)
 	}
 	q := &c.asked
 	q.mu.Lock()
@@ -117,7 +117,7 @@ func (c *Conn) callTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.C
 		q.inflight = slices.DeleteFunc(q.inflight, func(x Answerer) bool { r, ok := x.(answererRef); return ok && r.p == mine })
 		q.mu.Unlock()
 	}()
-	return c.Session.CallTool(ctx, params)
+	return c.watch.sessionCall(ctx, c.Session, params)
 }
 
 // answererRef is one call's Answerer, told apart from another call's by

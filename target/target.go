@@ -62,6 +62,15 @@ type Config struct {
 	// Servers are the servers of a target made of several (see Several),
 	// whose Spec is then "servers:NAME,NAME...".
 	Servers []Server `yaml:"-"`
+
+	// Notifications and roots (notify.go).
+
+	// Roots are declared to the server as the client's roots (roots/list);
+	// nil declares none.
+	Roots []Root `yaml:"-"`
+	// LogLevel is the level the server is asked to log at once connected
+	// (logging/setLevel): one of LogLevels; "" or "off" asks nothing.
+	LogLevel string `yaml:"-"`
 }
 
 // streamRetries is how many times a dropped event stream is reconnected
@@ -145,6 +154,9 @@ func (c Config) Check() error {
 			return fmt.Errorf("target %q: %w", c.Shown(), err)
 		}
 	}
+	if err := c.checkNotify(); err != nil {
+		return fmt.Errorf("target %q: %w", c.Shown(), err)
+	}
 	if c.ConnectTimeout < 0 {
 		return fmt.Errorf("target %q: connect timeout %s: want a positive duration", c.Shown(), c.ConnectTimeout)
 	}
@@ -199,6 +211,8 @@ type Conn struct {
 	parts  []*part
 	route  map[string]route
 	listed []*mcp.Tool
+	// watch receives the server's notifications (notify.go).
+	watch *watch
 }
 
 // Dial connects to the target and completes MCP initialization.
@@ -213,11 +227,12 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 	if version == "" {
 		version = "dev"
 	}
-	c := &Conn{secrets: cfg.Secrets(nil)}
-	opts := &mcp.ClientOptions{}
+	c := &Conn{secrets: cfg.Secrets(nil), watch: &watch{logLevel: cfg.LogLevel}}
+	opts := clientOptions(c.watch) // notifications and roots (notify.go)
 	// What a server asks during a call: sampling and elicitation (serverreq.go).
 	c.answerRequests(opts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpeval", Version: version}, opts)
+	addRoots(client, cfg)
 	c.secrets.AddEnviron(os.Environ()) // provider keys, should a server echo them
 	var transport mcp.Transport
 	switch cfg.Kind() {
@@ -233,7 +248,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 			return nil, fmt.Errorf("starting builtin target %s: %w", name, err)
 		}
 		c.closers = append(c.closers, ss.Close)
-		transport = ct
+		transport = c.watch.wire(ct) // notify.go
 	case "stdio":
 		args, _ := SplitCommand(strings.TrimPrefix(cfg.Spec, "stdio:"))
 		cmd := exec.Command(args[0], args[1:]...)
@@ -251,7 +266,7 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		cmd.Stderr = c.stderr
 		c.cmd = cmd
 		c.stdio = &commandTransport{cmd: cmd, terminate: 2 * time.Second} // transport_stdio.go
-		transport = c.stdio
+		transport = c.watch.wire(c.stdio)                                 // notify.go: notifications seen as read
 	case "http":
 		headers := http.Header{}
 		for k, v := range cfg.Headers {
@@ -285,6 +300,10 @@ func Dial(ctx context.Context, cfg Config) (*Conn, error) {
 		return nil, c.wrap(fmt.Errorf("connecting to target %s: %w", cfg.Describe(), c.secrets.Error(err)))
 	}
 	c.Session = session
+	if err := setLogLevel(cctx, session, cfg); err != nil {
+		c.Close()
+		return nil, c.wrap(fmt.Errorf("connecting to target %s: %w", cfg.Describe(), c.secrets.Error(err)))
+	}
 	return c, nil
 }
 

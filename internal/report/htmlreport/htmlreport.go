@@ -335,14 +335,21 @@ type CallView struct {
 	Size int
 	// Flag, when set, says which rule the call broke; the call is marked.
 	Flag string
+	// Notes are the progress and log notifications the server sent about
+	// the call, a line each; Dropped counts those the record did not keep.
+	Notes   []string
+	Dropped int
 }
 
 // TurnView is one model turn as drawn.
 type TurnView struct {
 	N              int
 	Text, Thinking string
-	Tries          []string
-	Calls          []CallView
+	// ToolsChanged says how the server's tools changed before the turn's
+	// request (notifications/tools/list_changed); empty when they did not.
+	ToolsChanged []string
+	Tries        []string
+	Calls        []CallView
 	// Tokens is the turn's usage in words ("1,204 in, 88 out"); empty
 	// when the provider reported none.
 	Tokens    string
@@ -592,6 +599,7 @@ func fillTranscript(av *AttemptView, a *record.Attempt) {
 	}
 	for i, t := range a.Turns {
 		tv := TurnView{N: i + 1, Text: t.Text, Thinking: t.Thinking, LatencyMS: t.LatencyMS, Tokens: tokens(t.Usage)}
+		tv.ToolsChanged = toolsChanged(a.ToolChanges, i)
 		for _, tr := range t.Tries {
 			s := tr.Error
 			if tr.Status != 0 {
@@ -615,6 +623,36 @@ func fillTranscript(av *AttemptView, a *record.Attempt) {
 	}
 }
 
+// toolsChanged says, a line a change, how the server's tools changed
+// before turn i's request.
+func toolsChanged(changes []record.ToolChange, i int) []string {
+	var out []string
+	names := func(ts []record.Tool) string {
+		var n []string
+		for _, t := range ts {
+			n = append(n, t.Name)
+		}
+		return strings.Join(n, ", ")
+	}
+	for _, c := range changes {
+		if c.Turn != i {
+			continue
+		}
+		var parts []string
+		if len(c.Added) > 0 {
+			parts = append(parts, "added "+names(c.Added))
+		}
+		if len(c.Removed) > 0 {
+			parts = append(parts, "removed "+strings.Join(c.Removed, ", "))
+		}
+		if len(c.Changed) > 0 {
+			parts = append(parts, "changed "+names(c.Changed))
+		}
+		out = append(out, strings.Join(parts, "; "))
+	}
+	return out
+}
+
 // foldAt is how long a result may be before it is folded away.
 const foldAt = 1200
 
@@ -628,6 +666,10 @@ func fixtureCall(kind string, c record.Call) CallView {
 	}
 	cv.Size = len([]rune(cv.Result))
 	cv.Long = cv.Size > foldAt
+	for _, n := range c.Notes {
+		cv.Notes = append(cv.Notes, n.Line())
+	}
+	cv.Dropped = c.NotesDropped
 	return cv
 }
 
