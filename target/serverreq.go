@@ -35,18 +35,20 @@ func Answering(ctx context.Context, a Answerer) context.Context {
 
 // asked routes a server's request to the call in flight on the session
 // it came on. MCP gives a server's request no link to the call it was
-// made during (over stdio there is none on the wire), so the request
-// belongs to the one answered call in flight. Answered calls on a shared
-// session run side by side until the server first asks something; from
-// then on they take turns, so that every later request has one call to
-// belong to. A request that finds several calls in flight (the first one,
-// on a busy shared session) is refused, never given to a guess.
+// made during (over stdio there is none on the wire), so a session whose
+// calls may be answered carries one such call at a time: answered calls
+// take turns on it, and the request that arrives belongs to the one call
+// in flight. Calls without an Answerer (preflight, fixtures) do not wait.
+// Letting answered calls overlap until the server first asks was tried:
+// the first request on a busy shared session then had several calls to
+// belong to and had to be refused, failing an attempt by chance. Taking
+// turns costs a shared read-only run the overlap of its tool calls, which
+// are short beside the model's turns.
 type asked struct {
-	turn sync.Mutex // held by the answered call in flight, once the session asks
+	turn sync.Mutex // held by the answered call in flight
 
 	mu       sync.Mutex
 	inflight []Answerer
-	asks     bool // the server has asked something on this session
 }
 
 // ErrNoCall is the error a sampling request gets when no answered call is
@@ -55,9 +57,8 @@ var ErrNoCall = errors.New("mcpeval answers sampling only during a tool call it 
 
 // ErrSeveralCalls is the error a sampling request gets when several
 // answered calls are in flight on its session, and nothing says which one
-// it is for. Later calls on the session take turns, so it happens at most
-// while the calls already under way finish.
-var ErrSeveralCalls = errors.New("several tool calls are in flight on this session and the request names none of them: mcpeval does not guess; later calls on this session take turns")
+// it is for. Answered calls take turns, so it is a guard, not a path.
+var ErrSeveralCalls = errors.New("several tool calls are in flight on this session and the request names none of them: mcpeval does not guess")
 
 // answerRequests declares sampling and elicitation (form mode) in opts
 // and routes both to the call in flight on c's session.
@@ -78,12 +79,10 @@ func (c *Conn) answerRequests(opts *mcp.ClientOptions) {
 	}
 }
 
-// current returns the one answered call in flight, and marks the session
-// as one that asks.
+// current returns the one answered call in flight.
 func (q *asked) current() (Answerer, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.asks = true
 	switch len(q.inflight) {
 	case 0:
 		return nil, ErrNoCall
@@ -101,13 +100,8 @@ func (c *Conn) callTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.C
 		return c.watch.sessionCall(ctx, c.Session, params)
 	}
 	q := &c.asked
-	q.mu.Lock()
-	asks := q.asks
-	q.mu.Unlock()
-	if asks {
-		q.turn.Lock()
-		defer q.turn.Unlock()
-	}
+	q.turn.Lock()
+	defer q.turn.Unlock()
 	// A distinct pointer per call, so that two calls of one Answerer are
 	// told apart when one of them leaves.
 	mine := &a
