@@ -51,10 +51,7 @@ func (an *answerer) Elicit(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitR
 	case want.Action != suite.ElicitAccept:
 		e.Action, res.Action = want.Action, want.Action
 	default:
-		content := want.Content
-		if content == nil {
-			content = map[string]any{}
-		}
+		content := withDefaults(e.Schema, want.Content)
 		if err := fits(e.Schema, content); err != nil {
 			e.Note = fmt.Sprintf("the suite's content does not fit the requested schema (%v): declined", err)
 			break
@@ -66,6 +63,33 @@ func (an *answerer) Elicit(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitR
 	an.rc.Elicitations = append(an.rc.Elicitations, e)
 	an.mu.Unlock()
 	return res, nil
+}
+
+// withDefaults returns a copy of content with the default of every
+// property of the requested schema that content leaves out, as a form
+// submits the defaults of the fields its user did not fill (SEP-1034).
+// The suite's content is shared by every attempt, so it is never changed.
+func withDefaults(schema json.RawMessage, content map[string]any) map[string]any {
+	out := make(map[string]any, len(content))
+	for k, v := range content {
+		out[k] = v
+	}
+	// Defaults are decoded into the values JSON decodes to: the SDK
+	// validates the content as Go values before it sends it.
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
+		return out
+	}
+	for name, prop := range s.Properties {
+		d := prop["default"]
+		if _, set := out[name]; set || d == nil {
+			continue
+		}
+		out[name] = d
+	}
+	return out
 }
 
 // fits checks content against a requested schema (none: anything fits).

@@ -7,9 +7,10 @@ import "fmt"
 type Elicitation struct {
 	// Action is "accept", "decline" or "cancel".
 	Action string `yaml:"action"`
-	// Content is the form an accepted request submits; it must fit the
-	// request's requestedSchema, or the request is declined and the record
-	// says why.
+	// Content is the form an accepted request submits, with the
+	// requestedSchema's default for each field it leaves out; it must fit
+	// the requestedSchema, or the request is declined and the record says
+	// why.
 	Content map[string]any `yaml:"content,omitempty"`
 }
 

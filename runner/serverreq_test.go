@@ -1,0 +1,108 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// elicitDefaultsSchema is a form whose every field has a default, as
+// SEP-1034 allows: the fields a user leaves empty are submitted with them.
+// It is decoded as the SDK decodes a request's requestedSchema: into any.
+func elicitDefaultsSchema(t *testing.T) any {
+	t.Helper()
+	var s any
+	err := json.Unmarshal([]byte(`{"type": "object", "properties": {
+		"name": {"type": "string", "default": "John Doe"},
+		"age": {"type": "integer", "default": 30},
+		"score": {"type": "number", "default": 95.5},
+		"status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+		"verified": {"type": "boolean", "default": true},
+		"note": {"type": "string"}
+	}, "required": []}`), &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// elicit answers p as a suite with elicitation e would, and returns the
+// answer and what the record keeps of it.
+func elicit(t *testing.T, e *suite.Elicitation, p *mcp.ElicitParams) (*mcp.ElicitResult, record.Elicitation) {
+	t.Helper()
+	an := &answerer{
+		cv: &conversation{r: &run{cfg: Config{Suite: &suite.Suite{Elicitation: e}}}, c: &suite.Case{ID: "x/y"}},
+		rc: &record.Call{},
+	}
+	res, err := an.Elicit(context.Background(), p)
+	if err != nil {
+		t.Fatalf("Elicit: %v", err)
+	}
+	if len(an.rc.Elicitations) != 1 {
+		t.Fatalf("%d elicitations recorded, want 1", len(an.rc.Elicitations))
+	}
+	return res, an.rc.Elicitations[0]
+}
+
+// TestElicitAcceptAppliesDefaults: an accepted form submits the
+// requested schema's default for every field the suite's content leaves
+// out (SEP-1034), and the suite's own values win over the defaults.
+func TestElicitAcceptAppliesDefaults(t *testing.T) {
+	p := &mcp.ElicitParams{Message: "please accept with defaults", RequestedSchema: elicitDefaultsSchema(t)}
+
+	res, rec := elicit(t, &suite.Elicitation{Action: suite.ElicitAccept}, p)
+	want := map[string]any{"name": "John Doe", "age": float64(30), "score": 95.5, "status": "active", "verified": true}
+	if res.Action != suite.ElicitAccept {
+		t.Fatalf("action %q (note %q), want accept", res.Action, rec.Note)
+	}
+	// The SDK validates the content it is given, as Go values, before it
+	// sends it: each must be what JSON decodes to.
+	if diff := cmp.Diff(want, res.Content); diff != "" {
+		t.Errorf("content sent (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, asJSON(t, rec.Content)); diff != "" {
+		t.Errorf("content recorded (-want +got):\n%s", diff)
+	}
+
+	res, _ = elicit(t, &suite.Elicitation{Action: suite.ElicitAccept, Content: map[string]any{"name": "Ada", "verified": false}}, p)
+	want = map[string]any{"name": "Ada", "age": float64(30), "score": 95.5, "status": "active", "verified": false}
+	if diff := cmp.Diff(want, res.Content); diff != "" {
+		t.Errorf("content sent with the suite's own values (-want +got):\n%s", diff)
+	}
+}
+
+// TestElicitDefaultsDoNotMakeContentFit: a default is filled in only where
+// the suite's content has no value; a value of the wrong type still makes
+// the request declined, with the reason recorded.
+func TestElicitDefaultsDoNotMakeContentFit(t *testing.T) {
+	p := &mcp.ElicitParams{Message: "m", RequestedSchema: elicitDefaultsSchema(t)}
+	res, rec := elicit(t, &suite.Elicitation{Action: suite.ElicitAccept, Content: map[string]any{"age": "thirty"}}, p)
+	if res.Action != suite.ElicitDecline || res.Content != nil || rec.Note == "" {
+		t.Errorf("answer %+v, record %+v: want a decline with a note", res, rec)
+	}
+}
+
+// asJSON returns v as the server reads it: through JSON.
+func asJSON(t *testing.T, v any) map[string]any {
+	t.Helper()
+	var b []byte
+	switch v := v.(type) {
+	case json.RawMessage:
+		b = v
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
