@@ -39,7 +39,7 @@ func TestMemoryFlatJudge(t *testing.T) {
 // unjudged copies the record in dir, alone, to a directory of its own and
 // returns it: a run as recorded, with no grades or opinions, leaving dir
 // as the other memory tests score it. The record is copied as a stream
-// (see maxRSS).
+// (see measured).
 func unjudged(t *testing.T, dir string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), filepath.Base(dir))

@@ -50,7 +50,7 @@ func reviewedRecords(t *testing.T) (small, big string) {
 		t.Fatal(err)
 	}
 	// The big run is scored and reviewed by the CLI in processes of their
-	// own (peakRSS), so that this one stays small (see maxRSS).
+	// own (peakRSS), so that this one stays small (see measured).
 	for _, d := range []string{small, big} {
 		peakRSS(t, "score", d, "--judge", "fake:phrases")
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -111,29 +113,59 @@ func replayBroken(base *record.Run, dir string, times, breakEvery int) error {
 // peak resident memory in MiB.
 func peakRSS(t testing.TB, args ...string) float64 {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := &exec.Cmd{Path: exe, Args: append([]string{"mcpeval"}, args...), Stdout: io.Discard}
+	cmd, peak := measured(t, args...)
+	cmd.Stdout = io.Discard
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("mcpeval %v: %v: %s", args, err, errb.String())
 	}
-	return maxRSS(t, cmd)
+	return peak()
 }
 
-// maxRSS returns the peak resident memory, in MiB, of cmd, which has
-// exited. Linux counts in it the peak of the memory cmd was started from,
-// this test process's (os/exec starts it sharing ours until it execs), so
-// a memory test must not itself hold more than what it measures.
-func maxRSS(t testing.TB, cmd *exec.Cmd) float64 {
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("no rusage on this system")
+// measured returns the command that runs the CLI with args, and a function
+// that reads its peak resident memory in MiB once it has exited.
+//
+// The command is started under /usr/bin/time, which reports its child's
+// peak. The child's own rusage cannot be used: Linux counts in a process's
+// peak the peak of the memory it was started from when it execs, and
+// os/exec starts it sharing this test process's memory, so a test process
+// that had grown to 100 MiB measured every child at 100 MiB at least.
+// time is a small process: what its child is started from adds little.
+func measured(t testing.TB, args ...string) (*exec.Cmd, func() float64) {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("no /usr/bin/time to measure a child's peak memory with")
 	}
-	return float64(ru.Maxrss) / 1024 // kilobytes on Linux
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The test binary runs as mcpeval when its name says so (TestMain).
+	bin := filepath.Join(t.TempDir(), "mcpeval")
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "peak")
+	cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", out, bin}, args...)...)
+	// Its own process group: a signal for the child reaches it through
+	// the group, which time, waiting on it, ignores.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd, func() float64 {
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatalf("reading the peak memory time wrote: %v", err)
+		}
+		fields := strings.Fields(string(b))
+		if len(fields) == 0 {
+			t.Fatalf("time wrote no peak memory: %q", b)
+		}
+		kib, err := strconv.ParseFloat(fields[len(fields)-1], 64)
+		if err != nil {
+			t.Fatalf("time's peak memory %q: %v", b, err)
+		}
+		return kib / 1024
+	}
 }
 
 // skipPeakMemory skips a peak-memory test in -short mode, saying why (it
@@ -167,7 +199,7 @@ func memoryRecords(t *testing.T) (small, big string) {
 }
 
 // complete reports whether dir holds a complete record. It reads the
-// record as a stream, holding no attempt (see maxRSS).
+// record as a stream, holding no attempt (see measured).
 func complete(dir string) bool {
 	r, err := record.Open(dir)
 	if err != nil {

@@ -7,10 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,11 +81,7 @@ func viewPeak(t testing.TB, dir string) (peak float64, page int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := &exec.Cmd{Path: exe, Args: []string{"mcpeval", "view", "--addr", "127.0.0.1:0", dir}}
+	cmd, peakOf := measured(t, "view", "--addr", "127.0.0.1:0", dir)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	out, err := cmd.StdoutPipe()
@@ -98,7 +93,7 @@ func viewPeak(t testing.TB, dir string) (peak float64, page int) {
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
-		cmd.Process.Kill()
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		t.Fatalf("mcpeval view: reading its address: %v: %s", err, errb.String())
 	}
 	base := strings.TrimSuffix(strings.Fields(strings.TrimPrefix(line, "mcpeval view: "))[0], "/")
@@ -111,22 +106,22 @@ func viewPeak(t testing.TB, dir string) (peak float64, page int) {
 	} {
 		resp, err := http.Get(base + p)
 		if err != nil {
-			cmd.Process.Kill()
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 200 {
-			cmd.Process.Kill()
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			t.Fatalf("GET %s: %d\n%s", p, resp.StatusCode, body)
 		}
 		if strings.HasPrefix(p, "/run/") && !strings.Contains(p, "?") {
 			page = len(body)
 		}
 	}
-	cmd.Process.Signal(os.Interrupt)
-	cmd.Wait() // stopped by the signal: its exit status says nothing
-	return maxRSS(t, cmd), page
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) // the group: the child stops; time ignores it and reports
+	cmd.Wait()                                     // stopped by the signal: its exit status says nothing
+	return peakOf(), page
 }
 
 // TestViewMemoryFlat: mcpeval view serves a run of 19,000 attempts in
