@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
@@ -19,8 +19,8 @@ import (
 
 // answerer answers what the server asks while one tool call of a
 // conversation is under way (target.Answerer), and records each request
-// and its answer on the call: sampling is put to the model (the suite's
-// sampling.model, else the model under test), elicitation answered as the
+// and its answer on the call: sampling is put to the model
+// (Config.Sampler, else the model under test), elicitation answered as the
 // suite or the case says.
 type answerer struct {
 	cv *conversation
@@ -92,29 +92,15 @@ func withDefaults(schema json.RawMessage, content map[string]any) map[string]any
 	return out
 }
 
-// fits checks content against a requested schema (none: anything fits).
+// fits checks content against a requested schema (none: anything fits)
+// with the validator tool arguments are checked with, on the JSON the
+// server will receive.
 func fits(schema json.RawMessage, content map[string]any) error {
-	if len(schema) == 0 {
-		return nil
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(schema, &s); err != nil {
-		return fmt.Errorf("reading the schema: %w", err)
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		return fmt.Errorf("resolving the schema: %w", err)
-	}
-	// Validate sees what the server will: the content as JSON.
 	b, err := json.Marshal(content)
 	if err != nil {
 		return err
 	}
-	var v map[string]any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	return rs.Validate(v)
+	return actions.ValidateArgs(schema, b)
 }
 
 // errSpent is the error a sampling request gets once the run's budget is

@@ -5,7 +5,6 @@ package target
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,18 +46,13 @@ func Answering(ctx context.Context, a Answerer) context.Context {
 type asked struct {
 	turn sync.Mutex // held by the answered call in flight
 
-	mu       sync.Mutex
-	inflight []Answerer
+	mu  sync.Mutex
+	cur Answerer // the answered call in flight, if any
 }
 
 // ErrNoCall is the error a sampling request gets when no answered call is
 // in flight on its session.
 var ErrNoCall = errors.New("mcpeval answers sampling only during a tool call it made")
-
-// ErrSeveralCalls is the error a sampling request gets when several
-// answered calls are in flight on its session, and nothing says which one
-// it is for. Answered calls take turns, so it is a guard, not a path.
-var ErrSeveralCalls = errors.New("several tool calls are in flight on this session and the request names none of them: mcpeval does not guess")
 
 // answerRequests declares sampling and elicitation (form mode) in opts
 // and routes both to the call in flight on c's session.
@@ -79,17 +73,14 @@ func (c *Conn) answerRequests(opts *mcp.ClientOptions) {
 	}
 }
 
-// current returns the one answered call in flight.
+// current returns the answered call in flight.
 func (q *asked) current() (Answerer, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	switch len(q.inflight) {
-	case 0:
+	if q.cur == nil {
 		return nil, ErrNoCall
-	case 1:
-		return q.inflight[0], nil
 	}
-	return nil, ErrSeveralCalls
+	return q.cur, nil
 }
 
 // callTool sends a call on c's own session, with the server's requests
@@ -102,28 +93,13 @@ func (c *Conn) callTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.C
 	q := &c.asked
 	q.turn.Lock()
 	defer q.turn.Unlock()
-	// A distinct pointer per call, so that two calls of one Answerer are
-	// told apart when one of them leaves.
-	mine := &a
 	q.mu.Lock()
-	q.inflight = append(q.inflight, answererRef{mine})
+	q.cur = a
 	q.mu.Unlock()
 	defer func() {
 		q.mu.Lock()
-		q.inflight = slices.DeleteFunc(q.inflight, func(x Answerer) bool { r, ok := x.(answererRef); return ok && r.p == mine })
+		q.cur = nil
 		q.mu.Unlock()
 	}()
 	return c.watch.sessionCall(ctx, c.Session, params)
-}
-
-// answererRef is one call's Answerer, told apart from another call's by
-// its pointer.
-type answererRef struct{ p *Answerer }
-
-func (r answererRef) Sample(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
-	return (*r.p).Sample(ctx, p)
-}
-
-func (r answererRef) Elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	return (*r.p).Elicit(ctx, p)
 }
