@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -36,6 +37,30 @@ func recordTool(t *mcp.Tool, readOnly map[string]bool) (record.Tool, error) {
 	return rt, nil
 }
 
+// listedTool is tool t as a run keeps it when conn lists it: recorded
+// (recordTool), with the server serving it, and titled by its annotations
+// when it has no title of its own.
+func listedTool(conn *target.Conn, t *mcp.Tool, readOnly map[string]bool) (record.Tool, error) {
+	rt, err := recordTool(t, readOnly)
+	if err != nil {
+		return rt, err
+	}
+	serve(conn, &rt)
+	if t.Annotations != nil && rt.Title == "" {
+		rt.Title = t.Annotations.Title
+	}
+	return rt, nil
+}
+
+// readOnlySet is the suite's read_only_tools as a set.
+func readOnlySet(s *suite.Suite) map[string]bool {
+	set := map[string]bool{}
+	for _, t := range s.ReadOnlyTools {
+		set[t] = true
+	}
+	return set
+}
+
 // ToolsHash is the SHA-256 of the canonical JSON of the tool definitions.
 func ToolsHash(tools []record.Tool) string {
 	b, _ := json.Marshal(tools)
@@ -54,21 +79,14 @@ func (r *run) listTools(ctx context.Context, conn *target.Conn) error {
 	if listed, err = r.withResourceTools(conn, listed); err != nil { // resources: true
 		return err
 	}
-	readOnly := map[string]bool{}
-	for _, t := range r.cfg.Suite.ReadOnlyTools {
-		readOnly[t] = true
-	}
+	readOnly := readOnlySet(r.cfg.Suite)
 	r.known = map[string]bool{}
 	var names []string
 	var writes []string
 	for _, t := range listed {
-		rt, err := recordTool(t, readOnly)
+		rt, err := listedTool(conn, t, readOnly)
 		if err != nil {
 			return fmt.Errorf("tool %s: encoding input schema: %w", t.Name, err)
-		}
-		serve(conn, &rt)
-		if t.Annotations != nil && rt.Title == "" {
-			rt.Title = t.Annotations.Title
 		}
 		if !rt.ReadOnly {
 			writes = append(writes, t.Name)

@@ -139,10 +139,7 @@ func SurfaceTools(ctx context.Context, s *suite.Suite, sf *suite.Surface, base t
 	if err != nil {
 		return nil, fmt.Errorf("listing the tools of %s (before any model request): %w", name, err)
 	}
-	readOnly := map[string]bool{}
-	for _, n := range s.ReadOnlyTools {
-		readOnly[n] = true
-	}
+	readOnly := readOnlySet(s)
 	var out []record.Tool
 	for _, lt := range listed {
 		rt, err := recordTool(lt, readOnly)

@@ -30,10 +30,7 @@ func (cv *conversation) followTools(ctx context.Context) {
 	if listed, err = r.withResourceTools(cv.conn, listed); err != nil {
 		return
 	}
-	readOnly := map[string]bool{}
-	for _, t := range r.cfg.Suite.ReadOnlyTools {
-		readOnly[t] = true
-	}
+	readOnly := readOnlySet(r.cfg.Suite)
 	hidden := map[string]bool{} // listed at the start, and filtered out of the run
 	for _, name := range r.all {
 		hidden[name] = !slices.ContainsFunc(r.listed, func(t record.Tool) bool { return t.Name == name })
@@ -43,13 +40,9 @@ func (cv *conversation) followTools(ctx context.Context) {
 		if hidden[t.Name] {
 			continue
 		}
-		rt, err := recordTool(t, readOnly)
+		rt, err := listedTool(cv.conn, t, readOnly)
 		if err != nil {
 			return
-		}
-		serve(cv.conn, &rt)
-		if t.Annotations != nil && rt.Title == "" {
-			rt.Title = t.Annotations.Title
 		}
 		now = append(now, rt)
 	}
