@@ -415,7 +415,10 @@ func (ch challenge) asking(resp *http.Response, scopes []string) *http.Response 
 	return &r
 }
 
-// unionScopes returns a's scopes followed by those of b it lacks.
+// unionScopes returns the scopes of a and b together, sorted: a scope
+// list is a set (RFC 6749 §3.3), and a fixed order keeps what is asked
+// for and cached the same from one run to the next, whatever order the
+// authorization server granted them in.
 func unionScopes(a, b []string) []string {
 	out := slices.Clone(a)
 	for _, s := range b {
@@ -423,6 +426,7 @@ func unionScopes(a, b []string) []string {
 			out = append(out, s)
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 
