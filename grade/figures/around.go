@@ -119,16 +119,12 @@ var dollarPrefixes = map[string]string{
 	"NT": "TWD",
 }
 
-var codes = map[string]bool{
-	"SGD": true, "USD": true, "JPY": true, "EUR": true, "GBP": true, "AUD": true,
-	"CAD": true, "HKD": true, "NZD": true, "CNY": true, "RMB": true, "CHF": true,
-	"INR": true, "MYR": true, "KRW": true, "TWD": true, "THB": true, "IDR": true,
-	"SEK": true, "NOK": true, "DKK": true,
-}
+var codes = newWordSet(`SGD USD JPY EUR GBP AUD CAD HKD NZD CNY RMB CHF INR MYR KRW TWD THB IDR
+	SEK NOK DKK`)
 
 // currencyCode returns the ISO code a word names, or "".
 func currencyCode(w string) string {
-	if codes[w] {
+	if codes.has(w) {
 		return w
 	}
 	switch w {
@@ -182,16 +178,14 @@ var scaleWords = map[string]float64{
 
 // abbreviatedScales are the scale words written as abbreviations, which
 // may take a point ("37,8 Tsd. SGD", "2,39 Mio. SGD").
-var abbreviatedScales = map[string]bool{
-	"tsd": true, "mn": true, "mil": true, "mln": true, "mio": true, "bn": true, "bln": true, "mrd": true, "tn": true,
-}
+var abbreviatedScales = newWordSet(`tsd mn mil mln mio bn bln mrd tn`)
 
 // scaleDot returns where the scale word that ends at e ends: after the
 // point of an abbreviation when a currency follows it ("1,2 Mrd. €"),
 // else e. A point after a scale word and before anything else ends a
 // sentence ("2.4M. Then", "2,5 Mio. Das").
 func scaleDot(s string, e int) int {
-	if e >= len(s) || s[e] != '.' || !abbreviatedScales[strings.ToLower(s[wordStart(s, e):e])] {
+	if e >= len(s) || s[e] != '.' || !abbreviatedScales.has(strings.ToLower(s[wordStart(s, e):e])) {
 		return e
 	}
 	if cur, _ := currencyAfter(s, e+1); cur == "" {
@@ -262,10 +256,7 @@ func percentAfter(s string, i int) (int, bool) {
 	return i, false
 }
 
-var countNouns = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`unit units share shares account accounts month months year years
+var countNouns = newWordSet(`unit units share shares account accounts month months year years
 		day days week weeks quarter quarters holding holdings line lines item items time times people
 		person owner owners transaction transactions vest vests tranche tranches rsu rsus position
 		positions asset assets entry entries category categories case cases tool tools call calls
@@ -274,10 +265,7 @@ func init() {
 		installments deposit deposits bond bonds currency currencies attempt attempts step steps
 		question questions row rows record records result results household households
 		debit debits charge charges transfer transfers refund refunds withdrawal withdrawals
-		purchase purchases bill bills invoices orders`) {
-		countNouns[w] = true
-	}
-}
+		purchase purchases bill bills invoices orders`)
 
 // countAfter reads what a number counts: "450 units", "400 FXTC units",
 // "450 VOO".
@@ -288,7 +276,7 @@ func countAfter(s string, i int) (string, int) {
 	}
 	we := wordEnd(s, j)
 	w := s[j:we]
-	if countNouns[strings.ToLower(w)] {
+	if countNouns.has(strings.ToLower(w)) {
 		return w, we
 	}
 	if !isTicker(w) {
@@ -297,7 +285,7 @@ func countAfter(s string, i int) (string, int) {
 	k := skipSpace1(s, we)
 	if k > we && k < len(s) && wordAt(s, k) {
 		ke := wordEnd(s, k)
-		if countNouns[strings.ToLower(s[k:ke])] {
+		if countNouns.has(strings.ToLower(s[k:ke])) {
 			return s[k:ke], ke
 		}
 	}
@@ -362,17 +350,11 @@ func rateAfter(s string, i int) (int, string, bool) {
 // units are the units of measure read after a number, glued on ("30kg",
 // "16GB") or after a space ("2.5 kg"). Units a letter long are read only
 // glued on ("5g", "24h"): after a space a letter is more often a word.
-var units = map[string]bool{}
+var units = newWordSet(`kg KG mg lb lbs oz km cm ms sec secs min mins hr hrs
+		kB KB MB GB TB KiB MiB GiB TiB Mb Gb kW MW kWh MWh ml mL`)
 
 // shortUnits are the units read only when glued on.
-var shortUnits = map[string]bool{"g": true, "h": true, "l": true, "L": true}
-
-func init() {
-	for _, u := range strings.Fields(`kg KG mg lb lbs oz km cm ms sec secs min mins hr hrs
-		kB KB MB GB TB KiB MiB GiB TiB Mb Gb kW MW kWh MWh ml mL`) {
-		units[u] = true
-	}
-}
+var shortUnits = newWordSet(`g h l L`)
 
 // unitAfter reads the unit of measure after a number: "30kg", "2.5 kg".
 func unitAfter(s string, i int) (string, int) {
@@ -382,7 +364,7 @@ func unitAfter(s string, i int) (string, int) {
 	}
 	we := wordEnd(s, j)
 	w := s[j:we]
-	if units[w] || j == i && shortUnits[w] {
+	if units.has(w) || j == i && shortUnits.has(w) {
 		return w, we
 	}
 	return "", i

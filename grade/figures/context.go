@@ -128,14 +128,8 @@ func dateBoundary(s string, i int) bool {
 	return true
 }
 
-var months = map[string]bool{}
-
-func init() {
-	for _, m := range strings.Fields(`january february march april june july august september october november december
-		jan feb mar apr jun jul aug sep sept oct nov dec`) {
-		months[m] = true
-	}
-}
+var months = newWordSet(`january february march april june july august september october november december
+		jan feb mar apr jun jul aug sep sept oct nov dec`)
 
 // isMonth reports whether w names a month; "May" counts only capitalised.
 func isMonth(w string) bool {
@@ -143,7 +137,7 @@ func isMonth(w string) bool {
 	if w == "May" || w == "MAY" {
 		return true
 	}
-	return months[strings.ToLower(w)]
+	return months.has(strings.ToLower(w))
 }
 
 // nearMonth reports whether the number spanning [start, end) stands next to
@@ -210,11 +204,8 @@ func (x *extractor) wordBefore(i int) string {
 }
 
 // accountWords come before account numbers and other identifiers.
-var accountWords = map[string]bool{
-	"account": true, "acct": true, "a/c": true, "ending": true, "id": true, "ref": true,
-	"reference": true, "iban": true, "card": true, "policy": true, "tel": true, "phone": true,
-	"invoice": true, "order": true, "ticket": true, "no": true, "number": true, "nr": true,
-}
+var accountWords = newWordSet(`account acct a/c ending id ref reference iban card policy tel phone
+	invoice order ticket no number nr`)
 
 // accountContext reports whether the number starting at i is introduced as
 // an identifier: after "#", a mask ("****", "•••", "xxx", "...") or a word
@@ -248,7 +239,7 @@ func (x *extractor) accountContext(i int) bool {
 		if w == "" {
 			return false
 		}
-		if accountWords[w] {
+		if accountWords.has(w) {
 			return true
 		}
 		if w != "in" && w != "with" && w != "number" {

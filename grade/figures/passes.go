@@ -211,14 +211,8 @@ var hedgePhrases = []string{
 
 // clauseWords end the clause a hedge governs: "I don't have the price, but
 // it is about $520" vouches for $520.
-var clauseWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`but however though although so yet instead because since which
-		whereas and while assuming if estimate estimated roughly approximately around about`) {
-		clauseWords[w] = true
-	}
-}
+var clauseWords = newWordSet(`but however though although so yet instead because since which
+		whereas and while assuming if estimate estimated roughly approximately around about`)
 
 // hedges marks figures in a clause that opens by declining to vouch.
 func (x *extractor) hedges() {
@@ -263,7 +257,7 @@ func (x *extractor) clauseBefore(i int) string {
 	t = strings.ToLower(strings.ReplaceAll(t[cut:], "’", "'"))
 	words := strings.Fields(t)
 	for k := len(words) - 1; k >= 0; k-- {
-		if clauseWords[strings.Trim(words[k], "*_\"'()[]")] {
+		if clauseWords.has(strings.Trim(words[k], "*_\"'()[]")) {
 			return strings.Join(words[k+1:], " ")
 		}
 	}
