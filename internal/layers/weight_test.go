@@ -25,20 +25,20 @@ import (
 const (
 	// maxDeps is how many packages outside the standard library
 	// cmd/mcpeval links: what a fresh clone compiles.
-	maxDeps = 610
+	maxDeps = 606
 	// maxBinaryBytes is the size of a default `go build` of cmd/mcpeval.
-	maxBinaryBytes = 130 << 20
+	maxBinaryBytes = 129 << 20
 	// maxOwnInitBytes and maxOwnInitAllocs are what the module's own
 	// package initialisers may allocate before main: regexps, templates,
 	// schemas and tables are made on first use, not at start-up, so that
 	// `mcpeval version` and every serve-target process do not pay for them.
-	maxOwnInitBytes  = 64 << 10
-	maxOwnInitAllocs = 400
+	maxOwnInitBytes  = 40 << 10
+	maxOwnInitAllocs = 360
 	// maxInitBytes and maxInitAllocs are what every initialiser linked
 	// allocates, dependencies included: a new dependency that does heavy
 	// work at start-up shows here.
-	maxInitBytes  = 4600 << 10
-	maxInitAllocs = 40000
+	maxInitBytes  = 4100 << 10
+	maxInitAllocs = 36500
 )
 
 // TestBinaryWeight keeps what mcpeval costs to build and to start within
