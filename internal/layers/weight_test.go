@@ -32,8 +32,8 @@ const (
 	// package initialisers may allocate before main: regexps, templates,
 	// schemas and tables are made on first use, not at start-up, so that
 	// `mcpeval version` and every serve-target process do not pay for them.
-	maxOwnInitBytes  = 40 << 10
-	maxOwnInitAllocs = 360
+	maxOwnInitBytes  = 30 << 10
+	maxOwnInitAllocs = 280
 	// maxInitBytes and maxInitAllocs are what every initialiser linked
 	// allocates, dependencies included: a new dependency that does heavy
 	// work at start-up shows here.
