@@ -402,8 +402,8 @@ type Turn struct {
 // UserTurn is a message the user said after the model's answer: an entry
 // of its case's turns, or what the model playing the user (a simulated
 // user, the case's user:) said. A simulated user's turn has no Entry and
-// carries the user model's own usage, latency and tries, which count in
-// the run's cost on a row of their own, never in the model under test's.
+// carries the user model's own turn (usage, latency, tries), which counts
+// in the run's cost on a row of its own, never in the model under test's.
 type UserTurn struct {
 	// Entry is the entry's number in the case's turns, from 1; 0 (absent)
 	// for a simulated user's turn.
@@ -420,13 +420,10 @@ type UserTurn struct {
 	// turn's answer instead of saying more: nothing was sent, and the
 	// answer is the one graded.
 	Stop bool `json:"stop,omitempty"`
-	// StopReason, Usage, LatencyMS and Tries are the user model's own
-	// request: why it stopped, its tokens, how long it took and the
-	// provider's refusals before it answered.
-	StopReason string       `json:"stop_reason,omitempty"`
-	Usage      *model.Usage `json:"usage,omitempty"`
-	LatencyMS  int64        `json:"latency_ms,omitempty"`
-	Tries      []model.Try  `json:"tries,omitempty"`
+	// Turn is the user model's own request, as a sampling request's is
+	// kept: its text, stop reason, usage, latency and the provider's
+	// refusals before it answered; nil for a scripted entry.
+	Turn *Turn `json:"turn,omitempty"`
 	// Error says why the user model gave no message (it failed); the
 	// attempt ends in that error.
 	Error string `json:"error,omitempty"`
