@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -203,6 +204,11 @@ func (f runFlags) prepare(ctx context.Context, e *env, fs *flagSet) (runner.Conf
 	}
 	if err := spendAllowed(e, f.model, f.spend); err != nil {
 		return none, pipeline.Options{}, nil, err
+	}
+	for _, u := range s.UserModels() { // a simulated user's model spends too
+		if err := spendAllowed(e, u, f.spend); err != nil {
+			return none, pipeline.Options{}, nil, err
+		}
 	}
 	o, err := f.open(e, s)
 	if err != nil {
@@ -445,8 +451,9 @@ func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
 			return nil, err
 		}
 	}
-	if provider.Real(f.model) || provider.Real(f.judge) {
-		// A paid judge's asks count against the budget too.
+	if provider.Real(f.model) || provider.Real(f.judge) || slices.ContainsFunc(s.UserModels(), provider.Real) {
+		// A paid judge's asks and a paid user model's turns count against
+		// the budget too.
 		o.budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
 		if p, ok := o.prices.Lookup(info.Provider, info.Name); ok {
 			o.budget.Price = &p

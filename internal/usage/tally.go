@@ -15,6 +15,8 @@ type Tally struct {
 	priced bool
 	batch  price.BatchRate
 	n      int
+	prices *price.Set
+	users  map[string]*UserLine // the simulated users' models, by spec
 }
 
 // NewTally starts totalling the usage of the run with header h, priced
@@ -23,7 +25,7 @@ func NewTally(h *record.Header, prices *price.Set) *Tally {
 	if prices == nil {
 		prices = price.Builtin()
 	}
-	t := &Tally{h: *h}
+	t := &Tally{h: *h, prices: prices, users: map[string]*UserLine{}}
 	t.p, t.priced = prices.Lookup(h.Model.Provider, h.Model.Name)
 	if IsFake(h.Model) {
 		// A fake model costs nothing; its usage says nothing either.
@@ -44,6 +46,7 @@ func (t *Tally) Add(a *record.Attempt) {
 	add(&l, a, t.p, t.priced, t.batch)
 	t.s.Cases[a.Case] = l
 	add(&t.s.Total, a, t.p, t.priced, t.batch)
+	addUsers(t.users, t.prices, a)
 }
 
 // Summary returns the usage counted so far, as Summarize does; the caller
@@ -55,6 +58,7 @@ func (t *Tally) Summary() *Summary {
 		s.Cases[id] = ownCost(l)
 	}
 	s.Total = ownCost(t.s.Total)
+	s.addUserLines(t.users)
 	return &s
 }
 
