@@ -504,7 +504,9 @@ func (a *Attempt) Calls() []Call {
 // Key returns the attempt's case and number.
 func (a *Attempt) Key() AttemptKey { return AttemptKey{a.Case, a.N} }
 
-// Usage returns the attempt's total usage, its sampling turns included.
+// Usage returns the attempt's total usage, its sampling turns included;
+// a simulated user's turns are not (they are the user model's own, a cost
+// row of their own).
 func (a *Attempt) Usage() model.Usage {
 	var u model.Usage
 	for _, t := range a.Turns {

@@ -208,7 +208,7 @@ func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally, asked
 	for id, l := range sum.Cases {
 		g.WallTime[id] = time.Duration(l.WallMS) * time.Millisecond
 	}
-	if !g.Record.Header.Model.Fake || len(g.Judges) > 0 || len(sum.Users) > 0 {
+	if !g.Record.Header.Model.Fake || len(g.Judges) > 0 || sum.PaidUsers() {
 		// The judge's asks and a simulated user's turns are the run's
 		// cost too, even a fake model's.
 		g.Usage = sum

@@ -17,6 +17,8 @@ type Tally struct {
 	n      int
 	prices *price.Set
 	users  map[string]*UserLine // the simulated users' models, by spec
+	// paidUsers is set once a user model that is not a fake has played.
+	paidUsers bool
 }
 
 // NewTally starts totalling the usage of the run with header h, priced
@@ -47,6 +49,7 @@ func (t *Tally) Add(a *record.Attempt) {
 	t.s.Cases[a.Case] = l
 	add(&t.s.Total, a, t.p, t.priced, t.batch)
 	addUsers(t.users, t.prices, a)
+	t.paidUsers = t.paidUsers || paidUser(a)
 }
 
 // Summary returns the usage counted so far, as Summarize does; the caller
@@ -65,7 +68,7 @@ func (t *Tally) Summary() *Summary {
 // Cost prices the attempts counted so far, of which passed passed, as
 // NewCost does.
 func (t *Tally) Cost(passed int) *Cost {
-	return costOf(&t.h, t.n, passed, t.Summary)
+	return costOf(&t.h, t.n, passed, t.paidUsers, t.Summary)
 }
 
 // ownCost gives l a dollar figure of its own, so that changing one summary

@@ -142,6 +142,10 @@ func Text(w io.Writer, s *Summary) error {
 		fmt.Fprintf(w, "cached input: %.0f%% (%d of %d input tokens read from the prompt cache)\n",
 			100*t.CachedShare(), t.CacheRead, t.Input+t.CacheWrite+t.CacheRead)
 	}
+	if IsFake(model.Info{Provider: modelProvider(s.Model)}) && s.PaidUsers() {
+		_, err := fmt.Fprintf(w, "%s is a fake model: it costs nothing; the user models' rows are what the run cost\n", s.Model)
+		return err
+	}
 	if IsFake(model.Info{Provider: modelProvider(s.Model)}) {
 		_, err := fmt.Fprintf(w, "%s is a fake model: it costs nothing\n", s.Model)
 		return err

@@ -113,3 +113,46 @@ func (b *Budget) spendUsers(a *record.Attempt) {
 		}
 	}
 }
+
+// paidUser reports whether a model that is not a fake played the user in
+// attempt a.
+func paidUser(a *record.Attempt) bool {
+	for _, t := range a.Turns {
+		if t.User.Simulated() && !IsFake(*t.User.Model) {
+			return true
+		}
+	}
+	return false
+}
+
+// PaidUsers reports whether a user model that is not a fake played in the
+// run: its cost is the run's even when the model under test is a fake.
+func (s *Summary) PaidUsers() bool {
+	for _, l := range s.Users {
+		if !IsFake(model.Info{Provider: modelProvider(l.Model)}) {
+			return true
+		}
+	}
+	return false
+}
+
+// usersCost prices a fake model's run by what its user models cost: the
+// fake costs nothing, they cost what their tables say.
+func usersCost(c *Cost, s *Summary) *Cost {
+	if s.Total.CostUSD == nil {
+		c.State = Unpriced
+		return c
+	}
+	c.State = Priced
+	total := *s.Total.CostUSD
+	c.RunUSD = &total
+	if c.Attempts > 0 {
+		v := total / float64(c.Attempts)
+		c.PerAttemptUSD = &v
+	}
+	if c.Passed > 0 {
+		v := total / float64(c.Passed)
+		c.PerSuccessUSD = &v
+	}
+	return c
+}

@@ -77,3 +77,27 @@ func TestUserRow(t *testing.T) {
 		t.Errorf("the budget counted %d tokens, want the model's and the user's", tokens)
 	}
 }
+
+// TestUserCostOfAFakeRun: a fake model under test costs nothing, but a
+// paid user model in its run costs what its table says, and the run's
+// cost is no longer "$0 (fake)"; fake users leave it free.
+func TestUserCostOfAFakeRun(t *testing.T) {
+	r := run("fake:perfect", "fake", "perfect")
+	simulated(r, model.Info{Spec: "anthropic:m1", Provider: "anthropic", Name: "m1"}, 1_000_000, 0)
+	c := NewCost(r, 1, testPrices(t))
+	if c.State != Priced || c.RunUSD == nil || math.Abs(*c.RunUSD-3) > 1e-9 {
+		t.Errorf("a fake run with a paid user costs %+v, want $3 (the user's 1M input at $3)", c)
+	}
+	tl := NewTally(&r.Header, testPrices(t))
+	for i := range r.Attempts {
+		tl.Add(&r.Attempts[i])
+	}
+	if tc := tl.Cost(1); tc.State != Priced || tc.RunUSD == nil || *tc.RunUSD != *c.RunUSD {
+		t.Errorf("the tally prices it %+v, NewCost %+v", tc, c)
+	}
+	free := run("fake:perfect", "fake", "perfect")
+	simulated(free, model.Info{Spec: "fake:user", Provider: "fake", Name: "user", Fake: true}, 10, 10)
+	if c := NewCost(free, 1, testPrices(t)); c.State != Fake {
+		t.Errorf("a fake run with a fake user costs %+v, want free", c)
+	}
+}
