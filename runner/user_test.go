@@ -9,6 +9,7 @@ import (
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
+	"github.com/mcpeval/mcpeval/model/script"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -151,4 +152,29 @@ type failingUser struct{}
 
 func (failingUser) Generate(context.Context, *model.Request) (*model.Response, error) {
 	return nil, errors.New("no answer")
+}
+
+// TestScriptedSimulatedUser: a script plays the user by replaying its
+// says, one a user turn, and ends the conversation when they run out (it
+// answers nothing).
+func TestScriptedSimulatedUser(t *testing.T) {
+	s := loadSuite(t, simUserSuite)
+	sc, err := script.Parse([]byte("g/which:\n  - say: The total, please.\n"), "user.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := simUserRun(t, s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rec.Attempts[0]
+	if a.End != record.EndAnswered || len(a.Turns) != 3 || a.Answer != "The total is 42." {
+		t.Fatalf("attempt ended %s with %q after %d turns", a.End, a.Answer, len(a.Turns))
+	}
+	if u := a.Turns[0].User; u == nil || u.Text != "The total, please." || u.Stop {
+		t.Errorf("the script's user said %+v, want its say", u)
+	}
+	if u := a.Turns[2].User; u == nil || !u.Stop || u.Text != "" {
+		t.Errorf("after its says ran out the script's user said %+v, want the end", u)
+	}
 }
