@@ -463,6 +463,12 @@ func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
 		if err := judgePriced(f.judge, f.budgetUSD, o.prices); err != nil {
 			return nil, err
 		}
+		for _, u := range s.UserModels() {
+			if err := userPriced(u, f.budgetUSD, o.prices); err != nil {
+				return nil, err
+			}
+		}
+		o.budget.Prices = o.prices
 	}
 	return o, nil
 }
@@ -525,6 +531,22 @@ func derivedProblems(g *pipeline.Graded) error {
 		return nil
 	}
 	return exitf(exitFailure, "%s: the files above could not be read or written; the record is safe, and mcpeval score %s writes them again", g.Record.Dir, g.Record.Dir)
+}
+
+// userPriced refuses a dollar budget a paid user model (a case's user:)
+// could not be held to: its price is not in the tables.
+func userPriced(spec string, budgetUSD float64, prices *usage.Prices) error {
+	if budgetUSD <= 0 || !provider.Real(spec) {
+		return nil
+	}
+	info, err := model.ParseSpec(spec)
+	if err != nil {
+		return badInput(fmt.Errorf("user model: %w", err))
+	}
+	if _, ok := prices.Lookup(info.Provider, info.Name); !ok {
+		return usagef("--budget-usd: user model %s is not in the price table, so its turns cannot be counted in dollars; use --budget-tokens, or price it with --prices FILE", spec)
+	}
+	return nil
 }
 
 // spendAllowed refuses a paid provider unless the user said so, before any

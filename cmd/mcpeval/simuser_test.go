@@ -64,6 +64,15 @@ func TestSimulatedUserOverTheWire(t *testing.T) {
 		t.Fatalf("a paid user model without --spend: exit %d, %d requests: %s", code, user.Count(), stderr)
 	}
 
+	unpriced := filepath.Join(dir, "unpriced.yaml")
+	if err := os.WriteFile(unpriced, []byte(strings.Replace(simulatedSuite, "anthropic:claude-haiku-4-5", "anthropic:no-such-user", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = cli("run", "--suite", unpriced, "--model", "fake:perfect", "--spend", "--budget-usd", "1", "--out", run, "--quiet")
+	if code != exitUsage || !strings.Contains(stderr, "--budget-usd: user model anthropic:no-such-user is not in the price table") || user.Count() != 0 {
+		t.Fatalf("a dollar budget over an unpriced user model: exit %d: %s", code, stderr)
+	}
+
 	if _, stderr, code = cli("run", "--suite", suitePath, "--model", "openai:gpt-6-luna", "--spend", "--out", run, "--quiet"); code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}

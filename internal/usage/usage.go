@@ -184,6 +184,9 @@ type Budget struct {
 	USD float64
 	// Price prices the model, for USD.
 	Price *price.Price
+	// Prices prices the simulated users' models (a case's user:), for
+	// USD; nil: the built-in tables.
+	Prices *price.Set
 
 	mu     sync.Mutex
 	tokens int64

@@ -100,7 +100,7 @@ func userText(w io.Writer, s *Summary) {
 }
 
 // spendUsers counts attempt a's simulated user turns into the budget, each
-// at its user model's price (built-in tables).
+// at its user model's price (b.Prices, else the built-in tables).
 func (b *Budget) spendUsers(a *record.Attempt) {
 	for _, t := range a.Turns {
 		u := t.User
@@ -108,7 +108,11 @@ func (b *Budget) spendUsers(a *record.Attempt) {
 			continue
 		}
 		b.tokens += u.Turn.Usage.Billed()
-		if p, ok := userPrice(price.Builtin(), u.Model); ok {
+		prices := b.Prices
+		if prices == nil {
+			prices = price.Builtin()
+		}
+		if p, ok := userPrice(prices, u.Model); ok {
 			b.usd += price.Cost(p, u.Turn.Usage)
 		}
 	}
