@@ -393,22 +393,44 @@ type Turn struct {
 	// the record's size cap.
 	Truncated bool `json:"truncated,omitempty"`
 	// User is what the user said after this turn's answer, when the case
-	// gave the user a turn (its turns:); nil when the user said nothing
-	// more, and in records that predate user turns.
+	// gave the user a turn (its turns:) or a model played the user (its
+	// user:); nil when the user said nothing more, and in records that
+	// predate user turns.
 	User *UserTurn `json:"user,omitempty"`
 }
 
-// UserTurn is a message the user was given to say after the model's
-// answer: an entry of its case's turns.
+// UserTurn is a message the user said after the model's answer: an entry
+// of its case's turns, or what the model playing the user (a simulated
+// user, the case's user:) said. A simulated user's turn has no Entry and
+// carries the user model's own turn (usage, latency, tries), which counts
+// in the run's cost on a row of its own, never in the model under test's.
 type UserTurn struct {
-	// Entry is the entry's number in the case's turns, from 1.
-	Entry int `json:"entry"`
-	// Text is the message exactly as sent.
+	// Entry is the entry's number in the case's turns, from 1; 0 (absent)
+	// for a simulated user's turn.
+	Entry int `json:"entry,omitempty"`
+	// Text is the message exactly as sent; for a simulated user that
+	// ended the conversation (Stop), what it answered, which was not sent.
 	Text string `json:"text"`
 	// Approves is true when the entry agrees to what the model asked
 	// before acting.
 	Approves bool `json:"approves,omitempty"`
+	// Model is the model that played the user; nil for a scripted entry.
+	Model *model.Info `json:"model,omitempty"`
+	// Stop is true when the simulated user ended the conversation on this
+	// turn's answer instead of saying more: nothing was sent, and the
+	// answer is the one graded.
+	Stop bool `json:"stop,omitempty"`
+	// Turn is the user model's own request, as a sampling request's is
+	// kept: its text, stop reason, usage, latency and the provider's
+	// refusals before it answered; nil for a scripted entry.
+	Turn *Turn `json:"turn,omitempty"`
+	// Error says why the user model gave no message (it failed); the
+	// attempt ends in that error.
+	Error string `json:"error,omitempty"`
 }
+
+// Simulated reports whether a model played the user on this turn.
+func (u *UserTurn) Simulated() bool { return u != nil && u.Model != nil }
 
 // Call is one tool call and the server's answer.
 type Call struct {
@@ -482,7 +504,9 @@ func (a *Attempt) Calls() []Call {
 // Key returns the attempt's case and number.
 func (a *Attempt) Key() AttemptKey { return AttemptKey{a.Case, a.N} }
 
-// Usage returns the attempt's total usage, its sampling turns included.
+// Usage returns the attempt's total usage, its sampling turns included;
+// a simulated user's turns are not (they are the user model's own, a cost
+// row of their own).
 func (a *Attempt) Usage() model.Usage {
 	var u model.Usage
 	for _, t := range a.Turns {

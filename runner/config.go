@@ -25,6 +25,11 @@ type Config struct {
 	// a paid one to its own spend guard.
 	Sampler     model.Model
 	SamplerInfo model.Info
+	// Users are the models that play the suite's simulated users (a
+	// case's user:), by spec; the caller opens each, and holds a paid one
+	// to its own spend guard. A run whose suite names a user model Users
+	// does not hold is refused.
+	Users map[string]User
 	// Prices, when set, names the price table the run is priced with; it
 	// is recorded in the header.
 	Prices *record.PriceTable

@@ -37,9 +37,10 @@ func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
 //
 // Where an exchange with more than the model and the tools fits in:
 //   - What the user says after the model's answer is afterAnswer's to
-//     decide: the case's turns (suite.Case.Turns), scripted in the suite.
-//     A turn that holds is added to req and the conversation goes on;
-//     with none, the answer ends it. A simulated user would fit there too.
+//     decide: the case's turns (suite.Case.Turns), scripted in the suite,
+//     or a model playing the user (suite.Case.User, user.go). A message
+//     is added to req and the conversation goes on; with none, the
+//     answer ends it.
 //   - An approval of a call the model makes would come in callTools,
 //     before the call goes to the target; today no call waits for one.
 //   - A request the server makes while a call is under way (sampling,
@@ -140,12 +141,16 @@ func (cv *conversation) ask(ctx context.Context) (record.Turn, []model.Call, err
 }
 
 // afterAnswer is where the user speaks after the model's answer, and
-// reports whether the conversation ends there. The user says the case's
-// next turn (suite.Case.NextTurn) that holds of what the model did since
-// the user last spoke; the turn is recorded on the answer's turn and sent
-// as the next user message. With no such turn the conversation ends on
-// this answer.
-func (cv *conversation) afterAnswer(context.Context) (done bool) {
+// reports whether the conversation ends there. A case's simulated user is
+// asked (simulatedUser); otherwise the user says the case's next turn
+// (suite.Case.NextTurn) that holds of what the model did since the user
+// last spoke; the turn is recorded on the answer's turn and sent as the
+// next user message. With no such turn the conversation ends on this
+// answer.
+func (cv *conversation) afterAnswer(ctx context.Context) (done bool) {
+	if cv.c.User != nil {
+		return cv.simulatedUser(ctx)
+	}
 	if len(cv.c.Turns) == 0 {
 		return true
 	}

@@ -28,6 +28,9 @@ func Run(ctx context.Context, cfg Config) (*record.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.cfg.checkUsers(); err != nil {
+		return nil, err
+	}
 	return r.run(ctx)
 }
 

@@ -201,6 +201,8 @@ func friendlyType(t string) string {
 		return "a turn (want say, when, approves)"
 	case "TurnWhen":
 		return "a turn's when (want asked, called, matches)"
+	case "SimUser":
+		return "a user (want model, instructions, knows)"
 	}
 	return t
 }
@@ -276,6 +278,7 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 			l.errorf(c.File, tc.Line, tc.Column, "case %s: action turn_cap is 0: want a positive number (leave it out for the default)", c.ID)
 		}
 		l.answerChecks(c, n)
+		l.caseUser(c, n, s.User)
 		l.userTurns(c, n)
 		s.Cases = append(s.Cases, c)
 	}
@@ -304,6 +307,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 		l.errorf(file, lineOf(data, "tool_results:"), 0, "tool_results %q: want text or text+structured", s.ToolResults)
 	}
 	l.checkElicitation(s, file, data)
+	l.suiteUser(s, file, root)
 	switch s.ToolErrors {
 	case "", ToolErrorsFail, ToolErrorsNote:
 	default:

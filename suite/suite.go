@@ -117,6 +117,9 @@ type Suite struct {
 	// the messages it sends during a tool call are recorded with the call.
 	// Empty or "off": the client asks for none.
 	LogLevel string `yaml:"log_level,omitempty"`
+	// User is the simulated user of every agent case that has neither
+	// turns nor a user of its own (see SimUser); nil: none.
+	User *SimUser `yaml:"user,omitempty"`
 	// Cases are the questions.
 	Cases []*Case `yaml:"-"`
 
@@ -347,6 +350,10 @@ type Case struct {
 	// MaxUserTurns caps how many turns the user is given in one attempt
 	// (DefaultMaxUserTurns when zero).
 	MaxUserTurns int `yaml:"max_user_turns,omitempty"`
+	// User, when set, is a model that plays the user after each answer
+	// (see SimUser), in place of scripted turns: a case has one or the
+	// other. A case with neither has the suite's User.
+	User *SimUser `yaml:"user,omitempty"`
 
 	// Action is set on the cases of action suites (kinds read, write,
 	// sequence, destructive and decline): their key, fixtures and checks.

@@ -115,11 +115,11 @@ func (l *loader) userTurns(c *Case, n *yaml.Node) {
 		switch {
 		case c.MaxUserTurns <= 0:
 			at(m.Line, "max_user_turns is %d: want a positive number (leave it out for the default, %d)", c.MaxUserTurns, DefaultMaxUserTurns)
-		case len(c.Turns) == 0:
+		case len(c.Turns) == 0 && c.User == nil:
 			at(m.Line, "max_user_turns without turns: the user says nothing after the prompt; add turns or leave it out")
 		}
 	}
-	if asks := nodeAt(n, "key", "asks"); asks != nil && len(c.Key.Asks) > 0 && len(c.Turns) == 0 {
+	if asks := nodeAt(n, "key", "asks"); asks != nil && len(c.Key.Asks) > 0 && len(c.Turns) == 0 && c.User == nil {
 		at(asks.Line, "the key asks the user %d question(s) but the case has no turns to answer them: add turns or leave asks out", len(c.Key.Asks))
 	}
 	seq := mapValue(n, "turns")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -203,6 +204,11 @@ func (f runFlags) prepare(ctx context.Context, e *env, fs *flagSet) (runner.Conf
 	}
 	if err := spendAllowed(e, f.model, f.spend); err != nil {
 		return none, pipeline.Options{}, nil, err
+	}
+	for _, u := range s.UserModels() { // a simulated user's model spends too
+		if err := spendAllowed(e, u, f.spend); err != nil {
+			return none, pipeline.Options{}, nil, err
+		}
 	}
 	o, err := f.open(e, s)
 	if err != nil {
@@ -445,8 +451,9 @@ func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
 			return nil, err
 		}
 	}
-	if provider.Real(f.model) || provider.Real(f.judge) {
-		// A paid judge's asks count against the budget too.
+	if provider.Real(f.model) || provider.Real(f.judge) || slices.ContainsFunc(s.UserModels(), provider.Real) {
+		// A paid judge's asks and a paid user model's turns count against
+		// the budget too.
 		o.budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
 		if p, ok := o.prices.Lookup(info.Provider, info.Name); ok {
 			o.budget.Price = &p
@@ -456,6 +463,12 @@ func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
 		if err := judgePriced(f.judge, f.budgetUSD, o.prices); err != nil {
 			return nil, err
 		}
+		for _, u := range s.UserModels() {
+			if err := userPriced(u, f.budgetUSD, o.prices); err != nil {
+				return nil, err
+			}
+		}
+		o.budget.Prices = o.prices
 	}
 	return o, nil
 }
@@ -518,6 +531,22 @@ func derivedProblems(g *pipeline.Graded) error {
 		return nil
 	}
 	return exitf(exitFailure, "%s: the files above could not be read or written; the record is safe, and mcpeval score %s writes them again", g.Record.Dir, g.Record.Dir)
+}
+
+// userPriced refuses a dollar budget a paid user model (a case's user:)
+// could not be held to: its price is not in the tables.
+func userPriced(spec string, budgetUSD float64, prices *usage.Prices) error {
+	if budgetUSD <= 0 || !provider.Real(spec) {
+		return nil
+	}
+	info, err := model.ParseSpec(spec)
+	if err != nil {
+		return badInput(fmt.Errorf("user model: %w", err))
+	}
+	if _, ok := prices.Lookup(info.Provider, info.Name); !ok {
+		return usagef("--budget-usd: user model %s is not in the price table, so its turns cannot be counted in dollars; use --budget-tokens, or price it with --prices FILE", spec)
+	}
+	return nil
 }
 
 // spendAllowed refuses a paid provider unless the user said so, before any

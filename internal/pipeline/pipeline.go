@@ -156,6 +156,13 @@ func Run(ctx context.Context, cfg runner.Config, opts Options) (*Graded, error) 
 		}
 		cfg.Resume = old
 	}
+	if cfg.Users == nil && cfg.Suite != nil {
+		users, err := OpenUsers(cfg.Suite)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Users = users
+	}
 	rec, err := runner.Run(ctx, cfg)
 	if rec == nil {
 		return nil, err
@@ -201,8 +208,9 @@ func (g *Graded) derive(ctx context.Context, opts Options, t *usage.Tally, asked
 	for id, l := range sum.Cases {
 		g.WallTime[id] = time.Duration(l.WallMS) * time.Millisecond
 	}
-	if !g.Record.Header.Model.Fake || len(g.Judges) > 0 {
-		// The judge's asks are the run's cost too, even a fake model's.
+	if !g.Record.Header.Model.Fake || len(g.Judges) > 0 || sum.PaidUsers() {
+		// The judge's asks and a simulated user's turns are the run's
+		// cost too, even a fake model's.
 		g.Usage = sum
 		g.Usage.AddJudges(g.Judges)
 	}

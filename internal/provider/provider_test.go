@@ -40,7 +40,7 @@ func TestOpenFakes(t *testing.T) {
 			t.Errorf("fake:%s: %v (info %+v)", name, err, info)
 		}
 	}
-	if got, want := len(fake.Names()), 8; got != want {
+	if got, want := len(fake.Names()), 9; got != want {
 		t.Errorf("%d fakes registered, want %d: %v", got, want, fake.Names())
 	}
 	if _, _, err := Open("fake:nosuch", Options{Suite: s}); err == nil {

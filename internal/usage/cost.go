@@ -51,14 +51,22 @@ func IsFake(m model.Info) bool {
 // NewCost prices the record r, of which passed attempts passed, with
 // prices (nil for the built-in tables).
 func NewCost(r *record.Run, passed int, prices *price.Set) *Cost {
-	return costOf(&r.Header, len(r.Attempts), passed, func() *Summary { return Summarize(r, prices) })
+	paid := false
+	for i := range r.Attempts {
+		paid = paid || paidUser(&r.Attempts[i])
+	}
+	return costOf(&r.Header, len(r.Attempts), passed, paid, func() *Summary { return Summarize(r, prices) })
 }
 
 // costOf prices a run with header h, of which attempts were recorded and
 // passed passed; summarize totals its usage, and is not called for a fake
-// model.
-func costOf(h *record.Header, attempts, passed int, summarize func() *Summary) *Cost {
+// model unless a user model that is not a fake played a user in it
+// (paidUsers): then the run costs what its users did.
+func costOf(h *record.Header, attempts, passed int, paidUsers bool, summarize func() *Summary) *Cost {
 	c := &Cost{Attempts: attempts, Passed: passed}
+	if IsFake(h.Model) && paidUsers {
+		return usersCost(c, summarize())
+	}
 	if IsFake(h.Model) {
 		c.State = Fake
 		zero := 0.0

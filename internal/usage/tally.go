@@ -15,6 +15,10 @@ type Tally struct {
 	priced bool
 	batch  price.BatchRate
 	n      int
+	prices *price.Set
+	users  map[string]*UserLine // the simulated users' models, by spec
+	// paidUsers is set once a user model that is not a fake has played.
+	paidUsers bool
 }
 
 // NewTally starts totalling the usage of the run with header h, priced
@@ -23,7 +27,7 @@ func NewTally(h *record.Header, prices *price.Set) *Tally {
 	if prices == nil {
 		prices = price.Builtin()
 	}
-	t := &Tally{h: *h}
+	t := &Tally{h: *h, prices: prices, users: map[string]*UserLine{}}
 	t.p, t.priced = prices.Lookup(h.Model.Provider, h.Model.Name)
 	if IsFake(h.Model) {
 		// A fake model costs nothing; its usage says nothing either.
@@ -44,6 +48,8 @@ func (t *Tally) Add(a *record.Attempt) {
 	add(&l, a, t.p, t.priced, t.batch)
 	t.s.Cases[a.Case] = l
 	add(&t.s.Total, a, t.p, t.priced, t.batch)
+	addUsers(t.users, t.prices, a)
+	t.paidUsers = t.paidUsers || paidUser(a)
 }
 
 // Summary returns the usage counted so far, as Summarize does; the caller
@@ -55,13 +61,14 @@ func (t *Tally) Summary() *Summary {
 		s.Cases[id] = ownCost(l)
 	}
 	s.Total = ownCost(t.s.Total)
+	s.addUserLines(t.users)
 	return &s
 }
 
 // Cost prices the attempts counted so far, of which passed passed, as
 // NewCost does.
 func (t *Tally) Cost(passed int) *Cost {
-	return costOf(&t.h, t.n, passed, t.Summary)
+	return costOf(&t.h, t.n, passed, t.paidUsers, t.Summary)
 }
 
 // ownCost gives l a dollar figure of its own, so that changing one summary

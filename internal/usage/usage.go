@@ -45,7 +45,11 @@ type Summary struct {
 	// Judges are the judge models' asks, a row per judge; they count in
 	// Total but in no case.
 	Judges []JudgeLine `json:"judges,omitempty"`
-	// Total is the run's total: the model's attempts and the judges' asks.
+	// Users are the simulated users' models (a case's user:), a row per
+	// model; they count in Total but in no case.
+	Users []UserLine `json:"users,omitempty"`
+	// Total is the run's total: the model's attempts, the simulated
+	// users' turns and the judges' asks.
 	Total Line `json:"total"`
 }
 
@@ -119,6 +123,10 @@ func Text(w io.Writer, s *Summary) error {
 	for _, id := range ids {
 		row(id, s.Cases[id])
 	}
+	for _, l := range s.Users {
+		fmt.Fprintf(tw, "user %s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t\n", l.Model, l.Turns, l.Tokens.Input, l.Tokens.Output,
+			l.Tokens.CacheWrite, l.Tokens.CacheRead, dollars(l.CostUSD), (time.Duration(l.ModelMS) * time.Millisecond).Round(time.Millisecond), l.Retries)
+	}
 	for _, l := range s.Judges {
 		fmt.Fprintf(tw, "judge %s\t%d\t%d\t%d\t%d\t%d\t%s\t\t\t\n", l.Model, l.Asks, l.Tokens.Input, l.Tokens.Output,
 			l.Tokens.CacheWrite, l.Tokens.CacheRead, dollars(l.CostUSD))
@@ -127,11 +135,16 @@ func Text(w io.Writer, s *Summary) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	userText(w, s)
 	judgeText(w, s)
 	if t := s.Total.Tokens; t.Input+t.CacheWrite+t.CacheRead > 0 {
 		// Whether the prompt cache hit: a prefix too short to cache reads 0%.
 		fmt.Fprintf(w, "cached input: %.0f%% (%d of %d input tokens read from the prompt cache)\n",
 			100*t.CachedShare(), t.CacheRead, t.Input+t.CacheWrite+t.CacheRead)
+	}
+	if IsFake(model.Info{Provider: modelProvider(s.Model)}) && s.PaidUsers() {
+		_, err := fmt.Fprintf(w, "%s is a fake model: it costs nothing; the user models' rows are what the run cost\n", s.Model)
+		return err
 	}
 	if IsFake(model.Info{Provider: modelProvider(s.Model)}) {
 		_, err := fmt.Fprintf(w, "%s is a fake model: it costs nothing\n", s.Model)
@@ -171,6 +184,9 @@ type Budget struct {
 	USD float64
 	// Price prices the model, for USD.
 	Price *price.Price
+	// Prices prices the simulated users' models (a case's user:), for
+	// USD; nil: the built-in tables.
+	Prices *price.Set
 
 	mu     sync.Mutex
 	tokens int64
@@ -191,6 +207,7 @@ func (b *Budget) Exceeded() string {
 func (b *Budget) Spend(a *record.Attempt) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.spendUsers(a) // a simulated user's turns, each at its own model's price
 	for _, t := range a.Turns {
 		b.tokens += t.Usage.Billed()
 		if b.Price != nil {

@@ -14,6 +14,11 @@
 //     only after the last of them is answered.
 //   - fake:refuse declines everything and calls nothing.
 //   - fake:invent answers with made-up figures and calls nothing.
+//   - fake:user plays a case's user (its user:, see suite.SimUser): it
+//     answers a question of the model under test with the facts the user
+//     knows that the question names (all of them when it names none), and
+//     ends the conversation (suite.UserStop) on an answer that asks
+//     nothing.
 //
 // The other fakes prove the action columns. Each follows an action case's
 // key as fake:perfect does, except for one thing, and so must lose points

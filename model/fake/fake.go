@@ -27,6 +27,7 @@ var behaviours = map[string]Behaviour{
 	"declines":     behaviour(declinesVariant),
 	"extra-change": behaviour(extraChangeVariant),
 	"gives-up":     behaviour(givesUpVariant),
+	"user":         user,
 }
 
 // Names lists the fake models.
