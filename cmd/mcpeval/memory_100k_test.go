@@ -21,10 +21,10 @@ const hundredK = 527
 // (measured), on a household run of 190 attempts and one of 100,130: the
 // record made by replaying the household run as the memory tests do at
 // 19,000 attempts, the shards merged cut from the same replay, and run
-// running that many attempts with fake:perfect. It takes tens of minutes
+// running that many attempts with fake:perfect. It takes most of an hour
 // on a loaded machine, so it is a benchmark, run only when asked:
 //
-//	go test ./cmd/mcpeval -run '^$' -bench BenchmarkMemoryAt100k -benchtime 1x
+//	go test ./cmd/mcpeval -run '^$' -bench BenchmarkMemoryAt100k -benchtime 1x -timeout 3h
 func BenchmarkMemoryAt100k(b *testing.B) {
 	dir := b.TempDir()
 	small, big := householdRecords(b, dir, hundredK)
