@@ -13,11 +13,24 @@ import (
 )
 
 // Writer appends to a record. It is safe for concurrent use.
+//
+// Each line is synced to disk before the call that wrote it returns, and
+// lines written at once share a sync (a group commit): a writer waiting
+// for the sync under way to end finds its line synced by it, or syncs
+// every line written so far, its own and those of the writers waiting
+// behind it, in one.
 type Writer struct {
-	mu   sync.Mutex
-	f    *os.File
-	path string
-	done bool
+	// syncMu is held while syncing, and while closing; it is taken
+	// before mu.
+	syncMu sync.Mutex
+	mu     sync.Mutex
+	f      *os.File
+	path   string
+	done   bool
+	// written counts the lines written, synced those synced (under syncMu).
+	written, synced uint64
+	// sync syncs the file; tests count the syncs with it.
+	sync func() error
 }
 
 // ErrExists is wrapped by Create's error for a directory that already
@@ -47,7 +60,7 @@ func Create(dir string, h *Header) (*Writer, error) {
 	if h.Format == "" {
 		h.Format = Format
 	}
-	w := &Writer{f: f, path: p}
+	w := newWriter(f, p)
 	if err := w.write(line{Header: h}); err != nil {
 		f.Close()
 		return nil, err
@@ -95,7 +108,11 @@ func Append(dir string) (*Writer, error) {
 		f.Close()
 		return nil, fmt.Errorf("opening record to resume: %w", err)
 	}
-	return &Writer{f: f, path: p}, nil
+	return newWriter(f, p), nil
+}
+
+func newWriter(f *os.File, path string) *Writer {
+	return &Writer{f: f, path: path, sync: f.Sync}
 }
 
 // Path returns the record file's path.
@@ -107,6 +124,8 @@ func (w *Writer) Attempt(a *Attempt) error { return w.write(line{Attempt: a}) }
 // End appends the end of the run and closes the writer.
 func (w *Writer) End(e *End) error {
 	err := w.write(line{End: e})
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.done = true
@@ -118,6 +137,8 @@ func (w *Writer) End(e *End) error {
 
 // Close closes the writer without ending the run (the run can be resumed).
 func (w *Writer) Close() error {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done {
@@ -134,16 +155,34 @@ func (w *Writer) write(l line) error {
 	}
 	b = append(escapeJSON(b), '\n')
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.done {
+		w.mu.Unlock()
 		return errors.New("writing record: already closed")
 	}
 	if _, err := w.f.Write(b); err != nil {
+		w.mu.Unlock()
 		return fmt.Errorf("writing record: %w", err)
 	}
-	if err := w.f.Sync(); err != nil {
+	w.written++
+	mine := w.written
+	w.mu.Unlock()
+	// Group commit: once the sync under way ends, this line is synced
+	// already, or one sync takes it with every line written since.
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	if w.synced >= mine {
+		return nil
+	}
+	w.mu.Lock()
+	upto, done := w.written, w.done
+	w.mu.Unlock()
+	if done { // closed after this line was written, before it was synced
+		return errors.New("syncing record: already closed")
+	}
+	if err := w.sync(); err != nil {
 		return fmt.Errorf("syncing record: %w", err)
 	}
+	w.synced = upto
 	return nil
 }
 

@@ -56,6 +56,30 @@ func (t *commandTransport) Connect(context.Context) (mcp.Connection, error) {
 	return c, nil
 }
 
+// NewStdioServerTransport returns the transport a server speaks MCP over
+// on in and out (its standard input and output), one message a line, as
+// mcp.StdioTransport does, but read as the command transport reads: by one
+// streaming decoder, each message decoded in place (decodeMessage) where
+// the go-sdk's connection decodes each one three times with a fresh
+// 32 KiB buffer every time (docs/performance.md, "CPU per turn"). The
+// connection ends when in does (the client closed it); closing the
+// connection closes in. Batches are refused.
+func NewStdioServerTransport(in io.ReadCloser, out io.Writer) mcp.Transport {
+	return &stdioServerTransport{in: in, out: out}
+}
+
+type stdioServerTransport struct {
+	in  io.ReadCloser
+	out io.Writer
+}
+
+// Connect starts reading in.
+func (t *stdioServerTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &streamConn{w: t.out, incoming: make(chan decoded), closed: make(chan struct{}), closeFn: t.in.Close}
+	go c.read(&frameLimit{r: t.in, limit: mcp.DefaultMaxLineLength})
+	return c, nil
+}
+
 // stop ends the server as the MCP specification asks of a stdio client:
 // close its input, wait for it to exit, then SIGTERM, then SIGKILL.
 func (t *commandTransport) stop(stdin io.Closer) error {

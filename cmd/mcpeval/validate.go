@@ -20,7 +20,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpeval/mcpeval/target"
 )
 
 const validateHelp = `
@@ -443,7 +443,7 @@ func serveCmd(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		err = server.Run(ctx, &mcp.StdioTransport{})
+		err = server.Run(ctx, target.NewStdioServerTransport(os.Stdin, os.Stdout))
 		if ctx.Err() != nil {
 			return nil
 		}
