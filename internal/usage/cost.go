@@ -59,7 +59,13 @@ func NewCost(r *record.Run, passed int, prices *price.Set) *Cost {
 // model.
 func costOf(h *record.Header, attempts, passed int, summarize func() *Summary) *Cost {
 	c := &Cost{Attempts: attempts, Passed: passed}
+	var s *Summary
 	if IsFake(h.Model) {
+		// A fake model under test costs nothing; a paid model answering
+		// its server's sampling requests does.
+		if s = summarize(); s.Total.SampledPaid {
+			return pricedCost(c, s)
+		}
 		c.State = Fake
 		zero := 0.0
 		c.RunUSD, c.PerAttemptUSD = &zero, &zero
@@ -68,12 +74,24 @@ func costOf(h *record.Header, attempts, passed int, summarize func() *Summary) *
 		}
 		return c
 	}
-	s := summarize()
+	if s == nil {
+		s = summarize()
+	}
 	c.Prices = s.Prices
 	if rec := h.Prices; rec != nil && c.Prices != nil && rec.SHA256 != c.Prices.SHA256 {
 		c.Note = fmt.Sprintf("priced with the %s table read %s; the run was priced with the table read %s (sha256 %.12s)", c.Prices.Provider, c.Prices.Read, rec.Read, rec.SHA256)
 	}
 	if c.Prices == nil || c.Prices.Unpriced {
+		c.State = Unpriced
+		return c
+	}
+	return pricedCost(c, s)
+}
+
+// pricedCost sets c's dollars from s's total, or makes c unpriced when a
+// figure in it is unknown.
+func pricedCost(c *Cost, s *Summary) *Cost {
+	if s.Total.CostUnknown {
 		c.State = Unpriced
 		return c
 	}
@@ -87,8 +105,8 @@ func costOf(h *record.Header, attempts, passed int, summarize func() *Summary) *
 		v := total / float64(c.Attempts)
 		c.PerAttemptUSD = &v
 	}
-	if passed > 0 {
-		v := total / float64(passed)
+	if c.Passed > 0 {
+		v := total / float64(c.Passed)
 		c.PerSuccessUSD = &v
 	}
 	return c

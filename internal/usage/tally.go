@@ -15,6 +15,8 @@ type Tally struct {
 	priced bool
 	batch  price.BatchRate
 	n      int
+	// prices price the suite's sampling model.
+	prices *price.Set
 }
 
 // NewTally starts totalling the usage of the run with header h, priced
@@ -23,7 +25,7 @@ func NewTally(h *record.Header, prices *price.Set) *Tally {
 	if prices == nil {
 		prices = price.Builtin()
 	}
-	t := &Tally{h: *h}
+	t := &Tally{h: *h, prices: prices}
 	t.p, t.priced = prices.Lookup(h.Model.Provider, h.Model.Name)
 	if IsFake(h.Model) {
 		// A fake model costs nothing; its usage says nothing either.
@@ -41,9 +43,9 @@ func NewTally(h *record.Header, prices *price.Set) *Tally {
 func (t *Tally) Add(a *record.Attempt) {
 	t.n++
 	l := t.s.Cases[a.Case]
-	add(&l, a, t.p, t.priced, t.batch)
+	add(&l, a, t.p, t.priced, t.batch, t.prices)
 	t.s.Cases[a.Case] = l
-	add(&t.s.Total, a, t.p, t.priced, t.batch)
+	add(&t.s.Total, a, t.p, t.priced, t.batch, t.prices)
 }
 
 // Summary returns the usage counted so far, as Summarize does; the caller
