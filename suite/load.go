@@ -304,6 +304,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 		l.errorf(file, lineOf(data, "tool_results:"), 0, "tool_results %q: want text or text+structured", s.ToolResults)
 	}
 	l.checkElicitation(s, file, data)
+	l.checkSampling(s, file, data)
 	switch s.ToolErrors {
 	case "", ToolErrorsFail, ToolErrorsNote:
 	default:
