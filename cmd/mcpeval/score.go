@@ -289,11 +289,20 @@ func (t *mdTranscripts) add(a *record.Attempt) {
 	}
 }
 
-func (t *mdTranscripts) option() []report.Option {
+// picked returns the attempts picked; nil for a nil t.
+func (t *mdTranscripts) picked() *report.Transcripts {
 	if t == nil {
 		return nil
 	}
 	shown := append(t.first, t.rest...)
 	shown = shown[:min(len(shown), report.MaxMarkdownTranscripts)]
-	return []report.Option{report.WithTranscripts(&report.Transcripts{Attempts: shown, More: t.seen - len(shown)})}
+	return &report.Transcripts{Attempts: shown, More: t.seen - len(shown)}
+}
+
+// option is the Markdown report's option showing the attempts picked.
+func (t *mdTranscripts) option() []report.Option {
+	if t == nil {
+		return nil
+	}
+	return []report.Option{report.WithTranscripts(t.picked())}
 }
