@@ -133,6 +133,9 @@ func (an *answerer) Sample(ctx context.Context, p *mcp.CreateMessageParams) (*mc
 	if r.cfg.Sampler != nil {
 		m, info = r.cfg.Sampler, &r.cfg.SamplerInfo
 	}
+	// The server's maxTokens is recorded, not sent: a model.Request has no
+	// limit on output tokens of its own, so the answering model's max_tokens
+	// (its spec's option) applies (docs/targets.md says so).
 	s := record.Sampling{System: p.SystemPrompt, MaxTokens: p.MaxTokens, Model: info}
 	req := &model.Request{CaseID: an.cv.c.ID, System: p.SystemPrompt, Sampling: true}
 	for _, msg := range p.Messages {

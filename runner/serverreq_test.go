@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,4 +106,68 @@ func asJSON(t *testing.T, v any) map[string]any {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// samplingModel answers every request with fixed text and usage, and
+// keeps the requests it was sent.
+type samplingModel struct{ got []*model.Request }
+
+func (m *samplingModel) Generate(_ context.Context, req *model.Request) (*model.Response, error) {
+	m.got = append(m.got, req)
+	return &model.Response{Message: model.Message{Role: model.Assistant, Blocks: []model.Block{{Kind: model.Text, Text: "herons"}}},
+		Usage: model.Usage{Input: 12, Output: 3}}, nil
+}
+
+// sample puts a sampling request to a run configured as cfg, and returns
+// the answer, the error and what the call's record keeps.
+func sample(t *testing.T, cfg Config) (*mcp.CreateMessageResult, error, record.Sampling) {
+	t.Helper()
+	cfg.MaxOutputBytes = 1 << 20
+	an := &answerer{cv: &conversation{r: &run{cfg: cfg}, c: &suite.Case{ID: "x/y"}}, rc: &record.Call{}}
+	res, err := an.Sample(context.Background(), &mcp.CreateMessageParams{MaxTokens: 50, SystemPrompt: "be brief",
+		Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "a haiku"}}}})
+	if len(an.rc.Sampling) != 1 {
+		t.Fatalf("%d sampling turns recorded, want 1", len(an.rc.Sampling))
+	}
+	return res, err, an.rc.Sampling[0]
+}
+
+// TestSamplingStopsAtTheBudget: once the run's budget is spent, a
+// server's sampling request is not sent to any model; it gets an error,
+// which the record keeps.
+func TestSamplingStopsAtTheBudget(t *testing.T) {
+	m := &samplingModel{}
+	spent := func() string { return string(record.KindBudget) }
+	res, err, s := sample(t, Config{Model: m, BeforeAttempt: spent})
+	if len(m.got) != 0 {
+		t.Errorf("a spent budget still sent %d sampling requests", len(m.got))
+	}
+	if err == nil || res != nil {
+		t.Errorf("the request got %+v, %v: want an error", res, err)
+	}
+	if s.Error != errSpent.Error() || s.Turn.Usage != (model.Usage{}) {
+		t.Errorf("recorded %+v, want the budget's error and no usage", s)
+	}
+	// With budget left, the request is sent, and its usage recorded.
+	_, err, s = sample(t, Config{Model: m, BeforeAttempt: func() string { return "" }})
+	if err != nil || len(m.got) != 1 || s.Turn.Usage.Input != 12 || s.Turn.Text != "herons" {
+		t.Errorf("with budget left: error %v, %d requests, recorded %+v", err, len(m.got), s)
+	}
+}
+
+// TestSamplingByTheSuitesModel: the suite's sampling model answers
+// instead of the model under test, and the record names it.
+func TestSamplingByTheSuitesModel(t *testing.T) {
+	under, sampler := &samplingModel{}, &samplingModel{}
+	info := model.Info{Spec: "fake:sampler", Provider: "fake", Name: "sampler"}
+	res, err, s := sample(t, Config{Model: under, Sampler: sampler, SamplerInfo: info})
+	if err != nil || len(under.got) != 0 || len(sampler.got) != 1 {
+		t.Fatalf("error %v; the model under test got %d requests, the sampler %d: want 0 and 1", err, len(under.got), len(sampler.got))
+	}
+	if s.Model == nil || s.Model.Spec != info.Spec || res.Model != "sampler" {
+		t.Errorf("recorded model %v, answered as %q: want %v", s.Model, res.Model, info)
+	}
+	if !sampler.got[0].Sampling || sampler.got[0].System != "be brief" || s.MaxTokens != 50 {
+		t.Errorf("sent %+v, recorded %+v", sampler.got[0], s)
+	}
 }

@@ -308,6 +308,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	}
 	l.checkElicitation(s, file, data)
 	l.suiteUser(s, file, root)
+	l.checkSampling(s, file, data)
 	switch s.ToolErrors {
 	case "", ToolErrorsFail, ToolErrorsNote:
 	default:

@@ -1,6 +1,10 @@
 package suite
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mcpeval/mcpeval/model"
+)
 
 // Elicitation is the answer a server's elicitation request
 // (elicitation/create, form mode) gets, as a user would give it.
@@ -12,6 +16,15 @@ type Elicitation struct {
 	// the requestedSchema, or the request is declined and the record says
 	// why.
 	Content map[string]any `yaml:"content,omitempty"`
+}
+
+// Sampling says which model answers a server's sampling requests
+// (sampling/createMessage) made during a tool call.
+type Sampling struct {
+	// Model is the spec of the model that answers ("provider:name",
+	// options after semicolons, as --model takes), opened once for the
+	// run; a paid one needs --spend as the model under test does.
+	Model string `yaml:"model"`
 }
 
 // The actions of an Elicitation.
@@ -36,6 +49,26 @@ func (l *loader) checkElicitation(s *Suite, file string, data []byte) {
 		if msg := e.check(); msg != "" {
 			l.errorf(file, lineOf(data, "elicitation:"), 0, "elicitation: %s", msg)
 		}
+	}
+}
+
+// checkSampling checks the suite's sampling setting: a model spec of the
+// form provider:name. Whether the provider exists is checked when the
+// run opens it.
+func (l *loader) checkSampling(s *Suite, file string, data []byte) {
+	if s.Sampling == nil {
+		return
+	}
+	line, col := lineOf(data, "sampling:"), 0
+	if n := nodeAt(rootNode(data), "sampling", "model"); n != nil {
+		line, col = n.Line, n.Column
+	}
+	if s.Sampling.Model == "" {
+		l.errorf(file, line, col, "sampling: model is empty: want a model spec such as fake:perfect (leave sampling out for the model under test)")
+		return
+	}
+	if _, err := model.ParseSpec(s.Sampling.Model); err != nil {
+		l.errorf(file, line, col, "sampling: %v", err)
 	}
 }
 

@@ -108,6 +108,9 @@ type Suite struct {
 	// declined, with a note in the record; see Elicitation); a case's own
 	// overrides it.
 	Elicitation *Elicitation `yaml:"elicitation,omitempty"`
+	// Sampling names the model that answers a server's sampling requests
+	// (nil: the model under test); see Sampling.
+	Sampling *Sampling `yaml:"sampling,omitempty"`
 	// Roots are declared to the server as the client's roots (roots/list):
 	// each a file:// URI, or a path taken from the suite's folder (see
 	// Root). Empty: the client declares none.

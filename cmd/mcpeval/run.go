@@ -210,6 +210,9 @@ func (f runFlags) prepare(ctx context.Context, e *env, fs *flagSet) (runner.Conf
 			return none, pipeline.Options{}, nil, err
 		}
 	}
+	if spec := pipeline.SamplerSpec(s); spendAllowed(e, spec, f.spend) != nil {
+		return none, pipeline.Options{}, nil, usagef("the suite's sampling model %s calls a paid model API and nothing has been sent: allow spending with --spend or MCPEVAL_SPEND=yes", spec)
+	}
 	o, err := f.open(e, s)
 	if err != nil {
 		return none, pipeline.Options{}, nil, err
@@ -430,11 +433,15 @@ func (f *runFlags) suiteAndTarget() (*suite.Suite, target.Config, error) {
 // opened is what a run opens before it starts: the model, the price
 // tables, the advisory judge and the budget.
 type opened struct {
-	model  model.Model
-	info   model.Info
-	prices *usage.Prices
-	judge  judge.Judge
-	budget *usage.Budget
+	model model.Model
+	info  model.Info
+	// sampler answers the servers' sampling requests when the suite names
+	// a model for them (sampling.model); nil: the model under test.
+	sampler     model.Model
+	samplerInfo model.Info
+	prices      *usage.Prices
+	judge       judge.Judge
+	budget      *usage.Budget
 }
 
 func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
@@ -443,6 +450,9 @@ func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
 		return nil, badInput(err)
 	}
 	o := &opened{model: m, info: info}
+	if o.sampler, o.samplerInfo, err = pipeline.OpenSampler(s); err != nil {
+		return nil, badInput(err)
+	}
 	if o.prices, err = f.prices.load(); err != nil {
 		return nil, err
 	}
@@ -451,10 +461,14 @@ func (f *runFlags) open(e *env, s *suite.Suite) (*opened, error) {
 			return nil, err
 		}
 	}
-	if provider.Real(f.model) || provider.Real(f.judge) || slices.ContainsFunc(s.UserModels(), provider.Real) {
-		// A paid judge's asks and a paid user model's turns count against
-		// the budget too.
-		o.budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD}
+	sampler := pipeline.SamplerSpec(s)
+	if provider.Real(f.model) || provider.Real(f.judge) || provider.Real(sampler) || slices.ContainsFunc(s.UserModels(), provider.Real) {
+		// A paid judge's asks, a paid sampling model's answers and a paid
+		// user model's turns count against the budget too.
+		o.budget = &usage.Budget{Tokens: f.budgetTokens, USD: f.budgetUSD, Prices: o.prices}
+		if _, ok := o.prices.Lookup(o.samplerInfo.Provider, o.samplerInfo.Name); !ok && f.budgetUSD > 0 && provider.Real(sampler) {
+			return nil, usagef("--budget-usd: the suite's sampling model %s is not in the price table, so its spending cannot be counted in dollars; use --budget-tokens", sampler)
+		}
 		if p, ok := o.prices.Lookup(info.Provider, info.Name); ok {
 			o.budget.Price = &p
 		} else if f.budgetUSD > 0 && provider.Real(f.model) {
@@ -480,6 +494,7 @@ func (f *runFlags) config(s *suite.Suite, tcfg target.Config, o *opened, resume 
 		Attempts: f.attempts, Concurrency: f.concurrency, TurnCap: f.turns,
 		Cases: f.cases, OutDir: f.out, Build: buildinfo.Get(), CallTimeout: f.callTimeout,
 		Resume: resume, TargetPool: f.targetPool,
+		Sampler: o.sampler, SamplerInfo: o.samplerInfo,
 	}
 	if resume == nil {
 		cfg.Extra = budgetExtra(f.budgetTokens, f.budgetUSD)

@@ -40,7 +40,8 @@ graded and after review. --html also writes the run as one self-contained
 HTML page: provenance, both rates, every attempt's transcript and review.
 A run of 500 attempts or more is paged: its failing and errored attempts
 are shown by case with their transcripts (the first 20 of each case), its
-passes counted per case.
+passes counted per case. --markdown ends with the transcripts of up to 50
+attempts, failing and errored ones first, folded away.
 `
 
 func init() {
@@ -152,9 +153,14 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 	// cost and each case's time.
 	tally := usage.NewTally(&rec.Header, prices)
 	durations := map[string]time.Duration{}
+	var shown *mdTranscripts
+	if *asMD && !*asJSON {
+		shown = newMDTranscripts(&res)
+	}
 	err = rd.Each(func(a *record.Attempt) error {
 		tally.Add(a)
 		durations[a.Case] += time.Duration(a.DurationMS) * time.Millisecond
+		shown.add(a)
 		return nil
 	})
 	if err != nil {
@@ -185,7 +191,7 @@ func reportCmd(ctx context.Context, e *env, args []string) error {
 			Reviewed *review.Reviewed `json:"reviewed"`
 		}{report.NewSummary(&res, &rec.Header, filepath.Join(rec.Dir, record.FileName), cost, report.WithAgreement(ag)), rv})
 	default:
-		err = printCost(e, *asJSON, *asMD, &res, rec, cost)
+		err = printCost(e, *asJSON, *asMD, &res, rec, cost, shown.option()...)
 		if err == nil && *asMD && rv.Reviews() {
 			fmt.Fprintln(e.stdout)
 			err = review.Markdown(e.stdout, rv)
@@ -231,7 +237,7 @@ func readRun(e *env, dir string) (*record.Run, error) {
 
 // printCost prints a graded run with its cost; rec's attempts are not
 // read, so rec may be a run read as a stream (record.Open).
-func printCost(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, cost *usage.Cost) error {
+func printCost(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, cost *usage.Cost, mdOpts ...report.Option) error {
 	path := filepath.Join(rec.Dir, record.FileName)
 	ag, err := agreement.Read(rec.Dir) // the judge's measured agreement, beside its judged cases
 	if err != nil {
@@ -241,7 +247,7 @@ func printCost(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, co
 	case asJSON:
 		return report.JSON(e.stdout, res, &rec.Header, path, cost, report.WithAgreement(ag))
 	case asMD:
-		return report.Markdown(e.stdout, res, &rec.Header, cost, report.WithAgreement(ag))
+		return report.Markdown(e.stdout, res, &rec.Header, cost, append(mdOpts, report.WithAgreement(ag))...)
 	default:
 		if err := report.Text(e.stdout, res, &rec.Header, cost, report.WithAgreement(ag)); err != nil {
 			return err
@@ -249,4 +255,54 @@ func printCost(e *env, asJSON, asMD bool, res *grade.Result, rec *record.Run, co
 		fmt.Fprintf(e.stdout, "\nrecord: %s\n", path)
 		return nil
 	}
+}
+
+// mdTranscripts picks the attempts whose transcripts mcpeval report
+// --markdown shows: failing and errored attempts first, then the rest,
+// report.MaxMarkdownTranscripts in all, the others counted. A nil one
+// picks none.
+type mdTranscripts struct {
+	outcome     map[record.AttemptKey]grade.Outcome
+	first, rest []record.Attempt
+	seen        int
+}
+
+func newMDTranscripts(res *grade.Result) *mdTranscripts {
+	t := &mdTranscripts{outcome: map[record.AttemptKey]grade.Outcome{}}
+	for _, a := range res.Attempts {
+		t.outcome[record.AttemptKey{Case: a.Case, N: a.N}] = a.Outcome
+	}
+	return t
+}
+
+func (t *mdTranscripts) add(a *record.Attempt) {
+	if t == nil {
+		return
+	}
+	t.seen++
+	o := t.outcome[record.AttemptKey{Case: a.Case, N: a.N}]
+	switch {
+	case (o == grade.Fail || o == grade.Error) && len(t.first) < report.MaxMarkdownTranscripts:
+		t.first = append(t.first, *a)
+	case o != grade.Fail && o != grade.Error && len(t.rest) < report.MaxMarkdownTranscripts:
+		t.rest = append(t.rest, *a)
+	}
+}
+
+// picked returns the attempts picked; nil for a nil t.
+func (t *mdTranscripts) picked() *report.Transcripts {
+	if t == nil {
+		return nil
+	}
+	shown := append(t.first, t.rest...)
+	shown = shown[:min(len(shown), report.MaxMarkdownTranscripts)]
+	return &report.Transcripts{Attempts: shown, More: t.seen - len(shown)}
+}
+
+// option is the Markdown report's option showing the attempts picked.
+func (t *mdTranscripts) option() []report.Option {
+	if t == nil {
+		return nil
+	}
+	return []report.Option{report.WithTranscripts(t.picked())}
 }

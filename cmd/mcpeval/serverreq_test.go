@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -12,7 +16,8 @@ import (
 // TestEverythingAsks runs examples/everything-asks on the reference test
 // server: its sampling request is answered by fake:perfect and its
 // elicitation as the suite (and one case) says, and the record holds
-// both on the call that asked.
+// both on the call that asked, and the run's Markdown and HTML reports
+// show them.
 func TestEverythingAsks(t *testing.T) {
 	base := startEverything(t)
 	out := filepath.Join(t.TempDir(), "run")
@@ -60,5 +65,48 @@ func TestEverythingAsks(t *testing.T) {
 	dc := calls["asks/elicitation-declined"]
 	if len(dc.Elicitations) != 1 || dc.Elicitations[0].Action != "decline" {
 		t.Errorf("the case's own elicitation: recorded %+v, want decline", dc.Elicitations)
+	}
+	reportsShowAsks(t, out, sm.Turn.Text)
+}
+
+// reportsShowAsks checks that the Markdown and HTML reports of the run in
+// dir show its sampling request with the answer sampled, and its
+// elicitation answers.
+func reportsShowAsks(t *testing.T, dir, sampled string) {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "run.html")
+	var md, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"report", dir, "--markdown", "--html", page}, nil, &md, &errb); code != 0 {
+		t.Fatalf("mcpeval report: exit %d: %s", code, errb.String())
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"    - **sampling** answered by the model under test (at most 50 tokens)",
+		"      - user: ",
+		"a haiku about herons",
+		"      - answer (",
+		"): " + report.EscapeMarkdown(sampled),
+		"      - answer: **accept** `{\"check\":true,",
+		`"name":"Ada Lovelace"`,
+		"      - answer: **decline**",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the Markdown report does not say %q:\n%s", want, md.String())
+		}
+	}
+	for _, want := range []string{
+		"the server asked the model under test for at most 50 tokens",
+		"a haiku about herons",
+		sampled,
+		`answer: <b class="elicit-action">accept</b>`,
+		"Ada Lovelace",
+		`answer: <b class="elicit-action">decline</b>`,
+	} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the HTML report does not say %q", want)
+		}
 	}
 }

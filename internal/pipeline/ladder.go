@@ -219,6 +219,11 @@ func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun) (*Graded, err
 		return nil, fmt.Errorf("opening model %s: %w", r.Model, err)
 	}
 	rc.Model, rc.ModelInfo, rc.OutDir = m, info, r.Out
+	if rc.Sampler == nil {
+		if rc.Sampler, rc.SamplerInfo, err = OpenSampler(rc.Suite); err != nil {
+			return nil, err
+		}
+	}
 	return Run(ctx, rc, cfg.Options)
 }
 

@@ -16,7 +16,8 @@ import (
 type Option func(*options)
 
 type options struct {
-	agreement *agreement.Saved
+	agreement   *agreement.Saved
+	transcripts *Transcripts
 }
 
 // WithAgreement shows the judge's measured agreement with people (a run's

@@ -89,6 +89,7 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost
 		}
 		fmt.Fprint(bw, "\n</details>\n")
 	}
+	markdownTranscripts(bw, res, o.transcripts)
 	mdWarnings(bw, res)
 	return bw.Flush()
 }

@@ -164,6 +164,15 @@ func Show(w io.Writer, it Item, full bool) error {
 						fmt.Fprintln(bw, "      (cut to the record's size cap when recorded)")
 					}
 				}
+				asked(bw, c)
+			}
+			if u := t.User; u != nil {
+				approves := ""
+				if u.Approves {
+					approves = ", approving"
+				}
+				fmt.Fprintf(bw, "user (the case's turn %d%s)\n", u.Entry, approves)
+				block(bw, "  ", u.Text)
 			}
 		}
 		fmt.Fprintf(bw, "answer (%s)\n", termsafe.Line(a.End))
@@ -183,6 +192,56 @@ func Show(w io.Writer, it Item, full bool) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// asked writes what the server asked while call c ran, in the order
+// the record keeps: its sampling requests with the model's answers, its
+// elicitations with the answers given, then its progress and log
+// notifications.
+func asked(w io.Writer, c record.Call) {
+	for _, s := range c.Sampling {
+		by := "the model under test"
+		if s.Model != nil {
+			by = s.Model.Spec
+		}
+		fmt.Fprintf(w, "    sampling request, answered by %s", termsafe.Line(by))
+		if s.MaxTokens > 0 {
+			fmt.Fprintf(w, " (at most %d tokens)", s.MaxTokens)
+		}
+		fmt.Fprintln(w)
+		if s.System != "" {
+			fmt.Fprintln(w, "      system")
+			block(w, "        ", s.System)
+		}
+		for _, m := range s.Messages {
+			fmt.Fprintf(w, "      %s\n", termsafe.Line(m.Role))
+			block(w, "        ", m.Text)
+		}
+		if s.Error != "" {
+			fmt.Fprintf(w, "      sampling error: %s\n", termsafe.Line(s.Error))
+			continue
+		}
+		fmt.Fprintf(w, "      answer (%d in, %d out)\n", s.Turn.Usage.Input, s.Turn.Usage.Output)
+		block(w, "        ", s.Turn.Text)
+	}
+	for _, e := range c.Elicitations {
+		fmt.Fprintln(w, "    elicitation request")
+		block(w, "      ", e.Message)
+		fmt.Fprintf(w, "      answer: %s", termsafe.Line(e.Action))
+		if len(e.Content) > 0 {
+			fmt.Fprintf(w, " %s", termsafe.Line(string(e.Content)))
+		}
+		fmt.Fprintln(w)
+		if e.Note != "" {
+			fmt.Fprintf(w, "      (%s)\n", termsafe.Line(e.Note))
+		}
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(w, "    note %s\n", termsafe.Line(n.Line()))
+	}
+	if c.NotesDropped > 0 {
+		fmt.Fprintf(w, "    (%d more notifications dropped)\n", c.NotesDropped)
+	}
 }
 
 // block writes text indented, made safe for a terminal.

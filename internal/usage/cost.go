@@ -64,10 +64,16 @@ func NewCost(r *record.Run, passed int, prices *price.Set) *Cost {
 // (paidUsers): then the run costs what its users did.
 func costOf(h *record.Header, attempts, passed int, paidUsers bool, summarize func() *Summary) *Cost {
 	c := &Cost{Attempts: attempts, Passed: passed}
+	var s *Summary
 	if IsFake(h.Model) && paidUsers {
 		return usersCost(c, summarize())
 	}
 	if IsFake(h.Model) {
+		// A fake model under test costs nothing; a paid model answering
+		// its server's sampling requests does.
+		if s = summarize(); s.Total.SampledPaid {
+			return pricedCost(c, s)
+		}
 		c.State = Fake
 		zero := 0.0
 		c.RunUSD, c.PerAttemptUSD = &zero, &zero
@@ -76,12 +82,24 @@ func costOf(h *record.Header, attempts, passed int, paidUsers bool, summarize fu
 		}
 		return c
 	}
-	s := summarize()
+	if s == nil {
+		s = summarize()
+	}
 	c.Prices = s.Prices
 	if rec := h.Prices; rec != nil && c.Prices != nil && rec.SHA256 != c.Prices.SHA256 {
 		c.Note = fmt.Sprintf("priced with the %s table read %s; the run was priced with the table read %s (sha256 %.12s)", c.Prices.Provider, c.Prices.Read, rec.Read, rec.SHA256)
 	}
 	if c.Prices == nil || c.Prices.Unpriced {
+		c.State = Unpriced
+		return c
+	}
+	return pricedCost(c, s)
+}
+
+// pricedCost sets c's dollars from s's total, or makes c unpriced when a
+// figure in it is unknown.
+func pricedCost(c *Cost, s *Summary) *Cost {
+	if s.Total.CostUnknown {
 		c.State = Unpriced
 		return c
 	}
@@ -95,8 +113,8 @@ func costOf(h *record.Header, attempts, passed int, paidUsers bool, summarize fu
 		v := total / float64(c.Attempts)
 		c.PerAttemptUSD = &v
 	}
-	if passed > 0 {
-		v := total / float64(passed)
+	if c.Passed > 0 {
+		v := total / float64(c.Passed)
 		c.PerSuccessUSD = &v
 	}
 	return c

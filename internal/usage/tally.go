@@ -45,9 +45,9 @@ func NewTally(h *record.Header, prices *price.Set) *Tally {
 func (t *Tally) Add(a *record.Attempt) {
 	t.n++
 	l := t.s.Cases[a.Case]
-	add(&l, a, t.p, t.priced, t.batch)
+	add(&l, a, t.p, t.priced, t.batch, t.prices)
 	t.s.Cases[a.Case] = l
-	add(&t.s.Total, a, t.p, t.priced, t.batch)
+	add(&t.s.Total, a, t.p, t.priced, t.batch, t.prices)
 	addUsers(t.users, t.prices, a)
 	t.paidUsers = t.paidUsers || paidUser(a)
 }

@@ -30,6 +30,14 @@ type Line struct {
 	WallMS  int64 `json:"wall_ms"`
 	// Retries counts refused provider tries.
 	Retries int `json:"retries"`
+
+	// CostUnknown is set once a sampling turn answered by a model of no
+	// known price was counted: the line's dollars are unknown from then
+	// on (CostUSD nil). SampledPaid is set once a sampling turn answered
+	// by a model other than a fake was counted: a run whose model under
+	// test is fake then costs money. Neither is written out.
+	CostUnknown bool `json:"-"`
+	SampledPaid bool `json:"-"`
 }
 
 // Summary is a run's cost, per case and in total.
@@ -65,14 +73,14 @@ func Summarize(r *record.Run, prices *price.Set) *Summary {
 
 // add counts attempt a into l; an attempt a batch answered costs the
 // provider's batch share of its price.
-func add(l *Line, a *record.Attempt, p price.Price, priced bool, batch price.BatchRate) {
+func add(l *Line, a *record.Attempt, p price.Price, priced bool, batch price.BatchRate, prices *price.Set) {
 	l.Attempts++
 	l.WallMS += a.DurationMS
 	for _, t := range a.Turns {
 		l.Tokens = l.Tokens.Add(t.Usage)
 		l.ModelMS += t.LatencyMS
 		l.Retries += len(t.Tries)
-		if priced {
+		if priced && !l.CostUnknown {
 			c := price.Cost(p, t.Usage)
 			if a.Batch && batch.Share > 0 {
 				c *= batch.Share
@@ -83,32 +91,45 @@ func add(l *Line, a *record.Attempt, p price.Price, priced bool, batch price.Bat
 			*l.CostUSD += c
 		}
 		for _, s := range t.Sampled() {
-			addSampled(l, s, p, priced)
+			addSampled(l, s, p, priced, prices)
 		}
 	}
 }
 
 // addSampled counts a sampling turn into l: its tokens and time, and its
 // cost at the price of the model that answered (the model under test's,
-// p, unless the suite named another, priced from the built-in tables; a
-// model of no known price leaves the line unpriced).
-func addSampled(l *Line, s record.Sampling, p price.Price, priced bool) {
+// p, unless the suite named another, priced from prices; a model of no
+// known price leaves the line's dollars unknown).
+func addSampled(l *Line, s record.Sampling, p price.Price, priced bool, prices *price.Set) {
 	l.Tokens = l.Tokens.Add(s.Turn.Usage)
 	l.ModelMS += s.Turn.LatencyMS
 	l.Retries += len(s.Turn.Tries)
 	if s.Model != nil {
-		p, priced = price.Lookup(s.Model.Provider, s.Model.Name)
-		if IsFake(*s.Model) {
-			p, priced = price.Price{}, true
-		}
+		p, priced = samplerPrice(*s.Model, prices)
+		l.SampledPaid = l.SampledPaid || !IsFake(*s.Model)
 	}
 	if !priced {
+		l.CostUnknown, l.CostUSD = true, nil
+	}
+	if l.CostUnknown {
 		return
 	}
 	if l.CostUSD == nil {
 		l.CostUSD = new(float64)
 	}
 	*l.CostUSD += price.Cost(p, s.Turn.Usage)
+}
+
+// samplerPrice prices m, the suite's sampling model, from prices (nil:
+// the built-in tables); a fake costs nothing.
+func samplerPrice(m model.Info, prices *price.Set) (price.Price, bool) {
+	if IsFake(m) {
+		return price.Price{}, true
+	}
+	if prices == nil {
+		prices = price.Builtin()
+	}
+	return prices.Lookup(m.Provider, m.Name)
 }
 
 // Text writes the summary as a table: one row per case, then the total.
@@ -147,7 +168,11 @@ func Text(w io.Writer, s *Summary) error {
 		return err
 	}
 	if IsFake(model.Info{Provider: modelProvider(s.Model)}) {
-		_, err := fmt.Fprintf(w, "%s is a fake model: it costs nothing\n", s.Model)
+		msg := "%s is a fake model: it costs nothing\n"
+		if s.Total.SampledPaid {
+			msg = "%s is a fake model: only the suite's sampling model's tokens cost money\n"
+		}
+		_, err := fmt.Fprintf(w, msg, s.Model)
 		return err
 	}
 	if s.PriceRead != "" {
@@ -184,8 +209,9 @@ type Budget struct {
 	USD float64
 	// Price prices the model, for USD.
 	Price *price.Price
-	// Prices prices the simulated users' models (a case's user:), for
-	// USD; nil: the built-in tables.
+	// Prices prices the models other than the one under test: the
+	// simulated users' models (a case's user:) and the suite's sampling
+	// model, for USD; nil: the built-in tables.
 	Prices *price.Set
 
 	mu     sync.Mutex
@@ -222,7 +248,7 @@ func (b *Budget) Spend(a *record.Attempt) {
 			p, ok := b.Price, b.Price != nil
 			if s.Model != nil {
 				var sp price.Price
-				sp, ok = price.Lookup(s.Model.Provider, s.Model.Name)
+				sp, ok = samplerPrice(*s.Model, b.Prices)
 				p = &sp
 			}
 			if ok {

@@ -106,10 +106,17 @@ func writeAttempt(t *testing.T, w *record.Writer, a answer, n int) {
 			Teardown: []record.Call{{Name: "delete_note", Args: json.RawMessage(`{}`), Result: "gone", Shown: true}},
 			Problems: []string{"teardown left " + hostile}},
 	}
+	if withAttempt != nil {
+		withAttempt(rec)
+	}
 	if err := w.Attempt(rec); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// withAttempt, when set, changes each attempt writeAttempt writes before
+// it is written.
+var withAttempt func(*record.Attempt)
 
 // standardRuns writes two finished runs under a new directory: "base"
 // (every answer right) and "new" (three of four net-worth answers wrong,

@@ -339,6 +339,41 @@ type CallView struct {
 	// the call, a line each; Dropped counts those the record did not keep.
 	Notes   []string
 	Dropped int
+	// Sampling and Elicitations are what the server asked while the call
+	// ran: its sampling requests with the model's answers, and its
+	// elicitation requests with the answers given.
+	Sampling     []SamplingView
+	Elicitations []ElicitationView
+}
+
+// SamplingView is a server's sampling request as drawn: its messages, the
+// model that answered when it is not the model under test, and the answer
+// or the error the request got.
+type SamplingView struct {
+	System string
+	// Messages are the server's messages, "role: text" each.
+	Messages  []string
+	Model     string
+	MaxTokens int64
+	Answer    string
+	// Tokens is the answer's usage in words; empty when none was reported.
+	Tokens    string
+	LatencyMS int64
+	Error     string
+}
+
+// ElicitationView is a server's elicitation request as drawn, with the
+// answer given: its action, the content an accepted answer submitted, and
+// the note saying why the answer is what it is.
+type ElicitationView struct {
+	Message, Action, Content, Note string
+}
+
+// UserView is what the user said after a model turn's answer.
+type UserView struct {
+	Entry    int
+	Text     string
+	Approves bool
 }
 
 // TurnView is one model turn as drawn.
@@ -354,6 +389,9 @@ type TurnView struct {
 	// when the provider reported none.
 	Tokens    string
 	LatencyMS int64
+	// User is what the user said after the turn's answer; nil when
+	// nothing.
+	User *UserView
 }
 
 // FixtureView is an attempt's fixtures: setup before, verify and teardown
@@ -600,6 +638,9 @@ func fillTranscript(av *AttemptView, a *record.Attempt) {
 	for i, t := range a.Turns {
 		tv := TurnView{N: i + 1, Text: t.Text, Thinking: t.Thinking, LatencyMS: t.LatencyMS, Tokens: tokens(t.Usage)}
 		tv.ToolsChanged = toolsChanged(a.ToolChanges, i)
+		if u := t.User; u != nil {
+			tv.User = &UserView{Entry: u.Entry, Text: u.Text, Approves: u.Approves}
+		}
 		for _, tr := range t.Tries {
 			s := tr.Error
 			if tr.Status != 0 {
@@ -670,7 +711,27 @@ func fixtureCall(kind string, c record.Call) CallView {
 		cv.Notes = append(cv.Notes, n.Line())
 	}
 	cv.Dropped = c.NotesDropped
+	for _, sm := range c.Sampling {
+		cv.Sampling = append(cv.Sampling, samplingView(sm))
+	}
+	for _, e := range c.Elicitations {
+		cv.Elicitations = append(cv.Elicitations, ElicitationView{Message: e.Message, Action: e.Action, Content: format.IndentJSON(string(e.Content)), Note: e.Note})
+	}
 	return cv
+}
+
+func samplingView(s record.Sampling) SamplingView {
+	v := SamplingView{System: s.System, MaxTokens: s.MaxTokens, Answer: s.Turn.Text, Tokens: tokens(s.Turn.Usage), LatencyMS: s.Turn.LatencyMS, Error: s.Error}
+	if s.Model != nil {
+		v.Model = s.Model.Spec
+		if v.Model == "" {
+			v.Model = s.Model.Provider + ":" + s.Model.Name
+		}
+	}
+	for _, m := range s.Messages {
+		v.Messages = append(v.Messages, m.Role+": "+m.Text)
+	}
+	return v
 }
 
 // tokens writes a turn's usage: "1,204 in, 88 out"; empty for none.
