@@ -2,11 +2,14 @@ package ops_test
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
+	"github.com/mcpeval/mcpeval/internal/testkit/actionstest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/runner"
@@ -104,16 +107,19 @@ func TestSuiteOnEverySurface(t *testing.T) {
 	}
 }
 
-// TestSuiteOnMetaSurfaceLosesPoints: the fake's wrong variants lose their
-// column on the meta and search surfaces as they do on the canonical one.
+// TestSuiteOnMetaSurfaceLosesPoints: each of the fake's wrong variants
+// loses exactly its columns on the meta and search surfaces, as it does on
+// the canonical one (actionstest.OpsLoses).
 func TestSuiteOnMetaSurfaceLosesPoints(t *testing.T) {
 	for _, surface := range []string{"meta", "search"} {
-		for variant, col := range map[string]int{"wrong-args": 3, "no-confirm": 4, "extra-change": 5, "declines": 1, "gives-up": 1} {
-			g := runOnSurface(t, surface, variant)
-			row := g.Result.Actions.Models[0]
-			if c := row.Columns.List()[col]; c.Full() || c.Den == 0 {
-				t.Errorf("fake:%s on %s: column %d is %s, want some lost", variant, surface, col, c)
+		for _, variant := range slices.Sorted(maps.Keys(actionstest.OpsLoses)) {
+			if variant == "perfect" { // TestSuiteOnEverySurface
+				continue
 			}
+			t.Run(surface+"/"+variant, func(t *testing.T) {
+				g := runOnSurface(t, surface, variant)
+				actionstest.CheckColumns(t, g.Suite, g.Record, variant, len(g.Suite.Cases), actionstest.OpsLoses[variant])
+			})
 		}
 	}
 }
