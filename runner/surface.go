@@ -17,7 +17,9 @@ import (
 // harness's own calls go to the surface through its map, and a run on a
 // mapped surface starts the canonical surface's target once, before any
 // model request, to record the canonical tools' definitions that grading
-// reads the surface's calls back to. It makes no call on it.
+// reads the surface's calls back to. It makes no call on it. A run on a
+// search surface connects to its target as to the canonical one and shows
+// the model the search tools over its tools instead (search.go).
 
 // SurfaceFixtures is implemented by Fixtures that can make their calls on
 // a surface: OnSurface returns fixtures whose calls of canonical tools go
