@@ -170,6 +170,12 @@ func (cv *conversation) calledSince() []string {
 	var names []string
 	for _, t := range cv.a.Turns[cv.since:] {
 		for _, c := range t.Calls {
+			if cv.r.searching() { // the tool a call_tool called (search.go)
+				var ok bool
+				if c, ok = calledThrough(c); !ok {
+					continue
+				}
+			}
 			names = append(names, c.Name)
 			if c.Server != "" {
 				names = append(names, c.Server+"/"+c.Name)

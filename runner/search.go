@@ -181,6 +181,22 @@ func asMade(sent record.Call, made record.Call) record.Call {
 	return sent
 }
 
+// calledThrough returns a recorded call on a search surface as the call
+// of the server's tool it made: a call_tool as the tool it names. ok is
+// false for a search or a description, which called no tool.
+func calledThrough(c record.Call) (record.Call, bool) {
+	if c.Kind == record.CallSearch {
+		return c, false
+	}
+	var made struct {
+		Name string `json:"name"`
+	}
+	if c.Name == CallToolTool && json.Unmarshal(c.Args, &made) == nil && made.Name != "" {
+		c.Name = made.Name
+	}
+	return c, true
+}
+
 // shownTool returns the tool of the run named name.
 func (r *run) shownTool(name string) (model.Tool, bool) {
 	for _, t := range r.tools {

@@ -68,3 +68,22 @@ func TestSearchSurfaceRefusesClashingTools(t *testing.T) {
 		t.Errorf("err %v, want %q", err, want)
 	}
 }
+
+// TestUserTurnOnSearchSurface: a user turn said when the model called a
+// tool holds on a search surface when the model called it through
+// call_tool.
+func TestUserTurnOnSearchSurface(t *testing.T) {
+	s := loadSuite(t, strings.Replace(searchSuite, "    key:\n", "    max_user_turns: 1\n    turns:\n      - when: {called: get_total}\n        say: Thanks. Is that all of it?\n    key:\n", 1))
+	m, _ := fake.New("perfect", s)
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Surface: s.Surface("search"), Model: m, OutDir: t.TempDir(), Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := false
+	for _, turn := range rec.Attempts[0].Turns {
+		said = said || turn.User != nil
+	}
+	if !said {
+		t.Errorf("the user turn after a call of get_total was not said: turns %+v", rec.Attempts[0].Turns)
+	}
+}
