@@ -115,13 +115,14 @@ func verdict(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt)
 		seen.Tools = record.ToolsSeen(h, a)
 		h = &seen
 	}
+	direct := directCalls(h, a) // a search surface's tools called by name (search.go)
 	h, a = actions.OnCanonical(h, a)
 	c = actions.ServedCase(c, h) // SERVER/TOOL names, for a run of several servers
 	if c.Action != nil {
 		g, r := actionVerdict(s, c, h, a)
-		return g, &r
+		return withDirectCalls(g, &r, direct), &r
 	}
-	return questionVerdict(s, c, h, a), nil
+	return withDirectCalls(questionVerdict(s, c, h, a), nil, direct), nil
 }
 
 // questionVerdict grades an attempt of a case that is not an action case.

@@ -41,6 +41,9 @@ type Result struct {
 	// ResourceReads counts the model's reads of the server's resources
 	// (a suite with resources: true); nil when it read none.
 	ResourceReads *ResourceReads `json:"resource_reads,omitempty"`
+	// Searches counts what the model did on a search surface: searches,
+	// descriptions and calls through call_tool; nil on any other surface.
+	Searches *Searches `json:"searches,omitempty"`
 }
 
 // ResourceReads counts the calls of the resource tools (list_resources,

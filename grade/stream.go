@@ -15,14 +15,15 @@ import (
 // attempt, so a run of any size is graded in memory proportional to its
 // verdicts. Fed a record's attempts in order, its Result is Run's.
 type Grader struct {
-	s       *suite.Suite
-	run     *record.Run
-	n       int
-	byCase  map[string][]AttemptGrade
-	missing map[string]int
-	order   []string // the missing cases, in the order first seen
-	actions *actions.Aggregator
-	reads   ResourceReads
+	s        *suite.Suite
+	run      *record.Run
+	n        int
+	byCase   map[string][]AttemptGrade
+	missing  map[string]int
+	order    []string // the missing cases, in the order first seen
+	actions  *actions.Aggregator
+	reads    ResourceReads
+	searches Searches // on a search surface (search.go)
 }
 
 // NewGrader starts grading run r against suite s as it is now. Only r's
@@ -56,6 +57,9 @@ func (g *Grader) Add(a *record.Attempt) {
 		return
 	}
 	g.countReads(a)
+	if s := h.Surface; s != nil && s.Kind == suite.SurfaceSearch {
+		g.searches.count(a)
+	}
 	ag, res := verdict(g.s, c, h, a)
 	if res != nil && g.actions != nil {
 		g.actions.Add(h, *res)
@@ -153,6 +157,10 @@ func (g *Grader) Result() *Result {
 	if g.reads.Reads > 0 {
 		rr := g.reads
 		res.ResourceReads = &rr
+	}
+	if s := g.run.Header.Surface; s != nil && s.Kind == suite.SurfaceSearch {
+		ss := g.searches
+		res.Searches = &ss
 	}
 	return res
 }

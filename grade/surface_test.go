@@ -135,3 +135,74 @@ func TestGradeRunOnSurfaces(t *testing.T) {
 		t.Fatalf("without the surface's map, the meta call passed")
 	}
 }
+
+// TestGradeOnNestedSurface: a surface whose map puts the canonical
+// arguments under params, with the action beside them, reads a call of
+// its meta-tool back to the canonical step it is, as the record keeps the
+// map (Under included).
+func TestGradeOnNestedSurface(t *testing.T) {
+	s := loadSurfaceSuite(t)
+	h := metaHeader(t, s)
+	for c, to := range h.Surface.Map {
+		to.Under = "params"
+		h.Surface.Map[c] = to
+	}
+	c := mustCase(t, s, "write/create")
+	for _, tc := range []struct {
+		args string
+		pass bool
+	}{
+		{`{"action":"create","params":{"name":"web","image":"nginx:1.27"}}`, true},
+		{`{"action":"create","params":{"name":"api","image":"nginx:1.27"}}`, false},
+		{`{"params":{"action":"create","name":"web","image":"nginx:1.27"}}`, false},
+	} {
+		g := Attempt(s, c, h, answered(c, "Done.", metaCall(tc.args)))
+		if (g.Outcome == Pass) != tc.pass {
+			t.Errorf("%s: outcome %s, want pass %v:%s", tc.args, g.Outcome, tc.pass, reasonsText(g.Reasons))
+		}
+	}
+}
+
+// searchSurfaceHeader is the header of a run on a search surface over the
+// canonical tools.
+func searchSurfaceHeader() *record.Header {
+	return &record.Header{Format: record.Format, RunID: "search", Preflight: record.Preflight{Valid: true},
+		Surface: &record.Surface{Name: "find", Kind: "search"}, Tools: canonicalTools}
+}
+
+// TestGradeOnSearchSurface: on a search surface the searches are left out
+// and a call_tool reads back as the call it made; a tool called by its own
+// name is an unknown tool, and the grade says whether the model searched.
+func TestGradeOnSearchSurface(t *testing.T) {
+	s := loadSurfaceSuite(t)
+	h := searchSurfaceHeader()
+	c := mustCase(t, s, "write/create")
+	search := record.Call{ID: "s", Name: "search_tools", Kind: record.CallSearch, Args: json.RawMessage(`{"query":"create container"}`), Shown: true, Result: "create_container: ..."}
+	callTool := func(args string, shown bool) record.Call {
+		return record.Call{ID: "c", Name: "call_tool", Args: json.RawMessage(args), Shown: shown, Result: `{"ok":true}`}
+	}
+	direct := record.Call{ID: "d", Name: "create_container", Args: json.RawMessage(`{"name":"web","image":"nginx:1.27"}`), Result: `unknown tool "create_container"`, Rejected: `unknown tool "create_container"`, IsError: true}
+	for _, tc := range []struct {
+		name   string
+		calls  []record.Call
+		pass   bool
+		reason string
+	}{
+		{"searched, then called", []record.Call{search, callTool(`{"name":"create_container","arguments":{"name":"web","image":"nginx:1.27"}}`, true)}, true, ""},
+		{"called without searching", []record.Call{callTool(`{"name":"create_container","arguments":{"name":"web","image":"nginx:1.27"}}`, true)}, true, ""},
+		{"wrong arguments", []record.Call{search, callTool(`{"name":"create_container","arguments":{"name":"api","image":"nginx:1.27"}}`, true)}, false, `argument name is "api", want "web"`},
+		{"a tool there is not", []record.Call{search, callTool(`{"name":"make_container","arguments":{}}`, false)}, false, "step 1 (create_container) not reached"},
+		{"never searched", []record.Call{direct}, false, "tools: the model never searched: on search surface find it called create_container by name"},
+		{"searched, then called by name", []record.Call{search, direct}, false, "tools: on search surface find the model called create_container by name rather than through call_tool"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Attempt(s, c, h, answered(c, "Done.", tc.calls...))
+			if (g.Outcome == Pass) != tc.pass {
+				t.Fatalf("outcome %s, want pass %v:%s", g.Outcome, tc.pass, reasonsText(g.Reasons))
+			}
+			if !tc.pass && !strings.Contains(reasonsText(g.Reasons), tc.reason) {
+				t.Errorf("reasons do not say %q:%s", tc.reason, reasonsText(g.Reasons))
+			}
+		})
+	}
+}

@@ -450,7 +450,9 @@ type Call struct {
 	// not match the input schema), with the server's message.
 	Rejected string `json:"rejected,omitempty"`
 	// Shown is false when the model called a tool it was not shown; such a
-	// call is not sent to the server.
+	// call is not sent to the server. Of a call_tool call on a search
+	// surface, it says whether the tool it names was one the model could
+	// find.
 	Shown bool `json:"shown"`
 	// NotSent is true for the first call of a tool-call case: it is
 	// asserted, never executed on the server.
@@ -479,7 +481,9 @@ type Call struct {
 	NotesDropped int    `json:"notes_dropped,omitempty"`
 	// Kind is CallResource for a call of a client tool that reads the
 	// server's resources (resources/list, resources/read) rather than a
-	// tool of the server; empty for a tool call.
+	// tool of the server, CallSearch for a search_tools or describe_tool
+	// call on a search surface (answered by the harness, never sent);
+	// empty for a tool call.
 	Kind string `json:"kind,omitempty"`
 	// Sampling are the server's sampling requests made during the call,
 	// each with the model's answer (serverreq.go).
@@ -491,6 +495,12 @@ type Call struct {
 
 // CallResource is the Kind of a call that read the server's resources.
 const CallResource = "resource"
+
+// CallSearch is the Kind of a call on a search surface that searched or
+// described the server's tools (search_tools, describe_tool). A call_tool
+// call is a tool call: Kind empty, Shown saying whether the tool it names
+// was one the model could find.
+const CallSearch = "search"
 
 // Calls returns every tool call of the attempt in order.
 func (a *Attempt) Calls() []Call {

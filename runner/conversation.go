@@ -19,7 +19,7 @@ func (r *run) firstRequest(c *suite.Case, prompt string) *model.Request {
 	return &model.Request{
 		CaseID:   c.ID,
 		System:   r.cfg.Suite.SystemPrompt,
-		Tools:    r.tools,
+		Tools:    r.modelTools(), // search.go
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: prompt}}}},
 		CacheKey: r.cacheKey(),
 		// The case's tool_choice holds for its first request only.
@@ -97,7 +97,7 @@ func (cv *conversation) next(ctx context.Context) (done bool) {
 	case len(calls) == 0:
 		cv.answered(rt)
 		return cv.afterAnswer(ctx)
-	case cv.c.IsToolCall():
+	case cv.c.IsToolCall() && !cv.r.onlySearches(calls): // searches are answered (search.go)
 		cv.calledFirst(rt, calls)
 		return true
 	}
@@ -175,6 +175,12 @@ func (cv *conversation) calledSince() []string {
 	var names []string
 	for _, t := range cv.a.Turns[cv.since:] {
 		for _, c := range t.Calls {
+			if cv.r.searching() { // the tool a call_tool called (search.go)
+				var ok bool
+				if c, ok = calledThrough(c); !ok {
+					continue
+				}
+			}
 			names = append(names, c.Name)
 			if c.Server != "" {
 				names = append(names, c.Server+"/"+c.Name)
@@ -220,6 +226,13 @@ func (cv *conversation) calledFirst(rt record.Turn, calls []model.Call) {
 		if !json.Valid(call.Args) {
 			rc.Args = jsonString(string(call.Args))
 		}
+		if cv.r.searching() { // what the call names on a search surface (search.go)
+			send, made, _ := cv.r.onSearch(call)
+			rc.Kind, rc.Shown, rc.Server = made.Kind, made.Shown, ""
+			if send != nil && made.Shown {
+				rc.Server = callServer(cv.conn, send.Name)
+			}
+		}
 		rt.Calls = append(rt.Calls, rc)
 	}
 	cv.a.Turns = append(cv.a.Turns, rt)
@@ -232,8 +245,24 @@ func (cv *conversation) calledFirst(rt record.Turn, calls []model.Call) {
 func (cv *conversation) callTools(ctx context.Context, rt record.Turn, calls []model.Call) (done bool) {
 	results := model.Message{Role: model.User}
 	for _, call := range calls {
+		var made *record.Call
+		if cv.r.searching() { // search.go
+			send, rc, res := cv.r.onSearch(call)
+			if send == nil {
+				rt.Calls = append(rt.Calls, rc)
+				results.Blocks = append(results.Blocks, model.Block{Kind: model.ToolResult, Result: res})
+				continue
+			}
+			call, made = *send, &rc
+		}
 		an := &answerer{cv: cv, rc: &record.Call{}}
 		rc, res, err := cv.r.call(target.Answering(ctx, an), cv.conn, call)
+		if made != nil {
+			rc = asMade(rc, *made)
+			if res != nil {
+				res.CallID, res.Name = made.ID, made.Name
+			}
+		}
 		an.mu.Lock()
 		rc.Sampling, rc.Elicitations = an.rc.Sampling, an.rc.Elicitations
 		an.mu.Unlock()

@@ -252,6 +252,9 @@ func (r *run) attempt(ctx context.Context, conn *target.Conn, p record.Planned) 
 		defer func() { cfg.Fixtures.Finish(context.WithoutCancel(ctx), conn, c, f, a) }()
 		a.Prompt = prompt
 		turnCap = cfg.Suite.ActionTurnCap(c)
+		if sf := cfg.Surface; sf != nil && sf.TurnCap > 0 {
+			turnCap = sf.TurnCap // a surface's cap holds for its action cases too
+		}
 	}
 	r.newConversation(conn, c, a).converse(ctx, turnCap)
 	return a

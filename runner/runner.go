@@ -64,6 +64,9 @@ func newRun(cfg Config) (*run, error) {
 		}
 		cfg.Concurrency = b
 	}
+	if cfg.TurnCap <= 0 && cfg.Surface != nil {
+		cfg.TurnCap = cfg.Surface.TurnCap // the surface's own cap, when it sets one
+	}
 	if cfg.TurnCap <= 0 {
 		cfg.TurnCap = cfg.Suite.TurnCap
 	}

@@ -59,6 +59,9 @@ func toolChoice(s *suite.Suite, sf *suite.Surface, c *suite.Case) *model.ToolCho
 	if tc == nil {
 		return nil
 	}
+	if sf.Search() && tc.Mode == suite.ChoiceTool { // a named tool is called through call_tool (search.go)
+		tc.Tool = CallToolTool
+	}
 	return &model.ToolChoice{Mode: tc.Mode, Tool: tc.Tool}
 }
 

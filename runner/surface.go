@@ -17,7 +17,9 @@ import (
 // harness's own calls go to the surface through its map, and a run on a
 // mapped surface starts the canonical surface's target once, before any
 // model request, to record the canonical tools' definitions that grading
-// reads the surface's calls back to. It makes no call on it.
+// reads the surface's calls back to. It makes no call on it. A run on a
+// search surface connects to its target as to the canonical one and shows
+// the model the search tools over its tools instead (search.go).
 
 // SurfaceFixtures is implemented by Fixtures that can make their calls on
 // a surface: OnSurface returns fixtures whose calls of canonical tools go
@@ -54,6 +56,14 @@ func (r *run) onSurface(ctx context.Context) (*record.Surface, error) {
 	if fx, ok := r.cfg.Fixtures.(SurfaceFixtures); ok {
 		r.cfg.Fixtures = fx.OnSurface(sf)
 	}
+	if sf.Search() { // the search tools serve the run's own tools (search.go)
+		if err := r.searchNamesFree(); err != nil {
+			return nil, err
+		}
+		info.Kind = suite.SurfaceSearch
+		r.surfaceModel(sf, r.tools)
+		return info, nil
+	}
 	if sf.Canonical() {
 		return info, nil
 	}
@@ -73,16 +83,22 @@ func (r *run) onSurface(ctx context.Context) (*record.Surface, error) {
 	info.Canonical = canon
 	info.Map = map[string]record.SurfaceCall{}
 	for c, to := range sf.Map {
-		info.Map[c] = record.SurfaceCall{Tool: to.Tool, Args: to.Args}
+		info.Map[c] = record.SurfaceCall{Tool: to.Tool, Args: to.Args, Under: to.Under}
 	}
+	r.surfaceModel(sf, tools)
+	return info, nil
+}
+
+// surfaceModel puts a key-playing model on surface sf, whose canonical
+// tools are canonical.
+func (r *run) surfaceModel(sf *suite.Surface, canonical []model.Tool) {
 	if a, ok := r.cfg.Model.(*adaptive); ok {
 		if m, ok := a.m.(SurfaceModel); ok {
-			a.m = m.OnSurface(sf, tools)
+			a.m = m.OnSurface(sf, canonical)
 		}
 	} else if m, ok := r.cfg.Model.(SurfaceModel); ok {
-		r.cfg.Model = m.OnSurface(sf, tools)
+		r.cfg.Model = m.OnSurface(sf, canonical)
 	}
-	return info, nil
 }
 
 // sameSurface refuses to resume a run on a surface other than the one it

@@ -2,9 +2,12 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/record"
 )
@@ -46,5 +49,30 @@ func TestToolCallRunShowsWriteTools(t *testing.T) {
 		if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "not marked read-only: set_total") {
 			t.Errorf("dataset %q cases %v: err %v, want the read-only guard", cfg.Dataset, cfg.Cases, err)
 		}
+	}
+}
+
+// TestToolCallOnSearchSurface: on a search surface a tool-call case's
+// searches and descriptions are answered, and the attempt ends at the
+// model's first call_tool, recorded and not sent, which grades as the
+// call it names.
+func TestToolCallOnSearchSurface(t *testing.T) {
+	s := loadSuite(t, strings.Replace(writableSuite, "cases:\n", "surfaces:\n  - name: tools\n  - name: search\n    kind: search\ncases:\n", 1))
+	m, _ := fake.New("perfect", s)
+	rec, err := Run(context.Background(), Config{Target: testTarget, Suite: s, Surface: s.Surface("search"), Model: m, OutDir: t.TempDir(), Attempts: 1, Dataset: "pr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rec.Attempts[0]
+	var got []string
+	for _, c := range a.Calls() {
+		got = append(got, fmt.Sprintf("%s/%s/sent=%v/shown=%v", c.Name, c.Kind, !c.NotSent, c.Shown))
+	}
+	want := []string{"search_tools/search/sent=true/shown=true", "describe_tool/search/sent=true/shown=true", "call_tool//sent=false/shown=true"}
+	if a.End != record.EndToolCall || !slices.Equal(got, want) {
+		t.Fatalf("ended %s with calls %v, want %v at the tool call", a.End, got, want)
+	}
+	if res := grade.Run(s, rec); res.Totals.Passed != 1 {
+		t.Errorf("graded %+v: %v", res.Totals, res.Attempts)
 	}
 }

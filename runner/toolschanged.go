@@ -87,7 +87,7 @@ func (cv *conversation) applyChange(change record.ToolChange) {
 		cr.tools = []model.Tool{}
 	}
 	cv.r = &cr
-	cv.req.Tools = cr.tools
+	cv.req.Tools = cr.modelTools() // on a search surface, the search tools (search.go)
 }
 
 // showsAdded reports whether case c is shown a tool the server adds

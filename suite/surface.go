@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -21,6 +22,11 @@ import (
 // to: with the Map entry create_container: {tool: containers, args:
 // {action: create}}, the call containers{action: create, name: web} is
 // the canonical create_container{name: web}.
+//
+// A search surface (Kind SurfaceSearch) shows the model none of the
+// server's tools: the harness serves three tools of its own over them
+// (search_tools, describe_tool, call_tool), and a call_tool{name: X,
+// arguments: A} reads back as the canonical X(A). It has no map.
 type Surface struct {
 	// Name names the surface in records and reports ("individual", "meta").
 	Name string `yaml:"name"`
@@ -32,12 +38,40 @@ type Surface struct {
 	// Map maps each canonical tool to the surface's tool and the fixed
 	// arguments that select it. The canonical surface has none.
 	Map map[string]SurfaceCall `yaml:"map,omitempty"`
+	// Kind is SurfaceSearch for a search surface; empty for the canonical
+	// surface and a mapped one.
+	Kind string `yaml:"kind,omitempty"`
+	// TurnCap, when set, is the turn cap of every attempt on the surface:
+	// it takes the place of the suite's turn_cap and of each action
+	// case's own cap (a search surface takes three turns for a call where
+	// another takes one). A turn cap given on the command line still wins
+	// over it for the cases that are not action cases.
+	TurnCap int `yaml:"turn_cap,omitempty"`
 
 	// Line locates the surface in its file; lines the entries of Map.
 	Line  int            `yaml:"-"`
 	file  string         // the file it was read from
 	lines map[string]int // canonical tool -> line of its Map entry
+	// turnCapLine is the line of a turn_cap that was written, 0 when none.
+	turnCapLine int
 }
+
+// SurfaceSearch is the Kind of a search surface.
+const SurfaceSearch = "search"
+
+// The tools the harness shows the model on a search surface, over the
+// server's own.
+const (
+	// SearchToolsTool finds the server's tools by words.
+	SearchToolsTool = "search_tools"
+	// DescribeToolTool gives a tool's description and input schema.
+	DescribeToolTool = "describe_tool"
+	// CallToolTool calls a tool of the server by name with its arguments.
+	CallToolTool = "call_tool"
+)
+
+// Search reports whether sf is a search surface.
+func (sf *Surface) Search() bool { return sf != nil && sf.Kind == SurfaceSearch }
 
 // SurfaceCall is where a canonical tool lives on a surface: the surface's
 // tool, and the fixed arguments that select the action on it.
@@ -46,8 +80,13 @@ type SurfaceCall struct {
 	Tool string `yaml:"tool"`
 	// Args are added to the canonical arguments on the way to the surface,
 	// and must all be present (with these values) for a surface call to
-	// read back as this canonical tool.
+	// read back as this canonical tool. A key is a dotted path of object
+	// keys: "params.action" is the action member of the params argument.
 	Args map[string]any `yaml:"args,omitempty"`
+	// Under, when set, is the dotted path of the object argument the
+	// canonical arguments go into ("params" for a meta-tool taking
+	// {action, params: {...}}); empty puts them beside the fixed ones.
+	Under string `yaml:"under,omitempty"`
 }
 
 // UnmarshalYAML reads a surface and remembers the lines of it and of its
@@ -55,9 +94,12 @@ type SurfaceCall struct {
 func (sf *Surface) UnmarshalYAML(n *yaml.Node) error {
 	type plain Surface
 	if err := n.Load((*plain)(sf), yaml.WithKnownFields()); err != nil {
-		return friendlyErr(err, "a surface (want name, description, target, map)", sf)
+		return friendlyErr(err, "a surface (want name, description, kind, target, map, turn_cap)", sf)
 	}
 	sf.Line = n.Line
+	if tc := mapValue(n, "turn_cap"); tc != nil {
+		sf.turnCapLine = tc.Line
+	}
 	if m := mapValue(n, "map"); m != nil && m.Kind == yaml.MappingNode {
 		sf.lines = map[string]int{}
 		for i := 0; i+1 < len(m.Content); i += 2 {
@@ -67,14 +109,17 @@ func (sf *Surface) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// Canonical reports whether sf is the canonical surface: the one whose
-// tools the cases name.
+// Canonical reports whether sf has no map: its calls name canonical
+// tools as they are. That is the canonical surface, whose tools the cases
+// name (Suite.CanonicalSurface), and a search surface, whose call_tool
+// names them.
 func (sf *Surface) Canonical() bool { return len(sf.Map) == 0 }
 
 // Forward returns the call on surface sf of the canonical tool with args:
-// the surface's tool, with the map's fixed arguments added. A tool the map
-// does not name, and any tool of the canonical surface (or a nil sf), is
-// returned as it is. args is not changed.
+// the surface's tool, with the canonical arguments under the entry's
+// Under path (or at the top) and the map's fixed arguments set at their
+// paths. A tool the map does not name, and any tool of the canonical
+// surface (or a nil sf), is returned as it is. args is not changed.
 func (sf *Surface) Forward(tool string, args map[string]any) (string, map[string]any) {
 	if sf == nil {
 		return tool, args
@@ -83,14 +128,72 @@ func (sf *Surface) Forward(tool string, args map[string]any) (string, map[string
 	if !ok {
 		return tool, args
 	}
-	out := make(map[string]any, len(args)+len(to.Args))
-	for k, v := range args {
-		out[k] = v
+	out := maps.Clone(args)
+	if out == nil {
+		out = map[string]any{}
 	}
-	for k, v := range to.Args {
-		out[k] = v
+	if to.Under != "" {
+		out = withPath(map[string]any{}, SplitPath(to.Under), out)
+	}
+	for _, k := range slices.Sorted(maps.Keys(to.Args)) {
+		out = withPath(out, SplitPath(k), to.Args[k])
 	}
 	return to.Tool, out
+}
+
+// withPath returns m with val at the path segs, copying every object
+// along the path so that m itself is not changed.
+func withPath(m map[string]any, segs []string, val any) map[string]any {
+	out := maps.Clone(m)
+	if out == nil {
+		out = map[string]any{}
+	}
+	if len(segs) == 1 {
+		out[segs[0]] = val
+		return out
+	}
+	next, _ := out[segs[0]].(map[string]any)
+	out[segs[0]] = withPath(next, segs[1:], val)
+	return out
+}
+
+// withoutPath returns m without the value at the path segs, copying every
+// object along the path, and dropping an object the removal left empty.
+func withoutPath(m map[string]any, segs []string) map[string]any {
+	next, ok := m[segs[0]]
+	if !ok {
+		return m
+	}
+	out := maps.Clone(m)
+	if len(segs) == 1 {
+		delete(out, segs[0])
+		return out
+	}
+	inner, isObj := next.(map[string]any)
+	if !isObj {
+		return m
+	}
+	if rest := withoutPath(inner, segs[1:]); len(rest) > 0 {
+		out[segs[0]] = rest
+	} else {
+		delete(out, segs[0])
+	}
+	return out
+}
+
+// pathValue returns the value at the path segs of m, through objects only.
+func pathValue(m map[string]any, segs []string) (any, bool) {
+	var cur any = m
+	for _, seg := range segs {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = obj[seg]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
 }
 
 // Back returns the canonical tool a call of tool with args on surface sf
@@ -111,7 +214,7 @@ func (sf *Surface) Back(tool string, args map[string]any) (canonical string, car
 		}
 		match := true
 		for k, v := range to.Args {
-			got, has := args[k]
+			got, has := pathValue(args, SplitPath(k))
 			if !has || !SameValue(got, v) {
 				match = false
 				break
@@ -124,9 +227,27 @@ func (sf *Surface) Back(tool string, args map[string]any) (canonical string, car
 	if bestN < 0 {
 		return tool, args, false
 	}
-	cargs = make(map[string]any, len(args))
-	for k, v := range args {
-		if _, fixed := sf.Map[best].Args[k]; !fixed {
+	to := sf.Map[best]
+	rest := maps.Clone(args)
+	if rest == nil {
+		rest = map[string]any{}
+	}
+	for k := range to.Args {
+		rest = withoutPath(rest, SplitPath(k))
+	}
+	if to.Under == "" {
+		return best, rest, true
+	}
+	// The arguments under the path, with any beside it kept as they are.
+	under := SplitPath(to.Under)
+	inner, _ := pathValue(rest, under)
+	cargs, _ = inner.(map[string]any)
+	cargs = maps.Clone(cargs)
+	if cargs == nil {
+		cargs = map[string]any{}
+	}
+	for k, v := range withoutPath(rest, under) {
+		if _, dup := cargs[k]; !dup {
 			cargs[k] = v
 		}
 	}
@@ -173,29 +294,34 @@ func (s *Suite) SurfaceNames() []string {
 }
 
 // CanonicalSurface returns the suite's canonical surface (the one with no
-// map), or nil when the suite declares no surfaces.
+// map that is no search surface), or nil when the suite declares no
+// surfaces.
 func (s *Suite) CanonicalSurface() *Surface {
 	for _, sf := range s.Surfaces {
-		if sf.Canonical() {
+		if sf.Canonical() && !sf.Search() {
 			return sf
 		}
 	}
 	return nil
 }
 
-// SurfaceTarget returns the target of surface sf: its own, else the
-// suite's.
+// SurfaceTarget returns the target of surface sf: its own, else, for a
+// search surface, the canonical surface's, else the suite's.
 func (s *Suite) SurfaceTarget(sf *Surface) Target {
 	if sf == nil || (sf.Target.Spec == "" && sf.Target.From == "") {
+		if c := s.CanonicalSurface(); sf.Search() && c != nil {
+			return s.SurfaceTarget(c)
+		}
 		return s.Target
 	}
 	return sf.Target
 }
 
 // checkSurfaces checks the suite's surfaces, in the suite settings file
-// (data): each named once; exactly one canonical surface when any is
-// declared; every other with a target of its own and a map whose entries
-// name a tool and a canonical tool.
+// (data): each named once; exactly one canonical surface when a mapped one
+// is declared (at most one beside search surfaces alone); every mapped
+// surface with a target of its own and a map whose entries name a tool
+// and a canonical tool, at dotted paths of object keys.
 func (l *loader) checkSurfaces(s *Suite, file string, data []byte) {
 	if len(s.Surfaces) == 0 {
 		return
@@ -206,6 +332,7 @@ func (l *loader) checkSurfaces(s *Suite, file string, data []byte) {
 	}
 	seen := map[string]bool{}
 	var canonical []string
+	mapped := 0
 	for i, sf := range s.Surfaces {
 		line := sf.Line
 		if line == 0 {
@@ -222,6 +349,10 @@ func (l *loader) checkSurfaces(s *Suite, file string, data []byte) {
 		}
 		seen[sf.Name] = true
 		sf.file = file
+		l.checkSurfaceKind(file, line, sf)
+		if sf.Search() {
+			continue
+		}
 		if sf.Canonical() {
 			canonical = append(canonical, sf.Name)
 			continue
@@ -241,12 +372,62 @@ func (l *loader) checkSurfaces(s *Suite, file string, data []byte) {
 			if strings.TrimSpace(to.Tool) == "" {
 				l.errorf(file, eline, 0, "surface %s: map entry %s names no tool: want %s: {tool: NAME, args: {...}}", sf.Name, c, c)
 			}
+			l.checkEntryPaths(file, eline, sf.Name, c, to)
 		}
 		l.ambiguousEntries(file, sf)
+		mapped++
 	}
-	if len(canonical) != 1 {
+	// Search surfaces alone need no canonical surface: the suite's target
+	// is then the canonical one.
+	if len(canonical) > 1 || len(canonical) == 0 && mapped > 0 {
 		l.errorf(file, max(lineOf(data, "surfaces:"), 1), 0, "surfaces: want exactly one canonical surface (one with no map, whose tools the cases name); have %d (%s)", len(canonical), strings.Join(canonical, ", "))
 	}
+}
+
+// checkSurfaceKind checks a surface's kind and turn cap: a kind is search
+// or none, a search surface has no map, and a turn cap is positive.
+func (l *loader) checkSurfaceKind(file string, line int, sf *Surface) {
+	switch {
+	case sf.Kind != "" && sf.Kind != SurfaceSearch:
+		l.errorf(file, line, 0, "surface %s: kind %q: want kind: search, or leave it out for a surface of the server's own tools", sf.Name, sf.Kind)
+	case sf.Search() && len(sf.Map) > 0:
+		l.errorf(file, line, 0, "surface %s is a search surface and has a map: its call_tool names canonical tools as they are; leave the map out", sf.Name)
+	}
+	if sf.turnCapLine > 0 && sf.TurnCap <= 0 {
+		l.errorf(file, sf.turnCapLine, 0, "surface %s: turn_cap is %d: want a positive number (leave it out for the suite's)", sf.Name, sf.TurnCap)
+	}
+}
+
+// checkEntryPaths checks the paths of map entry c: each fixed argument's
+// key and the entry's under are dotted paths of object keys, and a fixed
+// value is no object (a nested argument is named by its path).
+func (l *loader) checkEntryPaths(file string, line int, surface, c string, to SurfaceCall) {
+	for _, k := range slices.Sorted(maps.Keys(to.Args)) {
+		if why := badArgPath(k); why != "" {
+			l.errorf(file, line, 0, "surface %s: map entry %s: argument %q %s", surface, c, k, why)
+		}
+		if _, obj := to.Args[k].(map[string]any); obj {
+			l.errorf(file, line, 0, "surface %s: map entry %s: argument %s is an object: name each nested argument by its dotted path, as %s.KEY: VALUE", surface, c, k, k)
+		}
+	}
+	if to.Under != "" {
+		if why := badArgPath(to.Under); why != "" {
+			l.errorf(file, line, 0, "surface %s: map entry %s: under %q %s", surface, c, to.Under, why)
+		}
+	}
+}
+
+// badArgPath says what is wrong with a dotted path of object keys, or ""
+// when nothing is: every segment is a key, not empty, no list index, no
+// wildcard and no filter.
+func badArgPath(path string) string {
+	for _, seg := range SplitPath(path) {
+		_, num := strconv.Atoi(seg)
+		if seg == "" || seg == "*" || num == nil || strings.ContainsAny(seg, "[]") {
+			return "is no dotted path of object keys (as params.action): a segment is empty, a list index, * or a filter"
+		}
+	}
+	return ""
 }
 
 // ambiguousEntries reports two canonical tools mapped to the same call: a
@@ -255,7 +436,7 @@ func (l *loader) ambiguousEntries(file string, sf *Surface) {
 	byCall := map[string]string{}
 	for _, c := range sf.sortedCanonical() {
 		to := sf.Map[c]
-		key := to.Tool + "\x00" + fmt.Sprint(sortedArgs(to.Args))
+		key := to.Tool + "\x00" + to.Under + "\x00" + fmt.Sprint(sortedArgs(to.Args))
 		if prev, dup := byCall[key]; dup {
 			l.errorf(file, sf.lines[c], 0, "surface %s: %s and %s map to the same call of %s: give each its own fixed arguments", sf.Name, prev, c, to.Tool)
 			continue
@@ -278,7 +459,7 @@ func sortedArgs(m map[string]any) []string {
 // (canonical), and every tool it maps to one the surface's target lists
 // (listed). Each problem is located at its map entry.
 func (s *Suite) CheckSurface(sf *Surface, canonical, listed []string) error {
-	if sf == nil || sf.Canonical() {
+	if sf == nil || sf.Canonical() { // a search surface too: it has no map
 		return nil
 	}
 	can, lis := set(canonical), set(listed)

@@ -124,6 +124,46 @@ func TestSurfacesLoadErrors(t *testing.T) {
 		{"unknown field", `
   - name: individual
     mapping: {}`, "unknown field \"mapping\" in a surface"},
+		{"unknown kind", `
+  - name: individual
+  - name: find
+    kind: lookup`, "suite.yaml:5: surface find: kind \"lookup\": want kind: search"},
+		{"search surface with a map", `
+  - name: individual
+  - name: find
+    kind: search
+    map:
+      create_container: {tool: containers}`, "suite.yaml:5: surface find is a search surface and has a map"},
+		{"turn cap of 0", `
+  - name: individual
+  - name: find
+    kind: search
+    turn_cap: 0`, "suite.yaml:7: surface find: turn_cap is 0: want a positive number"},
+		{"fixed argument as an object", `
+  - name: individual
+  - name: meta
+    target: builtin:ops-meta
+    map:
+      create_container: {tool: run, args: {params: {action: create}}}`, "suite.yaml:8: surface meta: map entry create_container: argument params is an object: name each nested argument by its dotted path, as params.KEY: VALUE"},
+		{"fixed argument at a list index", `
+  - name: individual
+  - name: meta
+    target: builtin:ops-meta
+    map:
+      create_container: {tool: run, args: {"steps.0": create}}`, "argument \"steps.0\" is no dotted path of object keys"},
+		{"under with an empty segment", `
+  - name: individual
+  - name: meta
+    target: builtin:ops-meta
+    map:
+      create_container: {tool: run, args: {action: create}, under: "a..b"}`, "under \"a..b\" is no dotted path of object keys"},
+		{"search and mapped surfaces without a canonical one", `
+  - name: find
+    kind: search
+  - name: meta
+    target: builtin:ops-meta
+    map:
+      create_container: {tool: containers, args: {action: create}}`, "want exactly one canonical surface"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadYAML(t, "name: s\ntarget: builtin:ops\nsurfaces:"+tc.surfaces+"\ncases:\n  - id: a/b\n    prompt: hi\n    decline: true\n")
@@ -306,5 +346,140 @@ func TestSliceOnSurface(t *testing.T) {
 	direct, _ := s.SliceFor(c, ind)
 	if !reflect.DeepEqual(onInd, direct) || len(onInd) != 3 {
 		t.Errorf("on the canonical surface: %v, want SliceFor's %v (3 tools)", onInd, direct)
+	}
+}
+
+// TestSurfaceNestedPaths: a map entry's fixed arguments at dotted paths
+// and its under path put a canonical call into a meta-tool taking
+// {action, params: {...}} (or {params: {action, ...}}), and the call reads
+// back to the same canonical call; the caller's arguments are not changed.
+func TestSurfaceNestedPaths(t *testing.T) {
+	s, err := loadYAML(t, `name: s
+target: builtin:ops
+surfaces:
+  - name: individual
+  - name: nested
+    target: builtin:ops-meta
+    map:
+      create_volume: {tool: volumes, args: {action: create}, under: params}
+      remove_volume: {tool: volumes, args: {action: remove}, under: params}
+      list_volumes: {tool: run, args: {"params.action": list, "params.domain": volumes}}
+      get_volume: {tool: run, args: {"params.action": get, "params.domain": volumes}}
+cases:
+  - id: a/b
+    prompt: hi
+    decline: true
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf := s.Surface("nested")
+	for _, tc := range []struct {
+		canon string
+		args  map[string]any
+		tool  string
+		sent  map[string]any
+	}{
+		{"create_volume", map[string]any{"name": "v", "labels": map[string]any{"a": "b"}},
+			"volumes", map[string]any{"action": "create", "params": map[string]any{"name": "v", "labels": map[string]any{"a": "b"}}}},
+		{"create_volume", nil, "volumes", map[string]any{"action": "create", "params": map[string]any{}}},
+		{"list_volumes", map[string]any{"all": true},
+			"run", map[string]any{"all": true, "params": map[string]any{"action": "list", "domain": "volumes"}}},
+		{"get_volume", map[string]any{"params": map[string]any{"id": "v1"}},
+			"run", map[string]any{"params": map[string]any{"action": "get", "domain": "volumes", "id": "v1"}}},
+	} {
+		in := deepCopy(tc.args)
+		tool, sent := sf.Forward(tc.canon, tc.args)
+		if tool != tc.tool || !reflect.DeepEqual(sent, tc.sent) {
+			t.Errorf("Forward(%s, %v) = %s %v, want %s %v", tc.canon, tc.args, tool, sent, tc.tool, tc.sent)
+		}
+		if !reflect.DeepEqual(in, tc.args) {
+			t.Errorf("Forward changed its arguments: %v, was %v", tc.args, in)
+		}
+		want := tc.args
+		if want == nil {
+			want = map[string]any{}
+		}
+		canon, cargs, ok := sf.Back(tool, sent)
+		if !ok || canon != tc.canon || !reflect.DeepEqual(cargs, want) {
+			t.Errorf("Back(%s, %v) = %s %v %v, want %s %v", tool, sent, canon, cargs, ok, tc.canon, want)
+		}
+		if !reflect.DeepEqual(sent, tc.sent) {
+			t.Errorf("Back changed its arguments: %v", sent)
+		}
+	}
+	// An argument beside under is kept; a call without the nested action
+	// is no canonical action.
+	canon, cargs, ok := sf.Back("volumes", map[string]any{"action": "remove", "force": true, "params": map[string]any{"id": "v1"}})
+	if !ok || canon != "remove_volume" || !reflect.DeepEqual(cargs, map[string]any{"id": "v1", "force": true}) {
+		t.Errorf("Back with an argument beside params: %s %v %v", canon, cargs, ok)
+	}
+	if _, _, ok := sf.Back("run", map[string]any{"action": "list", "domain": "volumes"}); ok {
+		t.Errorf("fixed arguments at the top read back as nested ones")
+	}
+	if _, _, ok := sf.Back("run", map[string]any{"params": "list"}); ok {
+		t.Errorf("a params that is no object read back as a canonical action")
+	}
+}
+
+func deepCopy(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		if inner, ok := v.(map[string]any); ok {
+			v = deepCopy(inner)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// TestSearchSurface: a search surface has no map, takes the canonical
+// surface's target unless it names one, keeps its turn cap, and needs no
+// canonical surface when it is the only kind declared.
+func TestSearchSurface(t *testing.T) {
+	s, err := loadYAML(t, `name: s
+target: builtin:household
+surfaces:
+  - name: individual
+    target: builtin:ops
+  - name: find
+    kind: search
+    turn_cap: 30
+  - name: find-meta
+    kind: search
+    target: builtin:ops-meta
+cases:
+  - id: a/b
+    prompt: hi
+    decline: true
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := s.Surface("find")
+	if !find.Search() || !find.Canonical() || find.TurnCap != 30 || s.CanonicalSurface() != s.Surface("individual") {
+		t.Errorf("find: search %v, no map %v, turn cap %d; canonical surface %v", find.Search(), find.Canonical(), find.TurnCap, s.CanonicalSurface())
+	}
+	if got := s.SurfaceTarget(find).Spec; got != "builtin:ops" {
+		t.Errorf("find's target is %s, want the canonical surface's", got)
+	}
+	if got := s.SurfaceTarget(s.Surface("find-meta")).Spec; got != "builtin:ops-meta" {
+		t.Errorf("find-meta's target is %s, want its own", got)
+	}
+	if tool, args := find.Forward("create_volume", map[string]any{"name": "v"}); tool != "create_volume" || args["name"] != "v" {
+		t.Errorf("a search surface forwards %s %v", tool, args)
+	}
+	if c, _, ok := find.Back("create_volume", nil); !ok || c != "create_volume" {
+		t.Errorf("a search surface reads back %s %v", c, ok)
+	}
+	alone, err := loadYAML(t, "name: s\ntarget: builtin:ops\nsurfaces:\n  - name: find\n    kind: search\ncases:\n  - id: a/b\n    prompt: hi\n    decline: true\n")
+	if err != nil {
+		t.Fatalf("a search surface alone: %v", err)
+	}
+	if alone.CanonicalSurface() != nil || alone.SurfaceTarget(alone.Surface("find")).Spec != "builtin:ops" {
+		t.Errorf("a search surface alone: canonical %v, target %v", alone.CanonicalSurface(), alone.SurfaceTarget(alone.Surface("find")))
 	}
 }

@@ -32,14 +32,7 @@ import (
 // The memory server asks no approval, so not sending it costs nothing
 // there, and no step of its corpus is destructive.
 var (
-	opsLoses = map[string][]string{
-		"perfect":      nil,
-		"wrong-args":   {"Pass", "Arguments"},
-		"no-confirm":   {"Pass", "Reached", "Confirmation"},
-		"declines":     {"Pass", "Reached", "Confirmation"},
-		"extra-change": {"Pass", "Clean", "Declined"},
-		"gives-up":     {"Pass", "Reached", "Confirmation"},
-	}
+	opsLoses    = actionstest.OpsLoses
 	memoryLoses = map[string][]string{
 		"perfect":      nil,
 		"wrong-args":   {"Pass", "Arguments"},

@@ -23,6 +23,11 @@ import (
 // actions. A run on the canonical surface, or of a suite without surfaces,
 // is returned as it is. Neither h nor a is changed.
 func OnCanonical(h *record.Header, a *record.Attempt) (*record.Header, *record.Attempt) {
+	if h != nil && a != nil && h.Surface != nil && h.Surface.Kind == suite.SurfaceSearch {
+		c := *h
+		c.Surface = &record.Surface{Name: h.Surface.Name}
+		return &c, searchedAttempt(a)
+	}
 	if h == nil || a == nil || h.Surface == nil || len(h.Surface.Map) == 0 {
 		return h, a
 	}
@@ -45,7 +50,7 @@ func canonicalHeader(h *record.Header) *record.Header {
 func canonicalAttempt(rs *record.Surface, a *record.Attempt) *record.Attempt {
 	sf := &suite.Surface{Name: rs.Name, Map: map[string]suite.SurfaceCall{}}
 	for canon, to := range rs.Map {
-		sf.Map[canon] = suite.SurfaceCall{Tool: to.Tool, Args: to.Args}
+		sf.Map[canon] = suite.SurfaceCall{Tool: to.Tool, Args: to.Args, Under: to.Under}
 	}
 	c := *a
 	c.Turns = make([]record.Turn, len(a.Turns))
@@ -79,5 +84,54 @@ func canonicalCall(sf *suite.Surface, call record.Call) record.Call {
 		return call
 	}
 	call.Name, call.Args = canon, b
+	return call
+}
+
+// A run on a search surface recorded the calls the model made of the
+// harness's search_tools, describe_tool and call_tool over the server's
+// tools (Header.Tools). Read back, the searches and descriptions (calls of
+// Kind record.CallSearch) are left out: they are no call of the server,
+// and never a wrong tool. Each call_tool{name: X, arguments: A} is the
+// call X(A), with the result the tool gave. A call_tool whose arguments
+// name no tool, and a call of any other name, stay as they were: the
+// model called a tool it was not shown.
+
+// searchedAttempt is a with its searches left out and each call_tool read
+// back as the call it made.
+func searchedAttempt(a *record.Attempt) *record.Attempt {
+	c := *a
+	c.Turns = make([]record.Turn, len(a.Turns))
+	for i, t := range a.Turns {
+		var calls []record.Call
+		for _, call := range t.Calls {
+			if call.Kind == record.CallSearch {
+				continue
+			}
+			calls = append(calls, calledTool(call))
+		}
+		t.Calls = calls
+		c.Turns[i] = t
+	}
+	return &c
+}
+
+// calledTool reads a call_tool call back as the call it made; any other
+// call is returned as it is.
+func calledTool(call record.Call) record.Call {
+	if call.Name != suite.CallToolTool {
+		return call
+	}
+	var made struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(call.Args, &made) != nil || made.Name == "" {
+		return call
+	}
+	args := made.Arguments
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage(`{}`)
+	}
+	call.Name, call.WireName, call.Args = made.Name, "", args
 	return call
 }

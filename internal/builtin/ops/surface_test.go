@@ -2,11 +2,14 @@ package ops_test
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
+	"github.com/mcpeval/mcpeval/internal/testkit/actionstest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/model/fake"
 	"github.com/mcpeval/mcpeval/runner"
@@ -43,11 +46,12 @@ func runOnSurface(t *testing.T, surface, variant string) *pipeline.Graded {
 }
 
 // TestSuiteOnEverySurface: fake:perfect, which plays the canonical key,
-// passes every case of the ops suite on both surfaces, every action
+// passes every case of the ops suite on every surface, every action
 // column full; the meta surface's record shows the model calling the
-// meta-tools and names the surface.
+// meta-tools, the search surface's the search tools, and each names the
+// surface.
 func TestSuiteOnEverySurface(t *testing.T) {
-	for _, surface := range []string{"individual", "meta"} {
+	for _, surface := range []string{"individual", "meta", "search"} {
 		t.Run(surface, func(t *testing.T) {
 			g := runOnSurface(t, surface, "perfect")
 			res := g.Result
@@ -84,6 +88,16 @@ func TestSuiteOnEverySurface(t *testing.T) {
 				if !called["containers"] || called["create_container"] {
 					t.Errorf("on meta the model called %v: want the meta-tools only", called)
 				}
+			case "search":
+				if len(h.Tools) != 36 || h.Surface.Map != nil || h.Surface.Kind != "search" {
+					t.Errorf("search header: %d tools, map %v, kind %q; want 36, none, search", len(h.Tools), h.Surface.Map, h.Surface.Kind)
+				}
+				if !called["search_tools"] || !called["describe_tool"] || !called["call_tool"] || called["create_container"] {
+					t.Errorf("on search the model called %v: want the search tools only", called)
+				}
+				if s := res.Searches; s == nil || s.Searches == 0 || s.Searches != s.Describes || s.Searches != s.Calls {
+					t.Errorf("searches counted %+v: want one search and one description a call", s)
+				}
 			default:
 				if len(h.Tools) != 36 || h.Surface.Map != nil {
 					t.Errorf("individual header: %d tools, map %v; want 36 and none", len(h.Tools), h.Surface.Map)
@@ -93,14 +107,19 @@ func TestSuiteOnEverySurface(t *testing.T) {
 	}
 }
 
-// TestSuiteOnMetaSurfaceLosesPoints: the fake's wrong variants lose their
-// column on the meta surface as they do on the canonical one.
+// TestSuiteOnMetaSurfaceLosesPoints: each of the fake's wrong variants
+// loses exactly its columns on the meta and search surfaces, as it does on
+// the canonical one (actionstest.OpsLoses).
 func TestSuiteOnMetaSurfaceLosesPoints(t *testing.T) {
-	for variant, col := range map[string]int{"wrong-args": 3, "no-confirm": 4, "extra-change": 5, "declines": 1, "gives-up": 1} {
-		g := runOnSurface(t, "meta", variant)
-		row := g.Result.Actions.Models[0]
-		if c := row.Columns.List()[col]; c.Full() || c.Den == 0 {
-			t.Errorf("fake:%s on meta: column %d is %s, want some lost", variant, col, c)
+	for _, surface := range []string{"meta", "search"} {
+		for _, variant := range slices.Sorted(maps.Keys(actionstest.OpsLoses)) {
+			if variant == "perfect" { // TestSuiteOnEverySurface
+				continue
+			}
+			t.Run(surface+"/"+variant, func(t *testing.T) {
+				g := runOnSurface(t, surface, variant)
+				actionstest.CheckColumns(t, g.Suite, g.Record, variant, len(g.Suite.Cases), actionstest.OpsLoses[variant])
+			})
 		}
 	}
 }

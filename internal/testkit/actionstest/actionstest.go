@@ -13,6 +13,17 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
+// OpsLoses are the columns each fake loses on the embedded ops suite, on
+// every one of its surfaces: every other column must be full.
+var OpsLoses = map[string][]string{
+	"perfect":      nil,
+	"wrong-args":   {"Pass", "Arguments"},
+	"no-confirm":   {"Pass", "Reached", "Confirmation"},
+	"declines":     {"Pass", "Reached", "Confirmation"},
+	"extra-change": {"Pass", "Clean", "Declined"},
+	"gives-up":     {"Pass", "Reached", "Confirmation"},
+}
+
 // CheckColumns checks that the run rec of suite s by fake variant name,
 // graded (grade.Run: the verdicts its action columns are read from),
 // scored the attempts it should (scored) with none excluded, and lost
