@@ -247,11 +247,15 @@ func costCells(r SurfaceRow) []string {
 
 const surfaceNote = "the same cases and key on each surface; pass is of graded attempts, each action column scored of counted"
 
-// costNote says where the cost table's figures come from.
-const costNote = "tool tokens/request: the definitions of the tools shown, at four characters a token, sent with every request; tokens: what the model's requests were billed (a fake reports none)"
+// SurfaceCostNote says where the cost table's figures come from.
+const SurfaceCostNote = "tool tokens/request: the definitions of the tools shown, at four characters a token, sent with every request; tokens: what the model's requests were billed (a fake reports none)"
 
-// testNote says what the vs column tests.
-func (s *Surfaces) testNote() string {
+// TestNote says what the vs column tests; "" when no run measured the
+// canonical surface.
+func (s *Surfaces) TestNote() string {
+	if s.Canonical == "" {
+		return ""
+	}
 	return fmt.Sprintf("vs %s: %s against the same model on %s, * when p < %.2f", s.Canonical, compare.Test, s.Canonical, compare.DefaultAlpha)
 }
 
@@ -276,9 +280,9 @@ func SurfacesText(w io.Writer, s *Surfaces) error {
 		return err
 	}
 	if s.Canonical != "" {
-		fmt.Fprintln(w, termsafe.Line(s.testNote()))
+		fmt.Fprintln(w, termsafe.Line(s.TestNote()))
 	}
-	fmt.Fprintf(w, "\ncost (%s)\n", costNote)
+	fmt.Fprintf(w, "\ncost (%s)\n", SurfaceCostNote)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.ToLower(strings.Join(costHead, "\t")))
 	for _, r := range s.Rows {
@@ -314,9 +318,9 @@ func SurfacesMarkdown(w io.Writer, s *Surfaces) error {
 		return err
 	}
 	if s.Canonical != "" {
-		fmt.Fprintf(w, "\n%s.\n", format.Markdown(s.testNote()))
+		fmt.Fprintf(w, "\n%s.\n", format.Markdown(s.TestNote()))
 	}
-	fmt.Fprintf(w, "\n### Cost\n\n%s.\n\n", format.Markdown(strings.ToUpper(costNote[:1])+costNote[1:]))
+	fmt.Fprintf(w, "\n### Cost\n\n%s.\n\n", format.Markdown(strings.ToUpper(SurfaceCostNote[:1])+SurfaceCostNote[1:]))
 	return table(costHead, costs)
 }
 
