@@ -461,6 +461,12 @@ func writeRunsSummary(ctx context.Context, e *env, c ciFlags, runs []*pipeline.G
 			}
 			fmt.Fprintln(w)
 		}
+		if srs := surfaceRuns(runs); severalSurfaces(srs) { // surfaces.go
+			if err := report.SurfacesMarkdown(w, report.BuildSurfaces(srs)); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
 		gateMarkdown(w, c.gates(), verdict, checked)
 		return nil
 	})

@@ -25,14 +25,19 @@ import (
 const surfacesHelp = `
 Usage: mcpeval surfaces RUN... [--json | --markdown] [--suite PATH]
 
-Sets runs of one suite on several of its surfaces side by side: a row per
-run with its surface, model, the tools the model was shown, the pass rate
-with its 95% interval, and the action columns. Every run is graded by the
-same cases and key, its calls read back to the canonical actions, so the
-rows differ by the presentation of the tools alone.
+Sets runs of one suite on several of its surfaces, by one model or
+several, side by side: a row per run with its surface, model, the tools
+the model was shown, the pass rate with its 95% interval, pass^k, Fisher's
+test against the same model's run on the canonical surface, and the action
+columns; then what each cost: the tokens its tool list takes per request
+(estimated from the tool definitions), the tokens billed, the dollars and
+the dollars per success. Every run is graded by the same cases and key,
+its calls read back to the canonical actions, so one model's rows differ
+by the presentation of the tools alone.
 
 "mcpeval run" on a suite that declares surfaces runs every one of them (or
-those --surface names) and prints the same table at the end.
+those --surface names), with every --model given, and prints the same
+table at the end.
 `
 
 func init() {
