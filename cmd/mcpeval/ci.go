@@ -246,9 +246,6 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if err := f.ci.check(e, f, len(models)); err != nil {
 		return err
 	}
-	if err := f.checkSurfaceLadder(len(models)); err != nil { // surfaces.go
-		return err
-	}
 	for _, m := range models {
 		if err := spendAllowed(e, m, f.spend); err != nil {
 			return err
@@ -268,18 +265,19 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if len(runs) == 0 {
 		return firstErr
 	}
-	if len(surfaces) > 1 {
-		if err := printSurfaces(e, f, runs); err != nil { // surfaces.go
-			firstErr = err
-			res.Comparison, res.Checked = nil, false
-		}
-	}
 	if res.Comparison != nil && !f.json {
 		fmt.Fprintf(e.stdout, "\ncompared with the baseline %s\n\n", f.ci.baseline.Dir)
 		compare.Text(e.stdout, res.Comparison)
 	}
-	if res.Ladder != nil {
+	if res.Ladder != nil && (len(surfaces) < 2 || !f.json) {
 		printLadder(e, f, res)
+	}
+	if len(surfaces) > 1 {
+		// Last: the table of every model on every surface ends the output.
+		if err := printSurfaces(e, f, runs, res.Ladder); err != nil { // surfaces.go
+			firstErr = err
+			res.Comparison, res.Checked = nil, false
+		}
 	}
 	var verdict pipeline.Verdict
 	if res.Checked {
@@ -338,11 +336,7 @@ func (h *runHooks) prepare(ctx context.Context, r *pipeline.LadderRun) (runner.C
 		if r.Index > 0 {
 			fmt.Fprintln(h.e.stdout)
 		}
-		if h.ladder {
-			fmt.Fprintf(h.e.stdout, "== %s ==\n", termsafe.Line(r.Model))
-		} else {
-			fmt.Fprintf(h.e.stdout, "== surface %s ==\n", termsafe.Line(r.Surface))
-		}
+		fmt.Fprintf(h.e.stdout, "== %s ==\n", h.label(r))
 	}
 	cfg, opts, st, err := g.prepare(ctx, h.sub, h.fs) // run.go
 	h.cur = st
@@ -358,9 +352,9 @@ func (h *runHooks) done(r *pipeline.LadderRun) error {
 		err = h.cur.end(r.Graded, r.Err)
 		h.cur = nil
 	}
-	if err != nil && h.surfaces {
+	if err != nil && h.surfaces && !h.ladder {
 		if h.failed {
-			fmt.Fprintf(h.e.stderr, "mcpeval run: surface %s: %v\n", termsafe.Line(r.Surface), err)
+			fmt.Fprintf(h.e.stderr, "mcpeval run: %s: %v\n", h.label(r), err)
 			return nil
 		}
 		h.failed = true // returned, and so told, at the end
@@ -372,21 +366,35 @@ func (h *runHooks) done(r *pipeline.LadderRun) error {
 	if err == nil || !h.ladder {
 		return err
 	}
-	return ladderRunError(h.e, r.Model, err)
+	return ladderRunError(h.e, h.label(r), err)
 }
 
-// ladderRunError says on stderr what went wrong with model m of a ladder
-// and returns the exit the error calls for, its message already said.
-func ladderRunError(e *env, m string, err error) error {
+// label names run r in the output, made safe for a terminal: its model in
+// a ladder, "surface NAME" over several surfaces, "MODEL on surface NAME"
+// in a matrix of both.
+func (h *runHooks) label(r *pipeline.LadderRun) string {
+	switch {
+	case h.ladder && h.surfaces:
+		return termsafe.Line(r.Model) + " on " + surfaceLabel(r.Surface)
+	case h.ladder:
+		return termsafe.Line(r.Model)
+	}
+	return surfaceLabel(r.Surface)
+}
+
+// ladderRunError says on stderr what went wrong with the run of a ladder
+// that label names (already safe for a terminal) and returns the exit the
+// error calls for, its message already said.
+func ladderRunError(e *env, label string, err error) error {
 	var ex *exitError
 	if errors.As(err, &ex) {
 		if ex.msg != "" {
-			fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", termsafe.Line(m), termsafe.String(ex.msg))
+			fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", label, termsafe.String(ex.msg))
 		}
 		return &exitError{code: ex.code}
 	}
 	if !errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", termsafe.Line(m), termsafe.String(err.Error()))
+		fmt.Fprintf(e.stderr, "mcpeval run: %s: %s\n", label, termsafe.String(err.Error()))
 		return &exitError{code: exitFailure}
 	}
 	return err
@@ -398,12 +406,21 @@ func printLadder(e *env, f runFlags, res *pipeline.LadderResult) {
 	if f.json {
 		ladder.JSON(e.stdout, res.Ladder)
 	} else {
-		fmt.Fprintln(e.stdout, "\nmodel ladder")
+		fmt.Fprintln(e.stdout, "\nmodel ladder"+ladderSurface(res))
 		ladder.Text(e.stdout, res.Ladder)
 	}
 	for _, err := range res.Problems {
 		fmt.Fprintf(e.stderr, "mcpeval run: %v\n", err)
 	}
+}
+
+// ladderSurface says which surface a ladder over several surfaces sets the
+// models side by side on: " on surface NAME"; "" for one surface.
+func ladderSurface(res *pipeline.LadderResult) string {
+	if res.LadderSurface == "" {
+		return ""
+	}
+	return " on " + surfaceLabel(res.LadderSurface)
 }
 
 // writeRunsJUnit writes the runs as JUnit XML to --junit, if given.
@@ -440,6 +457,12 @@ func writeRunsSummary(ctx context.Context, e *env, c ciFlags, runs []*pipeline.G
 		}
 		if lad != nil {
 			if err := ladder.Markdown(w, lad); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
+		if srs := surfaceRuns(runs); severalSurfaces(srs) { // surfaces.go
+			if err := report.SurfacesMarkdown(w, report.BuildSurfaces(srs)); err != nil {
 				return err
 			}
 			fmt.Fprintln(w)

@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
 	"github.com/mcpeval/mcpeval/internal/ladder"
+	"github.com/mcpeval/mcpeval/internal/report"
+	"github.com/mcpeval/mcpeval/record"
 )
 
 const ladderHelp = `
@@ -23,6 +27,11 @@ and names the cheapest of them per success.
 
 "mcpeval run --model STRONG --model WEAKER ..." prints the same ladder at
 the end of its runs.
+
+Runs on several surfaces of a suite (a matrix of models by surfaces) make a
+ladder of the runs on the first run's surface, then the table of every run
+side by side, as "mcpeval surfaces" prints it (with --json, one object
+holding "ladder" and "surfaces").
 `
 
 func init() {
@@ -49,22 +58,52 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("--bar %v: want a pass rate from 0 to 1, such as 0.9", *bar)
 	}
 	var runs []ladder.Input
+	var srs []report.SurfaceRun
 	for _, dir := range pos {
-		in, err := loadStreamed(dir, *suitePath, nil)
+		in, sr, err := loadSurfaceRun(dir, *suitePath) // surfaces.go
 		if err != nil {
 			return err
 		}
-		runs = append(runs, in)
+		runs, srs = append(runs, in), append(srs, sr)
+	}
+	var table *report.Surfaces
+	if severalSurfaces(srs) {
+		// The ladder reads case by case on one surface, the first run's;
+		// the table sets every run side by side.
+		table = report.BuildSurfaces(srs)
+		first := surfaceName(runs[0].Run)
+		runs = slices.DeleteFunc(runs, func(in ladder.Input) bool { return surfaceName(in.Run) != first })
 	}
 	l := ladder.BuildFrom(runs)
 	if *bar > 0 {
 		l.SetBar(*bar)
 	}
 	switch {
+	case *asJSON && table != nil:
+		return ladderAndSurfacesJSON(e.stdout, l, table)
 	case *asJSON:
 		return ladder.JSON(e.stdout, l)
 	case *asMD:
-		return ladder.Markdown(e.stdout, l)
+		if err := ladder.Markdown(e.stdout, l); err != nil || table == nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout)
+		return report.SurfacesMarkdown(e.stdout, table)
 	}
-	return ladder.Text(e.stdout, l)
+	if table != nil {
+		fmt.Fprintf(e.stdout, "model ladder on %s\n", surfaceLabel(surfaceName(runs[0].Run)))
+	}
+	if err := ladder.Text(e.stdout, l); err != nil || table == nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	return report.SurfacesText(e.stdout, table)
+}
+
+// surfaceName is the surface run r measured; "" for none.
+func surfaceName(r *record.Run) string {
+	if r.Header.Surface == nil {
+		return ""
+	}
+	return r.Header.Surface.Name
 }

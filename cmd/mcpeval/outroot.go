@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/rundir"
@@ -74,10 +76,28 @@ func (f *runFlags) defaultOut(e *env, cfg *runner.Config) (bool, error) {
 	default:
 		id = runner.NewRunID(time.Now(), cfg.ModelInfo.Spec)
 	}
+	if cfg.Surface != nil {
+		id = withSurface(id, cfg.Surface.Name)
+	}
 	cfg.NewID = func() string { return id }
 	cfg.OutDir = filepath.Join(root, rundir.Runs, id)
 	if beside != "" {
 		fmt.Fprint(e.stderr, besideNote("run", beside, cfg.OutDir))
 	}
 	return true, nil
+}
+
+// unsafeInID is what a surface's name may not bring into a run ID.
+var unsafeInID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// withSurface names surface sf in run ID id, before its random suffix
+// (DATE-TIME-MODEL-SURFACE-RANDOM), so that each model's run on each
+// surface has a directory of its own name under the output root.
+func withSurface(id, sf string) string {
+	safe := strings.Trim(unsafeInID.ReplaceAllString(sf, "-"), "-.")
+	i := strings.LastIndexByte(id, '-')
+	if safe == "" || i < 0 {
+		return id
+	}
+	return id[:i] + "-" + safe + id[i:]
 }

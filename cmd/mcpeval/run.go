@@ -52,7 +52,9 @@ over the target's real MCP tools; records every attempt; grades the record.
 
 A suite that declares surfaces (docs/targets.md) is run on each of them,
 or on those --surface names, each in its own run directory (--out/SURFACE),
-and the surfaces are set side by side at the end (mcpeval surfaces).
+and the surfaces are set side by side at the end (mcpeval surfaces). With
+several --model every model is run on every surface (--out/MODEL/SURFACE):
+the ladder on the first surface, then the table of the whole matrix.
 
 The record is written to --out (default ROOT/runs/RUN_ID, the output root
 below) and never overwritten.

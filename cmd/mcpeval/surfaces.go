@@ -2,15 +2,20 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/mcpeval/mcpeval/internal/audit"
+	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
+	"github.com/mcpeval/mcpeval/internal/usage"
+	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 	"github.com/mcpeval/mcpeval/suite"
@@ -20,14 +25,19 @@ import (
 const surfacesHelp = `
 Usage: mcpeval surfaces RUN... [--json | --markdown] [--suite PATH]
 
-Sets runs of one suite on several of its surfaces side by side: a row per
-run with its surface, model, the tools the model was shown, the pass rate
-with its 95% interval, and the action columns. Every run is graded by the
-same cases and key, its calls read back to the canonical actions, so the
-rows differ by the presentation of the tools alone.
+Sets runs of one suite on several of its surfaces, by one model or
+several, side by side: a row per run with its surface, model, the tools
+the model was shown, the pass rate with its 95% interval, pass^k, Fisher's
+test against the same model's run on the canonical surface, and the action
+columns; then what each cost: the tokens its tool list takes per request
+(estimated from the tool definitions), the tokens billed, the dollars and
+the dollars per success. Every run is graded by the same cases and key,
+its calls read back to the canonical actions, so one model's rows differ
+by the presentation of the tools alone.
 
 "mcpeval run" on a suite that declares surfaces runs every one of them (or
-those --surface names) and prints the same table at the end.
+those --surface names), with every --model given, and prints the same
+table at the end.
 `
 
 func init() {
@@ -51,11 +61,11 @@ func surfacesCmd(ctx context.Context, e *env, args []string) error {
 	}
 	var runs []report.SurfaceRun
 	for _, dir := range pos {
-		in, err := loadStreamed(dir, *suitePath, nil) // the table reads headers and grades only
+		_, r, err := loadSurfaceRun(dir, *suitePath)
 		if err != nil {
 			return err
 		}
-		runs = append(runs, report.SurfaceRun{Record: in.Run, Result: in.Result})
+		runs = append(runs, r)
 	}
 	t := report.BuildSurfaces(runs)
 	switch {
@@ -67,14 +77,79 @@ func surfacesCmd(ctx context.Context, e *env, args []string) error {
 	return report.SurfacesText(e.stdout, t)
 }
 
-// printSurfaces sets the runs on several surfaces side by side, as a
-// table (as JSON with --json).
-func printSurfaces(e *env, f runFlags, runs []*pipeline.Graded) error {
+// loadSurfaceRun reads the run in dir as a stream, graded against the
+// suite at suitePath (else its own), with its cost and billed tokens: as
+// the ladder takes it, and as the side-by-side table does.
+func loadSurfaceRun(dir, suitePath string) (ladder.Input, report.SurfaceRun, error) {
+	rd, err := openRun(dir)
+	if err != nil {
+		return ladder.Input{}, report.SurfaceRun{}, err
+	}
+	defer rd.Close()
+	t := usage.NewTally(&rd.Run().Header, nil)
+	var tokens model.Usage
+	res, err := gradeStream(rd, dir, suitePath, func(a *record.Attempt) {
+		t.Add(a)
+		tokens = tokens.Add(a.Usage())
+	})
+	if err != nil {
+		return ladder.Input{}, report.SurfaceRun{}, err
+	}
+	in := ladder.Input{Run: rd.Run(), Result: res, Attempts: rd.Len(), Cost: t.Cost(res.Totals.Passed)}
+	return in, report.SurfaceRun{Record: in.Run, Result: res, Cost: in.Cost, Tokens: tokens}, nil
+}
+
+// severalSurfaces reports whether runs measured more than one surface.
+func severalSurfaces(runs []report.SurfaceRun) bool {
+	first := ""
+	for i, r := range runs {
+		name := ""
+		if r.Record.Header.Surface != nil {
+			name = r.Record.Header.Surface.Name
+		}
+		if i == 0 {
+			first = name
+		} else if name != first {
+			return true
+		}
+	}
+	return false
+}
+
+// ladderAndSurfacesJSON writes a ladder and the table of the runs on
+// every surface as one JSON object: "ladder" and "surfaces".
+func ladderAndSurfacesJSON(w io.Writer, l *ladder.Ladder, t *report.Surfaces) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Ladder   *ladder.Ladder   `json:"ladder"`
+		Surfaces *report.Surfaces `json:"surfaces"`
+	}{l, t})
+}
+
+// surfaceRuns are the graded runs as the side-by-side table takes them.
+func surfaceRuns(runs []*pipeline.Graded) []report.SurfaceRun {
 	var srs []report.SurfaceRun
 	for _, r := range runs {
-		srs = append(srs, report.SurfaceRun{Record: r.Record, Result: r.Result})
+		sr := report.SurfaceRun{Record: r.Record, Result: r.Result, Cost: r.Cost}
+		if r.Usage != nil {
+			for _, l := range r.Usage.Cases {
+				sr.Tokens = sr.Tokens.Add(l.Tokens)
+			}
+		}
+		srs = append(srs, sr)
 	}
-	t := report.BuildSurfaces(srs)
+	return srs
+}
+
+// printSurfaces sets the runs on several surfaces, of one model or
+// several, side by side as a table (as JSON with --json; with a ladder
+// too, one JSON object holding both).
+func printSurfaces(e *env, f runFlags, runs []*pipeline.Graded, lad *ladder.Ladder) error {
+	t := report.BuildSurfaces(surfaceRuns(runs))
+	if f.json && lad != nil {
+		return ladderAndSurfacesJSON(e.stdout, lad, t)
+	}
 	if f.json {
 		return report.SurfacesJSON(e.stdout, t)
 	}
@@ -213,20 +288,22 @@ func shownOn(s *suite.Suite, sf *suite.Surface, tools []record.Tool) []record.To
 // tools (every tool the canonical surface's server lists, shown or not) and
 // the tools its own server lists, and that the suite's tools filters can be
 // kept on it, for validate: each problem is located at its map entry or
-// case. base is the suite's target, for its builtins.
-func surfaceProblems(ctx context.Context, s *suite.Suite, base target.Config) []located {
+// case. It returns too the prompts that name a tool of a mapped surface
+// (audit.SurfaceLeaks). base is the suite's target, for its builtins.
+func surfaceProblems(ctx context.Context, s *suite.Suite, base target.Config) ([]located, []audit.Leak) {
 	if len(s.Surfaces) == 0 {
-		return nil
+		return nil, nil
 	}
 	canonical, err := runner.SurfaceTools(ctx, s, s.CanonicalSurface(), base)
 	if err != nil {
-		return []located{{Kind: "surface", File: s.Path, Message: err.Error()}}
+		return []located{{Kind: "surface", File: s.Path, Message: err.Error()}}, nil
 	}
 	var can []string
 	for _, t := range canonical {
 		can = append(can, t.Name)
 	}
 	var out []located
+	var leaks []audit.Leak
 	for _, sf := range s.Surfaces {
 		if sf.Canonical() {
 			continue
@@ -236,6 +313,7 @@ func surfaceProblems(ctx context.Context, s *suite.Suite, base target.Config) []
 			out = append(out, located{Kind: "surface", File: s.Path, Message: err.Error()})
 			continue
 		}
+		leaks = append(leaks, audit.SurfaceLeaks(s, sf, tools)...)
 		var listed []string
 		for _, t := range tools {
 			listed = append(listed, t.Name)
@@ -249,18 +327,5 @@ func surfaceProblems(ctx context.Context, s *suite.Suite, base target.Config) []
 			}
 		}
 	}
-	return out
-}
-
-// checkSurfaceLadder refuses a ladder of models over several surfaces: a
-// ladder sets models side by side on one presentation of the tools.
-func (f *runFlags) checkSurfaceLadder(models int) error {
-	if models < 2 {
-		return nil
-	}
-	names, err := f.surfaceNames()
-	if err != nil || len(names) < 2 {
-		return err
-	}
-	return usagef("several --model and several surfaces (%s): a model ladder compares models on one surface; give --surface NAME, and run the ladder once per surface", strings.Join(names, ", "))
+	return out, leaks
 }

@@ -315,10 +315,13 @@ func validateLive(ctx context.Context, s *suite.Suite, override targetFlag, head
 			v.Problems = append(v.Problems, located{Kind: "key", File: e.File, Line: e.Line, Message: e.Msg})
 		}
 	}
+	leaks := audit.Leaks(s, ins.Tools)
 	if len(override) == 0 {
-		v.Problems = append(v.Problems, surfaceProblems(ctx, s, tcfg)...) // surfaces.go
+		problems, surfaceLeaks := surfaceProblems(ctx, s, tcfg) // surfaces.go
+		v.Problems = append(v.Problems, problems...)
+		leaks = append(leaks, surfaceLeaks...)
 	}
-	for _, l := range audit.Leaks(s, ins.Tools) {
+	for _, l := range leaks {
 		v.Warnings = append(v.Warnings, located{Kind: "leak", File: l.File, Line: l.Line,
 			Message: fmt.Sprintf("case %s: the prompt says %q, which names %s: a model told the answer measures nothing (reword it, or list the word under actions.leak_exceptions with the reason)", l.Case, l.Found, l.What)})
 	}

@@ -213,3 +213,52 @@ func argNames(schema json.RawMessage) []string {
 	walk(s)
 	return slices.Sorted(maps.Keys(set))
 }
+
+// SurfaceLeaks audits the prompt of every case of s against the tools
+// mapped surface sf lists, as Leaks audits it against the canonical ones:
+// a prompt must not name a tool of the surface either, its own (the one
+// its canonical tools are mapped to) or any other, as written or as the
+// phrase it reads as. A surface tool named as a canonical tool is left to
+// Leaks. The suite's and the case's leak exceptions allow a word here
+// too.
+func SurfaceLeaks(s *suite.Suite, sf *suite.Surface, tools []record.Tool) []Leak {
+	if sf.Canonical() {
+		return nil
+	}
+	var global []suite.LeakException
+	if s.Actions != nil {
+		global = s.Actions.LeakExceptions
+	}
+	var leaks []Leak
+	for _, c := range s.Cases {
+		var canon []string
+		allowed := global
+		if c.Action == nil {
+			canon = questionTools(c)
+		} else {
+			for _, st := range c.Action.Steps {
+				canon = append(canon, st.Tool)
+			}
+			allowed = append(append([]suite.LeakException{}, global...), c.Action.LeakExceptions...)
+		}
+		own := map[string]bool{}
+		var terms []term
+		for _, name := range canon {
+			to, ok := sf.Map[name]
+			if !ok || own[to.Tool] {
+				continue
+			}
+			own[to.Tool] = true
+			if _, canonical := sf.Map[to.Tool]; !canonical {
+				terms = append(terms, term{to.Tool, fmt.Sprintf("its tool %s on surface %s", to.Tool, sf.Name)})
+			}
+		}
+		for _, t := range tools {
+			if _, canonical := sf.Map[t.Name]; !own[t.Name] && !canonical {
+				terms = append(terms, term{t.Name, fmt.Sprintf("the tool %s of surface %s", t.Name, sf.Name)})
+			}
+		}
+		leaks = append(leaks, scan(c, terms, allowed)...)
+	}
+	return leaks
+}

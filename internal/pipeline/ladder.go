@@ -38,8 +38,9 @@ type LadderConfig struct {
 	// Out is the directory the runs are written under: with several
 	// models each model's run is in a directory of its own named for its
 	// spec (Out/fake-perfect), with several surfaces each surface's in
-	// Out/SURFACE, and a single run in Out itself. Empty means each run
-	// in runs/RUN_ID, and no ladder.json.
+	// Out/SURFACE, with both each model's run on each surface in
+	// Out/MODEL/SURFACE (Out/fake-perfect/meta), and a single run in Out
+	// itself. Empty means each run in runs/RUN_ID, and no ladder.json.
 	Out string
 
 	// Run is the configuration every run starts from when Prepare is nil:
@@ -95,8 +96,15 @@ type LadderResult struct {
 	// surface.
 	Runs []*LadderRun
 	// Ladder sets the models' runs side by side, with several models; nil
-	// with one. It is written to Out/ladder.json when Out is set.
+	// with one. Over several surfaces it sets the models' runs on the
+	// first surface side by side (LadderSurface), case by case: the
+	// matrix of every model on every surface is the caller's to build
+	// from Runs (report.BuildSurfaces). It is written to Out/ladder.json
+	// when Out is set.
 	Ladder *ladder.Ladder
+	// LadderSurface is the surface the Ladder's runs measured, when
+	// several surfaces ran; empty otherwise.
+	LadderSurface string
 	// Comparison is the comparison with LadderConfig.Baseline; nil when
 	// there is none or a run went wrong.
 	Comparison *compare.Comparison
@@ -157,12 +165,26 @@ func RunModels(ctx context.Context, cfg LadderConfig) (*LadderResult, error) {
 		}
 	}
 	if len(cfg.models()) > 1 {
+		if len(cfg.Surfaces) > 1 {
+			res.LadderSurface = cfg.Surfaces[0]
+		}
 		res.buildLadder(cfg.Out)
 	}
 	if firstErr == nil {
 		var results []*grade.Result
-		for _, g := range graded {
-			results = append(results, g.Result)
+		for _, r := range res.Runs {
+			if r.Graded == nil {
+				continue
+			}
+			g := r.Graded.Result
+			if len(cfg.Surfaces) > 1 {
+				// Each cell of a matrix is gated as a run is; its
+				// verdict names the surface as well as the model.
+				named := *g
+				named.Model += " on surface " + r.Surface
+				g = &named
+			}
+			results = append(results, g)
 		}
 		res.Checked = true
 		res.Verdict = cfg.Gates.Check(results, res.Comparison)
@@ -227,14 +249,17 @@ func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun) (*Graded, err
 	return Run(ctx, rc, cfg.Options)
 }
 
-// buildLadder sets the graded runs side by side and writes the ladder to
-// out/ladder.json when out is set.
+// buildLadder sets the graded runs on r.LadderSurface (every run, when it
+// is empty) side by side and writes the ladder to out/ladder.json when out
+// is set.
 func (r *LadderResult) buildLadder(out string) {
 	var recs []*record.Run
 	var ress []*grade.Result
-	for _, g := range r.Graded() {
-		recs = append(recs, g.Record)
-		ress = append(ress, g.Result)
+	for _, run := range r.Runs {
+		if run.Graded != nil && (r.LadderSurface == "" || run.Surface == r.LadderSurface) {
+			recs = append(recs, run.Graded.Record)
+			ress = append(ress, run.Graded.Result)
+		}
 	}
 	r.Ladder = ladder.Build(recs, ress)
 	if out != "" {

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
+	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
@@ -163,4 +165,70 @@ func ExampleRunModels() {
 	// fake:invent in fake-invent
 	// fake:perfect: 0 failed
 	// fake:invent: 19 failed
+}
+
+// TestRunModelsMatrix: several models on several surfaces make every
+// pair a run of its own in Out/MODEL/SURFACE, model by model; the ladder
+// sets the models side by side on the first surface only, and the gates
+// judge every run.
+func TestRunModelsMatrix(t *testing.T) {
+	s, err := builtin.LoadSuite("ops")
+	if err != nil {
+		t.Fatal(err)
+	}
+	surfaces := s.SurfaceNames()
+	if len(surfaces) < 2 {
+		t.Fatalf("the ops suite declares surfaces %q, want several", surfaces)
+	}
+	out := t.TempDir()
+	models := []string{"fake:perfect", "fake:wrong-args"}
+	res, err := pipeline.RunModels(context.Background(), pipeline.LadderConfig{
+		Models: models, Surfaces: surfaces, Out: out,
+		Prepare: func(ctx context.Context, r *pipeline.LadderRun) (runner.Config, pipeline.Options, error) {
+			tc, err := runner.ResolveTarget(s, runner.TargetOverrides{Surface: s.Surface(r.Surface)})
+			if err != nil {
+				return runner.Config{}, pipeline.Options{}, err
+			}
+			tc.Builtins = builtin.All()
+			m, info, err := provider.Open(r.Model, provider.Options{Suite: s})
+			if err != nil {
+				return runner.Config{}, pipeline.Options{}, err
+			}
+			return runner.Config{Suite: s, Target: tc, Surface: s.Surface(r.Surface), Model: m, ModelInfo: info, OutDir: r.Out,
+				Attempts: 1, Concurrency: 2, Cases: []string{"write/new-volume"}}, pipeline.Options{}, nil
+		},
+		Gates: pipeline.Gates{MinPass: 0.9},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != len(models)*len(surfaces) {
+		t.Fatalf("%d runs, want %d", len(res.Runs), len(models)*len(surfaces))
+	}
+	for i, r := range res.Runs {
+		m, sf := models[i/len(surfaces)], surfaces[i%len(surfaces)]
+		want := filepath.Join(out, map[string]string{"fake:perfect": "fake-perfect", "fake:wrong-args": "fake-wrong-args"}[m], sf)
+		if r.Model != m || r.Surface != sf || r.Out != want || r.Graded == nil {
+			t.Fatalf("run %d: %s on %s in %s, want %s on %s in %s", i, r.Model, r.Surface, r.Out, m, sf, want)
+		}
+		if h := r.Graded.Record.Header; h.Surface == nil || h.Surface.Name != sf || r.Graded.Record.Dir != want {
+			t.Errorf("run %d: the record in %s is of surface %+v", i, r.Graded.Record.Dir, h.Surface)
+		}
+	}
+	if res.LadderSurface != surfaces[0] || res.Ladder == nil || len(res.Ladder.Rungs) != len(models) {
+		t.Fatalf("ladder on %q with %+v, want the %d models on %s", res.LadderSurface, res.Ladder, len(models), surfaces[0])
+	}
+	for i, rg := range res.Ladder.Rungs {
+		if rg.Dir != res.Runs[i*len(surfaces)].Out {
+			t.Errorf("rung %d is the run in %s, want the one on %s", i, rg.Dir, surfaces[0])
+		}
+	}
+	if !res.Checked || len(res.Verdict.Failed) != len(surfaces) {
+		t.Fatalf("verdict %+v: want fake:wrong-args below --min-pass once on each surface", res.Verdict)
+	}
+	for i, why := range res.Verdict.Failed {
+		if want := "fake:wrong-args on surface " + surfaces[i] + ": pass rate"; !strings.HasPrefix(why, want) {
+			t.Errorf("the gate says %q, want it to start %q", why, want)
+		}
+	}
 }

@@ -46,8 +46,8 @@ func TestSurfacesSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(text.String()), "\n")
-	if len(lines) != 4 {
-		t.Fatalf("text table has %d lines, want a title, a head and two rows:\n%s", len(lines), text.String())
+	if len(lines) != 10 {
+		t.Fatalf("text has %d lines, want a title, a head, two rows, the test's note, and the cost table's title, head and two rows:\n%s", len(lines), text.String())
 	}
 	reporttest.Contains(t, "text head", lines[1], "surface", "tools", "pass", "95% CI", "reached", "completion")
 	for i, want := range [][]string{{"individual", "36", "90% 9/10", "[50%, 90%]", "10/10"}, {"meta|", "7", "60% 6/10", "8/10"}} {
@@ -56,7 +56,7 @@ func TestSurfacesSideBySide(t *testing.T) {
 	if strings.Contains(text.String(), "\x1b") || strings.Contains(md.String(), "\x1b") {
 		t.Errorf("an escape sequence from a surface name reached the output")
 	}
-	if !strings.Contains(md.String(), "| `individual` | `fake:perfect` | 36 | 90% 9/10 | 50%–90% | 10/10 |") {
+	if !strings.Contains(md.String(), "| `individual` | `fake:perfect` | 36 | 90% 9/10 | 50%–90% | — | — | 10/10 |") {
 		t.Errorf("Markdown lacks the individual row:\n%s", md.String())
 	}
 	if !strings.Contains(md.String(), `meta\|`) {

@@ -186,3 +186,16 @@ func Dollars(v float64) string {
 	}
 	return fmt.Sprintf("$%.2f", v)
 }
+
+// ToolTokens estimates the tokens the definitions of tools take in every
+// request (name, title, description and input schema) at four characters
+// a token, as the prompt-cache warning estimates the prefix every request
+// shares. It reads the definitions, not a provider's count, so it is the
+// same for every model, fake or real.
+func ToolTokens(tools []record.Tool) int {
+	n := 0
+	for _, t := range tools {
+		n += len(t.Name) + len(t.Title) + len(t.Description) + len(t.InputSchema)
+	}
+	return n / 4
+}
