@@ -20,6 +20,10 @@ type Surface struct {
 	// annotations), as its target listed them when the run started; empty
 	// on the canonical surface, whose definitions are Header.Tools.
 	Canonical []Tool `json:"canonical,omitempty"`
+	// Shown are the tools the model was shown in place of Header.Tools on
+	// a search surface (search_tools, describe_tool and call_tool): what
+	// every request carried, and what the surface's tool list cost.
+	Shown []Tool `json:"shown,omitempty"`
 }
 
 // SurfaceCall is where a canonical tool lives on a surface: the surface's

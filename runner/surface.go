@@ -61,6 +61,9 @@ func (r *run) onSurface(ctx context.Context) (*record.Surface, error) {
 			return nil, err
 		}
 		info.Kind = suite.SurfaceSearch
+		for _, t := range searchToolDefs() {
+			info.Shown = append(info.Shown, record.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		}
 		r.surfaceModel(sf, r.tools)
 		return info, nil
 	}

@@ -105,7 +105,11 @@ func BuildSurfaces(runs []SurfaceRun) *Surfaces {
 		if out.Suite == "" {
 			out.Suite = h.Suite.Name
 		}
-		row := SurfaceRow{Surface: noSurface, Model: r.Result.Model, RunID: h.RunID, Dir: r.Record.Dir, Tools: len(h.Tools), ToolTokens: usage.ToolTokens(h.Tools),
+		shown := h.Tools
+		if h.Surface != nil && len(h.Surface.Shown) > 0 {
+			shown = h.Surface.Shown // a search surface's own tools
+		}
+		row := SurfaceRow{Surface: noSurface, Model: r.Result.Model, RunID: h.RunID, Dir: r.Record.Dir, Tools: len(shown), ToolTokens: usage.ToolTokens(shown),
 			Counts: r.Result.Totals.Counts, Tokens: r.Tokens.Billed(), Cost: r.Cost}
 		if row.Cost == nil {
 			row.Cost = usage.NewCost(r.Record, r.Result.Totals.Passed, nil)
