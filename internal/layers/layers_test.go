@@ -19,6 +19,7 @@ import (
 	_ "github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	_ "github.com/mcpeval/mcpeval/internal/report/junit"
 	_ "github.com/mcpeval/mcpeval/internal/review"
+	_ "github.com/mcpeval/mcpeval/internal/sequential"
 	_ "github.com/mcpeval/mcpeval/internal/shard"
 	_ "github.com/mcpeval/mcpeval/runner"
 	_ "github.com/mcpeval/mcpeval/suite"
@@ -66,7 +67,7 @@ var rules = []rule{
 	},
 	{
 		why:    "rendering, comparing, reviewing, redacting and publishing read records and grades",
-		dirs:   []string{"internal/report/...", "internal/compare", "internal/ladder", "internal/overlay", "internal/shard", "internal/review", "internal/redact", "internal/publish"},
+		dirs:   []string{"internal/report/...", "internal/compare", "internal/ladder", "internal/overlay", "internal/shard", "internal/review", "internal/redact", "internal/publish", "internal/sequential"},
 		banned: join(network, online),
 	},
 	{
