@@ -13,6 +13,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/sequential"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 )
@@ -68,6 +69,10 @@ type LadderConfig struct {
 	// Alpha is the comparison's significance level; 0 means
 	// compare.DefaultAlpha.
 	Alpha float64
+	// StopEarly, when set with a Baseline, stops each run once a
+	// sequential test against the baseline has decided, and the baseline
+	// gate takes that test's decision (stopearly.go).
+	StopEarly *StopEarly
 }
 
 // LadderRun is one run of RunModels: a model, on a surface when the suite
@@ -105,6 +110,9 @@ type LadderResult struct {
 	Checked bool
 	// Verdict is the gates' verdict when Checked.
 	Verdict Verdict
+	// Sequential is the sequential test's decision on the run compared
+	// with the baseline, with LadderConfig.StopEarly; nil without.
+	Sequential *sequential.Decision
 	// Problems are files that could not be written (ladder.json).
 	Problems []error
 }
@@ -136,7 +144,11 @@ func RunModels(ctx context.Context, cfg LadderConfig) (*LadderResult, error) {
 	res := &LadderResult{}
 	var firstErr error
 	for _, r := range cfg.runs() {
-		r.Graded, r.Err = cfg.runOne(ctx, r)
+		var w *watcher
+		r.Graded, r.Err = cfg.runOne(ctx, r, &w)
+		if w != nil {
+			res.Sequential = w.decision()
+		}
 		if cfg.Done != nil {
 			r.Err = cfg.Done(r)
 		}
@@ -165,7 +177,14 @@ func RunModels(ctx context.Context, cfg LadderConfig) (*LadderResult, error) {
 			results = append(results, g.Result)
 		}
 		res.Checked = true
-		res.Verdict = cfg.Gates.Check(results, res.Comparison)
+		if res.Sequential == nil {
+			res.Verdict = cfg.Gates.Check(results, res.Comparison)
+		} else {
+			res.Verdict = cfg.Gates.Check(results, nil)
+			if len(res.Verdict.TooFew) == 0 {
+				res.Verdict.Failed = append(res.Verdict.Failed, sequentialReasons(res.Comparison, res.Sequential, cfg.Gates.Baseline)...)
+			}
+		}
 	}
 	return res, firstErr
 }
@@ -204,13 +223,14 @@ func (cfg *LadderConfig) runs() []*LadderRun {
 }
 
 // runOne makes run r's configuration (Prepare, else Run with the model
-// opened) and runs it.
-func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun) (*Graded, error) {
+// opened) and runs it; with StopEarly it sets *w to what watches it.
+func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun, w **watcher) (*Graded, error) {
 	if cfg.Prepare != nil {
 		rc, opts, err := cfg.Prepare(ctx, r)
 		if err != nil {
 			return nil, err
 		}
+		*w = cfg.watch(&rc)
 		return Run(ctx, rc, opts)
 	}
 	rc := cfg.Run
@@ -219,6 +239,7 @@ func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun) (*Graded, err
 		return nil, fmt.Errorf("opening model %s: %w", r.Model, err)
 	}
 	rc.Model, rc.ModelInfo, rc.OutDir = m, info, r.Out
+	*w = cfg.watch(&rc)
 	return Run(ctx, rc, cfg.Options)
 }
 
