@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // sims is how many runs each simulation draws.
@@ -36,11 +37,23 @@ func within(t *testing.T, what string, hits int, want float64) {
 func TestRegressAtMatchesEveryOutcome(t *testing.T) {
 	for _, tt := range [][2]int{{10, 10}, {9, 10}, {3, 3}, {45, 50}, {0, 5}, {30, 60}} {
 		for n := 1; n <= 40; n++ {
-			at := regressAt(tt[0], tt[1], n, 0.05)
+			at := regressAt(tt[0], tt[1], n, 0.05, logFactorials(tt[1]+n))
 			for x := 0; x <= n; x++ {
 				if got, want := x <= at, Regressed(tt[0], tt[1], x, n, 0.05); got != want {
 					t.Fatalf("baseline %d/%d, new %d/%d: regressAt says %v, Regressed %v", tt[0], tt[1], x, n, got, want)
 				}
+			}
+		}
+	}
+}
+
+func TestFisherLFMatchesFisher(t *testing.T) {
+	lf := logFactorials(40)
+	for a := 0; a <= 10; a++ {
+		for c := 0; c <= 10; c++ {
+			p, q := Fisher(a, 10-a, c, 12-c), fisherLF(a, 10-a, c, 12-c, lf)
+			if math.Abs(p-q) > 1e-9 {
+				t.Fatalf("Fisher(%d, %d, %d, %d) = %v, over the table %v", a, 10-a, c, 12-c, p, q)
 			}
 		}
 	}
@@ -116,5 +129,17 @@ func TestBinomialPMFSumsToOne(t *testing.T) {
 		if math.Abs(s-1) > 1e-9 {
 			t.Errorf("BinomialPMF(30, ·, %v) sums to %v", p, s)
 		}
+	}
+}
+
+func TestGatePowerBothIsQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a plan for a rate alone, timed")
+	}
+	start := time.Now()
+	n, p := AttemptsFor(func(n int) float64 { return GatePowerBoth(n, 0.9, 0.8, 0.05) }, 0.8, 1000)
+	t.Logf("90%% → 80%%: %d attempts (power %.3f) in %v", n, p, time.Since(start))
+	if n < 150 || n > 300 {
+		t.Errorf("90%% → 80%% at 80%% power: %d attempts each, want about 200 (the normal approximation gives 199)", n)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	_ "github.com/mcpeval/mcpeval/internal/compare"
 	_ "github.com/mcpeval/mcpeval/internal/ladder"
 	_ "github.com/mcpeval/mcpeval/internal/overlay"
+	_ "github.com/mcpeval/mcpeval/internal/plan"
 	_ "github.com/mcpeval/mcpeval/internal/publish"
 	_ "github.com/mcpeval/mcpeval/internal/redact"
 	_ "github.com/mcpeval/mcpeval/internal/report"
@@ -67,7 +68,7 @@ var rules = []rule{
 	},
 	{
 		why:    "rendering, comparing, reviewing, redacting and publishing read records and grades",
-		dirs:   []string{"internal/report/...", "internal/compare", "internal/ladder", "internal/overlay", "internal/shard", "internal/review", "internal/redact", "internal/publish", "internal/sequential"},
+		dirs:   []string{"internal/report/...", "internal/compare", "internal/ladder", "internal/overlay", "internal/shard", "internal/review", "internal/redact", "internal/publish", "internal/sequential", "internal/plan"},
 		banned: join(network, online),
 	},
 	{
