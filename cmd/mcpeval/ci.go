@@ -53,6 +53,9 @@ CI:
                    no graded attempt, or whose attempts ended in an error
                    more often than F (default 0.2): it exits 6, too few
                    graded attempts to judge
+  --bar RATE       with several --model: mark the models whose pass
+                   rate's lower 95% Wilson bound reaches RATE, and name
+                   the cheapest of them (as mcpeval ladder --bar)
   --junit FILE     write JUnit XML (one test per case)
   --summary FILE   append a Markdown summary (e.g. "$GITHUB_STEP_SUMMARY")
 `
@@ -62,6 +65,7 @@ type ciFlags struct {
 	gate, dataset, junit, summary, overlay, shard string
 	alpha, minPass, maxErrorRate                  float64
 	stopEarly                                     bool
+	bar                                           float64
 	looks                                         int
 	drop, power                                   float64
 
@@ -76,6 +80,7 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.overlay, "overlay", "", "description overlay `FILE`")
 	fs.StringVar(&c.gate, "gate", "", "exit 5 on a significant regression against the baseline run `DIR`")
 	floatVar(fs, &c.alpha, "alpha", compare.DefaultAlpha, "significance `LEVEL` of --gate")
+	floatVar(fs, &c.bar, "bar", 0, "with several --model: mark the models whose pass rate's lower 95% Wilson bound reaches `RATE` and name the cheapest")
 	fs.BoolVar(&c.stopEarly, "stop-early", false, "with --gate: stop once a sequential test against the baseline has decided, and gate on its decision")
 	fs.IntVar(&c.looks, "looks", sequential.DefaultLooks, "with --stop-early: the `N` looks of the sequential test")
 	floatVar(fs, &c.drop, "drop", 0.1, "with --stop-early: the drop in pass rate (a `FRACTION`) ruled out before stopping for no regression")
@@ -158,6 +163,9 @@ func (c *ciFlags) checkLevels() error {
 	}
 	if c.minPass < 0 || c.minPass > 1 {
 		return usagef("--min-pass %g: want a fraction between 0 and 1 (0.9 for 90%%)", c.minPass)
+	}
+	if c.bar < 0 || c.bar > 1 {
+		return usagef("--bar %v: want a pass rate from 0 to 1, such as 0.9", c.bar)
 	}
 	if c.looks < 1 || c.drop <= 0 || c.drop >= 1 || c.power <= 0 || c.power >= 1 {
 		return usagef("--looks wants at least 1, --drop and --power a fraction between 0 and 1 (0.1, 0.8)")
@@ -293,7 +301,7 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 		Models: models, Surfaces: surfaces, Out: f.out,
 		Prepare: h.prepare, Done: h.done,
 		Gates: f.ci.gates(), Baseline: f.ci.baseline, Alpha: f.ci.alpha,
-		StopEarly: f.ci.stopEarlyConfig(),
+		StopEarly: f.ci.stopEarlyConfig(), Bar: f.ci.bar,
 	})
 	runs := res.Graded()
 	if len(runs) == 0 {

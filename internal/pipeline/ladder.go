@@ -73,6 +73,9 @@ type LadderConfig struct {
 	// sequential test against the baseline has decided, and the baseline
 	// gate takes that test's decision (stopearly.go).
 	StopEarly *StopEarly
+	// Bar, when above 0, marks the ladder's models that clear it
+	// (ladder.Ladder.SetBar).
+	Bar float64
 }
 
 // LadderRun is one run of RunModels: a model, on a surface when the suite
@@ -169,7 +172,7 @@ func RunModels(ctx context.Context, cfg LadderConfig) (*LadderResult, error) {
 		}
 	}
 	if len(cfg.models()) > 1 {
-		res.buildLadder(cfg.Out)
+		res.buildLadder(cfg.Out, cfg.Bar)
 	}
 	if firstErr == nil {
 		var results []*grade.Result
@@ -243,9 +246,10 @@ func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun, w **watcher) 
 	return Run(ctx, rc, cfg.Options)
 }
 
-// buildLadder sets the graded runs side by side and writes the ladder to
-// out/ladder.json when out is set.
-func (r *LadderResult) buildLadder(out string) {
+// buildLadder sets the graded runs side by side, marks those that clear
+// bar (when above 0), and writes the ladder to out/ladder.json when out
+// is set.
+func (r *LadderResult) buildLadder(out string, bar float64) {
 	var recs []*record.Run
 	var ress []*grade.Result
 	for _, g := range r.Graded() {
@@ -253,6 +257,9 @@ func (r *LadderResult) buildLadder(out string) {
 		ress = append(ress, g.Result)
 	}
 	r.Ladder = ladder.Build(recs, ress)
+	if bar > 0 {
+		r.Ladder.SetBar(bar)
+	}
 	if out != "" {
 		if err := rundir.WriteJSON(rundir.Path(out, rundir.Ladder), r.Ladder); err != nil {
 			r.Problems = append(r.Problems, err)
