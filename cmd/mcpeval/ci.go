@@ -150,6 +150,9 @@ func (c *ciFlags) checkCombination(f runFlags, models int) error {
 	if c.stopEarly && (c.gate == "" || f.resume != "" || f.batch) {
 		return usagef("--stop-early goes with --gate BASE, on a new run sent attempt by attempt (not --resume, not --batch)")
 	}
+	if c.bar > 0 && models < 2 {
+		return usagef("--bar marks the models of a ladder: give two or more --model (or use mcpeval ladder RUN... --bar)")
+	}
 	if models > 1 && c.gate != "" {
 		return usagef("--gate compares one model's run with its baseline: give one --model (compare ladder runs with mcpeval compare)")
 	}
