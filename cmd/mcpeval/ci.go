@@ -21,6 +21,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/pipeline"
 	"github.com/mcpeval/mcpeval/internal/report"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/sequential"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
@@ -42,12 +43,19 @@ CI:
   --gate BASE      after the run, compare it with the baseline record BASE
                    and exit 5 on a significant regression (Fisher's exact
                    test, --alpha, default 0.05)
+  --stop-early     with --gate: stop the run as soon as a sequential test
+                   against the baseline's total has decided either way,
+                   and gate on its decision (--looks, default 5; --drop,
+                   default 0.1; --power, default 0.8; docs/statistics.md)
   --min-pass F     exit 5 when the pass rate is below F (0.9 for 90%)
   --max-error-rate F
                    a gate (--gate, --min-pass) cannot pass on a run with
                    no graded attempt, or whose attempts ended in an error
                    more often than F (default 0.2): it exits 6, too few
                    graded attempts to judge
+  --bar RATE       with several --model: mark the models whose pass
+                   rate's lower 95% Wilson bound reaches RATE, and name
+                   the cheapest of them (as mcpeval ladder --bar)
   --junit FILE     write JUnit XML (one test per case)
   --summary FILE   append a Markdown summary (e.g. "$GITHUB_STEP_SUMMARY")
 `
@@ -56,6 +64,10 @@ CI:
 type ciFlags struct {
 	gate, dataset, junit, summary, overlay, shard string
 	alpha, minPass, maxErrorRate                  float64
+	stopEarly                                     bool
+	bar                                           float64
+	looks                                         int
+	drop, power                                   float64
 
 	ov       *overlay.Overlay
 	sh       *record.Shard
@@ -68,6 +80,11 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.overlay, "overlay", "", "description overlay `FILE`")
 	fs.StringVar(&c.gate, "gate", "", "exit 5 on a significant regression against the baseline run `DIR`")
 	floatVar(fs, &c.alpha, "alpha", compare.DefaultAlpha, "significance `LEVEL` of --gate")
+	floatVar(fs, &c.bar, "bar", 0, "with several --model: mark the models whose pass rate's lower 95% Wilson bound reaches `RATE` and name the cheapest")
+	fs.BoolVar(&c.stopEarly, "stop-early", false, "with --gate: stop once a sequential test against the baseline has decided, and gate on its decision")
+	fs.IntVar(&c.looks, "looks", sequential.DefaultLooks, "with --stop-early: the `N` looks of the sequential test")
+	floatVar(fs, &c.drop, "drop", 0.1, "with --stop-early: the drop in pass rate (a `FRACTION`) ruled out before stopping for no regression")
+	floatVar(fs, &c.power, "power", 0.8, "with --stop-early: the chance (a `FRACTION`) of calling a drop of --drop a regression that stopping keeps")
 	floatVar(fs, &c.minPass, "min-pass", 0, "exit 5 when the pass rate is below this `FRACTION` (0.9 for 90%)")
 	floatVar(fs, &c.maxErrorRate, "max-error-rate", pipeline.DefaultMaxErrorRate, "exit 6 from a gate when more than this `FRACTION` of attempts ended in an error")
 	fs.StringVar(&c.junit, "junit", "", "write JUnit XML to `FILE`")
@@ -130,6 +147,12 @@ func (c *ciFlags) checkCombination(f runFlags, models int) error {
 	if models > 1 && f.resume != "" {
 		return usagef("--resume continues one run: give at most one --model")
 	}
+	if c.stopEarly && (c.gate == "" || f.resume != "" || f.batch) {
+		return usagef("--stop-early goes with --gate BASE, on a new run sent attempt by attempt (not --resume, not --batch)")
+	}
+	if c.bar > 0 && models < 2 {
+		return usagef("--bar marks the models of a ladder: give two or more --model (or use mcpeval ladder RUN... --bar)")
+	}
 	if models > 1 && c.gate != "" {
 		return usagef("--gate compares one model's run with its baseline: give one --model (compare ladder runs with mcpeval compare)")
 	}
@@ -143,6 +166,12 @@ func (c *ciFlags) checkLevels() error {
 	}
 	if c.minPass < 0 || c.minPass > 1 {
 		return usagef("--min-pass %g: want a fraction between 0 and 1 (0.9 for 90%%)", c.minPass)
+	}
+	if c.bar < 0 || c.bar > 1 {
+		return usagef("--bar %v: want a pass rate from 0 to 1, such as 0.9", c.bar)
+	}
+	if c.looks < 1 || c.drop <= 0 || c.drop >= 1 || c.power <= 0 || c.power >= 1 {
+		return usagef("--looks wants at least 1, --drop and --power a fraction between 0 and 1 (0.1, 0.8)")
 	}
 	if c.maxErrorRate <= 0 || c.maxErrorRate > 1 {
 		return usagef("--max-error-rate %g: want a fraction above 0 and at most 1 (0.2 for 20%%)", c.maxErrorRate)
@@ -229,6 +258,15 @@ func (c *ciFlags) checkDataset(f runFlags) error {
 	return usagef("--dataset %s: no case of suite %s is in that dataset (it has %s)", c.dataset, s.Name, strings.Join(names, ", "))
 }
 
+// stopEarlyConfig is the sequential test --stop-early asks for; nil
+// without it.
+func (c *ciFlags) stopEarlyConfig() *pipeline.StopEarly {
+	if !c.stopEarly {
+		return nil
+	}
+	return &pipeline.StopEarly{Looks: c.looks, Drop: c.drop, Power: c.power}
+}
+
 // gates are the gates the CI flags set.
 func (c *ciFlags) gates() pipeline.Gates {
 	return pipeline.Gates{MinPass: c.minPass, Baseline: c.gate, MaxErrorRate: c.maxErrorRate}
@@ -255,11 +293,15 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 	if err != nil {
 		return err
 	}
+	if f.ci.stopEarly && len(surfaces) > 1 {
+		return usagef("--stop-early stops one run: name one --surface")
+	}
 	h := newRunHooks(e, f, fs, len(models) > 1, len(surfaces) > 1)
 	res, firstErr := pipeline.RunModels(ctx, pipeline.LadderConfig{
 		Models: models, Surfaces: surfaces, Out: f.out,
 		Prepare: h.prepare, Done: h.done,
 		Gates: f.ci.gates(), Baseline: f.ci.baseline, Alpha: f.ci.alpha,
+		StopEarly: f.ci.stopEarlyConfig(), Bar: f.ci.bar,
 	})
 	runs := res.Graded()
 	if len(runs) == 0 {
@@ -278,6 +320,9 @@ func runEach(ctx context.Context, e *env, f runFlags, fs *flagSet) error {
 			firstErr = err
 			res.Comparison, res.Checked = nil, false
 		}
+	}
+	if dc := res.Sequential; dc != nil && !dc.Early {
+		fmt.Fprintf(e.stderr, "mcpeval run: sequential test: %s\n", dc)
 	}
 	var verdict pipeline.Verdict
 	if res.Checked {

@@ -22,8 +22,11 @@ Only a calibrated suite (the strongest model passes every case) lets a
 weaker model's failures be read as description problems.
 
 Under the totals, each model's cost per success (its run's cost over its
-passing attempts). --bar 0.9 marks the models whose pass rate reaches 90%
-and names the cheapest of them per success.
+passing attempts), and the cost/pass frontier: the priced models no other
+beats on both dollars per attempt and pass rate. --bar 0.9 marks the
+models whose pass rate's lower 95% Wilson bound reaches 90% (a model is
+not picked on the luck of a few attempts) and names the cheapest of them
+per success (docs/statistics.md).
 
 "mcpeval run --model STRONG --model WEAKER ..." prints the same ladder at
 the end of its runs.
@@ -43,7 +46,7 @@ func ladderCmd(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the ladder as JSON")
 	asMD := fs.Bool("markdown", false, "print the ladder as Markdown")
 	suitePath := fs.String("suite", "", "grade every run against the suite at `PATH`")
-	bar := floatFlag(fs.FlagSet, "bar", 0, "mark the models whose pass rate reaches `RATE` (0 to 1) and name the cheapest of them")
+	bar := floatFlag(fs.FlagSet, "bar", 0, "mark the models whose pass rate's lower 95% Wilson bound reaches `RATE` (0 to 1) and name the cheapest of them")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -532,6 +532,9 @@ func (f *runFlags) finish(e *env, g *pipeline.Graded, err error, prices *usage.P
 		return exitf(exitInvalid, "%v\n%s", err, preflightProblems(rec))
 	case err != nil:
 		return exitf(exitIncomplete, "%v; the record %s keeps every finished attempt; continue it with:\n  mcpeval run --resume %s", err, rec.Dir, rec.Dir)
+	case !rec.Complete() && strings.HasPrefix(rec.End.Reason, runner.StoppedEarly):
+		// --stop-early: the sequential test decided; the gate reads it.
+		fmt.Fprintf(e.stderr, "mcpeval run: %s (%d of %d planned attempts recorded)\n", termsafe.Line(rec.End.Reason), g.Attempts, len(rec.Header.Planned))
 	case !rec.Complete() && strings.HasPrefix(rec.End.Reason, runner.StoppedMoved):
 		return exitf(exitIncomplete, "run stopped: %s\nthe record %s keeps every finished attempt; name the server's new URL as the target", rec.End.Reason, rec.Dir)
 	case !rec.Complete():

@@ -62,8 +62,13 @@ type Rung struct {
 	Totals grade.Counts `json:"totals"`
 	// Cost is what the run cost: per run, attempt and success.
 	Cost *usage.Cost `json:"cost"`
-	// Clears is true when a bar is set and the rung's pass rate reaches it.
+	// Clears is true when a bar is set and the lower 95% Wilson bound of
+	// the rung's pass rate reaches it.
 	Clears bool `json:"clears,omitempty"`
+	// Frontier is true when the rung is on the cost/pass Pareto frontier:
+	// priced, and no other priced rung is both as cheap per attempt and
+	// as good, and better on one (bar.go).
+	Frontier bool `json:"frontier,omitempty"`
 }
 
 // Case is one case across the ladder.
@@ -161,6 +166,7 @@ func BuildFrom(runs []Input) *Ladder {
 	}
 	l.NotCalibrated = l.whyNotCalibrated(caseMissing)
 	l.Calibrated = len(runs) > 0 && l.NotCalibrated == ""
+	l.setFrontier()
 	return l
 }
 
@@ -192,15 +198,15 @@ func (l *Ladder) whyNotCalibrated(caseMissing bool) string {
 // record's flag or, for records that lack it, by the provider's name.
 func isFake(m model.Info) bool { return usage.IsFake(m) }
 
-// SetBar marks the rungs whose pass rate reaches bar (a rate from 0 to 1)
-// and, among the priced ones, the cheapest per success: the model to pick
-// when the bar is all that matters. An invalid run or one with nothing
-// graded clears no bar.
+// SetBar marks the rungs whose pass rate's lower 95% Wilson bound
+// reaches bar (a rate from 0 to 1) and, among the priced ones, the
+// cheapest per success: the model to pick when the bar is all that
+// matters. An invalid run or one with nothing graded clears no bar.
 func (l *Ladder) SetBar(bar float64) {
 	l.Bar, l.Cheapest = bar, nil
 	for i := range l.Rungs {
 		r := &l.Rungs[i]
-		r.Clears = r.Valid && r.Totals.Graded > 0 && r.Totals.Rate >= bar
+		r.Clears = clears(r, bar)
 		if !r.Clears || r.Cost == nil || r.Cost.State != usage.Priced || r.Cost.PerSuccessUSD == nil {
 			continue
 		}
@@ -234,10 +240,11 @@ func (l *Ladder) cheapestLine() string {
 	case l.Bar == 0:
 		return ""
 	case l.Cheapest == nil:
-		return fmt.Sprintf("no priced model clears %s", format.Pct(l.Bar))
+		return fmt.Sprintf("no priced model clears %s (its pass rate's lower 95%% Wilson bound)", format.Pct(l.Bar))
 	}
 	r := l.Rungs[*l.Cheapest]
-	return fmt.Sprintf("cheapest to clear %s: %s at %s per success (%s)", format.Pct(l.Bar), r.Model, r.Cost.PerSuccess(), cell(&r.Totals))
+	return fmt.Sprintf("cheapest to clear %s (its pass rate's lower 95%% Wilson bound): %s at %s per success (%s, Wilson low %s)",
+		format.Pct(l.Bar), r.Model, r.Cost.PerSuccess(), cell(&r.Totals), format.Pct(r.Totals.WilsonLow))
 }
 
 // Count returns how many cases have the reading.
@@ -302,6 +309,9 @@ func Text(w io.Writer, l *Ladder) error {
 	if barLabel != "" {
 		row(barLabel, bars)
 		fmt.Fprintf(bw, "\n%s\n", termsafe.Line(l.cheapestLine()))
+	}
+	if f := l.frontierLine(); f != "" {
+		fmt.Fprintf(bw, "\n%s\n", termsafe.Line(f))
 	}
 	fmt.Fprintf(bw, "\n* the strongest model, given first: the suite is calibrated on it.\n")
 	calibration(bw, l, "")
@@ -376,6 +386,9 @@ func Markdown(w io.Writer, l *Ladder) error {
 		}
 		fmt.Fprintln(bw, " |")
 		fmt.Fprintf(bw, "\n**%s**\n", md(l.cheapestLine()))
+	}
+	if f := l.frontierLine(); f != "" {
+		fmt.Fprintf(bw, "\n%s\n", md(f))
 	}
 	fmt.Fprintln(bw)
 	var b strings.Builder

@@ -166,7 +166,13 @@ func TestCostAndBar(t *testing.T) {
 	r4, g4 := testRun(s, "openai:llama3.2")
 	l := Build([]*record.Run{priced(r1, "anthropic", "claude-opus-5"), priced(r2, "anthropic", "claude-sonnet-5-5"), priced(r3, "anthropic", "claude-haiku-5-5"), priced(r4, "openai", "llama3.2")},
 		[]*grade.Result{g1, g2, g3, g4})
+	// At 60% sonnet's 67% (6/9) would clear on its rate, but the lower
+	// Wilson bound of 6 of 9 is 35%: only the 9-of-9 runs clear.
 	l.SetBar(0.6)
+	if !l.Rungs[0].Clears || l.Rungs[1].Clears || l.Cheapest == nil || *l.Cheapest != 0 {
+		t.Errorf("bar 60%%: sonnet (6/9, Wilson low 35%%) clears %v, cheapest %v: want opus alone", l.Rungs[1].Clears, l.Cheapest)
+	}
+	l.SetBar(0.3)
 	var clears []bool
 	for _, r := range l.Rungs {
 		clears = append(clears, r.Clears)
@@ -184,8 +190,8 @@ func TestCostAndBar(t *testing.T) {
 	}
 	for _, want := range []string{
 		"$/success $5.00 $3.00 $1.50 unpriced",
-		"clears 60% yes yes no yes",
-		"cheapest to clear 60%: anthropic:claude-sonnet-5-5 at $3.00 per success (67% n=9)",
+		"clears 30% yes yes no yes",
+		"cheapest to clear 30% (its pass rate's lower 95% Wilson bound): anthropic:claude-sonnet-5-5 at $3.00 per success (67% n=9, Wilson low 35%)",
 	} {
 		if !slices.Contains(squeezed, want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
@@ -195,15 +201,15 @@ func TestCostAndBar(t *testing.T) {
 	if err := Markdown(&b, l); err != nil {
 		t.Fatal(err)
 	}
-	reporttest.Contains(t, "markdown", b.String(), "| $/success | $5.00 | $3.00 | $1.50 | unpriced |", "| clears 60% | yes | yes | no | yes |", "**cheapest to clear 60%: anthropic:claude-sonnet-5-5")
+	reporttest.Contains(t, "markdown", b.String(), "| $/success | $5.00 | $3.00 | $1.50 | unpriced |", "| clears 30% | yes | yes | no | yes |", "**cheapest to clear 30% (its pass rate's lower 95% Wilson bound): anthropic:claude-sonnet-5-5")
 	// A bar only the unpriced model clears names no cheapest.
 	l.SetBar(1)
 	if l.Cheapest != nil && *l.Cheapest != 0 {
 		t.Errorf("bar 100%%: cheapest %v, want opus-5 (0)", *l.Cheapest)
 	}
-	l.SetBar(0.99)
+	l.SetBar(0.7) // 9 of 9: Wilson low 70.1%
 	if l.Cheapest == nil || *l.Cheapest != 0 {
-		t.Errorf("bar 99%%: cheapest %v, want opus-5", l.Cheapest)
+		t.Errorf("bar 70%%: cheapest %v, want opus-5", l.Cheapest)
 	}
 	// Without a bar there is no bar row.
 	l2 := Build([]*record.Run{r1, r2}, []*grade.Result{g1, g2})

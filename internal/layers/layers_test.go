@@ -13,12 +13,14 @@ import (
 	_ "github.com/mcpeval/mcpeval/internal/compare"
 	_ "github.com/mcpeval/mcpeval/internal/ladder"
 	_ "github.com/mcpeval/mcpeval/internal/overlay"
+	_ "github.com/mcpeval/mcpeval/internal/plan"
 	_ "github.com/mcpeval/mcpeval/internal/publish"
 	_ "github.com/mcpeval/mcpeval/internal/redact"
 	_ "github.com/mcpeval/mcpeval/internal/report"
 	_ "github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	_ "github.com/mcpeval/mcpeval/internal/report/junit"
 	_ "github.com/mcpeval/mcpeval/internal/review"
+	_ "github.com/mcpeval/mcpeval/internal/sequential"
 	_ "github.com/mcpeval/mcpeval/internal/shard"
 	_ "github.com/mcpeval/mcpeval/runner"
 	_ "github.com/mcpeval/mcpeval/suite"
@@ -66,7 +68,7 @@ var rules = []rule{
 	},
 	{
 		why:    "rendering, comparing, reviewing, redacting and publishing read records and grades",
-		dirs:   []string{"internal/report/...", "internal/compare", "internal/ladder", "internal/overlay", "internal/shard", "internal/review", "internal/redact", "internal/publish"},
+		dirs:   []string{"internal/report/...", "internal/compare", "internal/ladder", "internal/overlay", "internal/shard", "internal/review", "internal/redact", "internal/publish", "internal/sequential", "internal/plan"},
 		banned: join(network, online),
 	},
 	{

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/internal/provider"
 	"github.com/mcpeval/mcpeval/internal/rundir"
+	"github.com/mcpeval/mcpeval/internal/sequential"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/runner"
 )
@@ -69,6 +70,13 @@ type LadderConfig struct {
 	// Alpha is the comparison's significance level; 0 means
 	// compare.DefaultAlpha.
 	Alpha float64
+	// StopEarly, when set with a Baseline, stops each run once a
+	// sequential test against the baseline has decided, and the baseline
+	// gate takes that test's decision (stopearly.go).
+	StopEarly *StopEarly
+	// Bar, when above 0, marks the ladder's models that clear it
+	// (ladder.Ladder.SetBar).
+	Bar float64
 }
 
 // LadderRun is one run of RunModels: a model, on a surface when the suite
@@ -113,6 +121,9 @@ type LadderResult struct {
 	Checked bool
 	// Verdict is the gates' verdict when Checked.
 	Verdict Verdict
+	// Sequential is the sequential test's decision on the run compared
+	// with the baseline, with LadderConfig.StopEarly; nil without.
+	Sequential *sequential.Decision
 	// Problems are files that could not be written (ladder.json).
 	Problems []error
 }
@@ -144,7 +155,11 @@ func RunModels(ctx context.Context, cfg LadderConfig) (*LadderResult, error) {
 	res := &LadderResult{}
 	var firstErr error
 	for _, r := range cfg.runs() {
-		r.Graded, r.Err = cfg.runOne(ctx, r)
+		var w *watcher
+		r.Graded, r.Err = cfg.runOne(ctx, r, &w)
+		if w != nil {
+			res.Sequential = w.decision()
+		}
 		if cfg.Done != nil {
 			r.Err = cfg.Done(r)
 		}
@@ -168,7 +183,7 @@ func RunModels(ctx context.Context, cfg LadderConfig) (*LadderResult, error) {
 		if len(cfg.Surfaces) > 1 {
 			res.LadderSurface = cfg.Surfaces[0]
 		}
-		res.buildLadder(cfg.Out)
+		res.buildLadder(cfg.Out, cfg.Bar)
 	}
 	if firstErr == nil {
 		var results []*grade.Result
@@ -187,7 +202,14 @@ func RunModels(ctx context.Context, cfg LadderConfig) (*LadderResult, error) {
 			results = append(results, g)
 		}
 		res.Checked = true
-		res.Verdict = cfg.Gates.Check(results, res.Comparison)
+		if res.Sequential == nil {
+			res.Verdict = cfg.Gates.Check(results, res.Comparison)
+		} else {
+			res.Verdict = cfg.Gates.Check(results, nil)
+			if len(res.Verdict.TooFew) == 0 {
+				res.Verdict.Failed = append(res.Verdict.Failed, sequentialReasons(res.Comparison, res.Sequential, cfg.Gates.Baseline)...)
+			}
+		}
 	}
 	return res, firstErr
 }
@@ -226,13 +248,14 @@ func (cfg *LadderConfig) runs() []*LadderRun {
 }
 
 // runOne makes run r's configuration (Prepare, else Run with the model
-// opened) and runs it.
-func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun) (*Graded, error) {
+// opened) and runs it; with StopEarly it sets *w to what watches it.
+func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun, w **watcher) (*Graded, error) {
 	if cfg.Prepare != nil {
 		rc, opts, err := cfg.Prepare(ctx, r)
 		if err != nil {
 			return nil, err
 		}
+		*w = cfg.watch(&rc)
 		return Run(ctx, rc, opts)
 	}
 	rc := cfg.Run
@@ -246,13 +269,14 @@ func (cfg *LadderConfig) runOne(ctx context.Context, r *LadderRun) (*Graded, err
 			return nil, err
 		}
 	}
+	*w = cfg.watch(&rc)
 	return Run(ctx, rc, cfg.Options)
 }
 
 // buildLadder sets the graded runs on r.LadderSurface (every run, when it
-// is empty) side by side and writes the ladder to out/ladder.json when out
-// is set.
-func (r *LadderResult) buildLadder(out string) {
+// is empty) side by side, marks those that clear bar (when above 0), and
+// writes the ladder to out/ladder.json when out is set.
+func (r *LadderResult) buildLadder(out string, bar float64) {
 	var recs []*record.Run
 	var ress []*grade.Result
 	for _, run := range r.Runs {
@@ -262,6 +286,9 @@ func (r *LadderResult) buildLadder(out string) {
 		}
 	}
 	r.Ladder = ladder.Build(recs, ress)
+	if bar > 0 {
+		r.Ladder.SetBar(bar)
+	}
 	if out != "" {
 		if err := rundir.WriteJSON(rundir.Path(out, rundir.Ladder), r.Ladder); err != nil {
 			r.Problems = append(r.Problems, err)
