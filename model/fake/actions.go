@@ -43,7 +43,7 @@ func behaviour(v variant) Behaviour {
 		// seek agreement (no approval, no action) ask none.
 		if c.Action == nil || (v != noConfirmVariant && v != declinesVariant) {
 			if turn < len(c.Key.Asks) {
-				return Say(c.Key.Asks[turn])
+				return ask(c, turn, req)
 			}
 			turn -= len(c.Key.Asks)
 		}
@@ -73,18 +73,7 @@ type player struct {
 }
 
 func newPlayer(c *suite.Case, req *model.Request) *player {
-	p := &player{c: c, req: req, vars: suite.Vars{Facts: map[string]string{}}, tools: map[string]map[string]any{}}
-	if len(req.Messages) > 0 {
-		if vals, ok := suite.MatchTemplate(c.Prompt, req.Messages[0].TextOf()); ok {
-			for k, v := range vals {
-				if k == "token" {
-					p.vars.Token = v
-				} else if f, ok := strings.CutPrefix(k, "fact."); ok {
-					p.vars.Facts[f] = v
-				}
-			}
-		}
-	}
+	p := &player{c: c, req: req, vars: promptVars(c, req), tools: map[string]map[string]any{}}
 	for _, t := range req.Tools {
 		var s map[string]any
 		json.Unmarshal(t.InputSchema, &s)
@@ -104,6 +93,35 @@ func newPlayer(c *suite.Case, req *model.Request) *player {
 		}
 	}
 	return p
+}
+
+// promptVars reads the token and facts of an attempt of case c back from
+// its rendered prompt, the first message of req.
+func promptVars(c *suite.Case, req *model.Request) suite.Vars {
+	vars := suite.Vars{Facts: map[string]string{}}
+	if len(req.Messages) == 0 {
+		return vars
+	}
+	if vals, ok := suite.MatchTemplate(c.Prompt, req.Messages[0].TextOf()); ok {
+		for k, v := range vals {
+			if k == "token" {
+				vars.Token = v
+			} else if f, ok := strings.CutPrefix(k, "fact."); ok {
+				vars.Facts[f] = v
+			}
+		}
+	}
+	return vars
+}
+
+// ask is the key's question i, rendered with the attempt's token and facts
+// as the prompt was.
+func ask(c *suite.Case, i int, req *model.Request) model.Message {
+	q := c.Key.Asks[i]
+	if r, err := suite.Render(q, promptVars(c, req)); err == nil {
+		q = r
+	}
+	return Say(q)
 }
 
 // move makes one call of the plan.
