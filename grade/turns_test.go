@@ -156,3 +156,50 @@ func TestTurnExpectDocMessage(t *testing.T) {
 		t.Errorf("the key's question: %s%s", g.Outcome, reasonsText(g.Reasons))
 	}
 }
+
+// TestToolRulesReadTheWholeConversation: a case's required and forbidden
+// tools and its argument rules read every call of the attempt, those
+// before a user turn as much as those after it.
+func TestToolRulesReadTheWholeConversation(t *testing.T) {
+	const body = `name: turns
+target: builtin:household
+cases:
+  - id: accounts/which
+    prompt: What is the balance of my account?
+    tools: {required: [get_accounts], forbidden: [get_net_worth]}
+    args: [{tool: get_accounts, arg: currency, equals: SGD}]
+    turns:
+      - when: {asked: true}
+        say: The savings account.
+`
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(body)}}, "suite.yaml", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Case("accounts/which")
+	call := func(name, args string) record.Call {
+		return record.Call{Name: name, Args: []byte(args), Shown: true, Result: "{}"}
+	}
+	// before and after are the calls made before the user's turn and after
+	// it; the question between them is the answer the user's turn follows.
+	attempt := func(before, after []record.Call) *record.Attempt {
+		return &record.Attempt{Case: c.ID, N: 1, End: record.EndAnswered, Answer: "It is SGD 5.", Turns: []record.Turn{
+			{Calls: before},
+			{Text: "Which account?", User: &record.UserTurn{Entry: 1, Text: "The savings account."}},
+			{Calls: after},
+			{Text: "It is SGD 5."},
+		}}
+	}
+	accounts := call("get_accounts", `{"currency": "SGD"}`)
+	if g := Attempt(s, c, nil, attempt([]record.Call{accounts}, nil)); g.Outcome != Pass {
+		t.Errorf("required tool called before the user's turn: %s%s", g.Outcome, reasonsText(g.Reasons))
+	}
+	g := Attempt(s, c, nil, attempt([]record.Call{call("get_net_worth", `{}`)}, []record.Call{accounts}))
+	if g.Outcome != Fail || !strings.Contains(reasonsText(g.Reasons), "get_net_worth") {
+		t.Errorf("forbidden tool called before the user's turn: %s%s", g.Outcome, reasonsText(g.Reasons))
+	}
+	g = Attempt(s, c, nil, attempt([]record.Call{call("get_accounts", `{"currency": "USD"}`)}, nil))
+	if g.Outcome != Fail || !strings.Contains(reasonsText(g.Reasons), "currency") {
+		t.Errorf("a wrong argument before the user's turn: %s%s", g.Outcome, reasonsText(g.Reasons))
+	}
+}
