@@ -202,11 +202,11 @@ func agreedCalls(c *suite.Case, a *record.Attempt) []bool {
 	return out
 }
 
-// byTurn reports whether a step on tool t that needs the approval gets it
-// from the user's turn rather than from an argument: the tool takes no
-// approval argument and the case has a turn that agrees.
-func (s *scorer) byTurn(t record.Tool) bool {
-	return s.agreed != nil && !TakesArg(t.InputSchema, s.confirm)
+// byTurn reports whether a step that needs the approval gets it from the
+// user's turn: the case has a turn that agrees. A tool that takes the
+// approval argument needs it in the call as well.
+func (s *scorer) byTurn() bool {
+	return s.agreed != nil
 }
 
 // refused says why call j does not reach a step on tool t (see refusal);
@@ -219,10 +219,10 @@ func (s *scorer) refused(j int, t record.Tool, approval bool) string {
 	} else if k >= 0 {
 		return fmt.Sprintf("acted against the user's answer: the user declined what the server asked during call %d (%s)", k+1, s.calls[k].Name)
 	}
-	if !approval || !s.byTurn(t) {
+	if !approval || !s.byTurn() {
 		return refusal(s.calls[j], t, approval, s.confirm)
 	}
-	if w := refusal(s.calls[j], t, false, s.confirm); w != "" {
+	if w := refusal(s.calls[j], t, TakesArg(t.InputSchema, s.confirm), s.confirm); w != "" {
 		return w
 	}
 	if j < len(s.agreed) && s.agreed[j] {
@@ -298,7 +298,7 @@ func (s *scorer) step(i int, st suite.Step, cursor int, earlier []int) StepResul
 	if !sr.Reached {
 		switch {
 		case st.Optional:
-		case first < 0 && approval && s.byTurn(t):
+		case first < 0 && approval && s.byTurn():
 			s.fail("step %d (%s) not reached: never acted: no call to %s after the previous step", i+1, st.Tool, st.Tool)
 		case first < 0:
 			s.fail("step %d (%s) not reached: no call to %s after the previous step", i+1, st.Tool, st.Tool)
