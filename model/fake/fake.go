@@ -27,6 +27,11 @@ var behaviours = map[string]Behaviour{
 	"declines":     behaviour(declinesVariant),
 	"extra-change": behaviour(extraChangeVariant),
 	"gives-up":     behaviour(givesUpVariant),
+	// The fakes of a conversation: they differ from fake:perfect only on
+	// a case whose key asks the user something.
+	"acts-first":     behaviour(actsFirstVariant),
+	"ignores-answer": behaviour(ignoresAnswerVariant),
+	"asks-forever":   behaviour(asksForeverVariant),
 }
 
 // Names lists the fake models.
