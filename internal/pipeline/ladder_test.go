@@ -162,5 +162,5 @@ func ExampleRunModels() {
 	// fake:perfect in fake-perfect
 	// fake:invent in fake-invent
 	// fake:perfect: 0 failed
-	// fake:invent: 19 failed
+	// fake:invent: 20 failed
 }

@@ -331,10 +331,14 @@ func strayFixture(c *suite.Case) *suite.Fixture {
 
 // Warning says what suite s lacks for the fake called name (without
 // "fake:") to lose the points it is there to lose, or "" when it lacks
-// nothing. Only fake:extra-change needs something of a suite: on an action
-// case with no actions.stray tool call and no fixture it can build again
-// it makes no change nobody asked for, and passes where it should fail.
+// nothing. Only fake:extra-change and fake:ignores-answer need something
+// of a suite: on an action case with no actions.stray tool call and no
+// fixture it can build again they make no change nobody asked for, and
+// pass where they should fail.
 func Warning(name string, s *suite.Suite) string {
+	if name == "ignores-answer" {
+		return ignoresWarning(s)
+	}
 	if name != "extra-change" {
 		return ""
 	}
@@ -355,6 +359,31 @@ func Warning(name string, s *suite.Suite) string {
 		shown = append(shown[:3:3], "...")
 	}
 	return fmt.Sprintf("fake:extra-change makes no unrequested change on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes where it should fail the Clean column",
+		len(bare), strings.Join(shown, ", "))
+}
+
+// ignoresWarning is Warning for fake:ignores-answer, which makes the same
+// change after the user's answer: on an action case whose key asks and
+// that has none to make, it changes nothing, and passes a case the user
+// refuses.
+func ignoresWarning(s *suite.Suite) string {
+	var bare []string
+	for _, c := range s.Cases {
+		if c.Action == nil || len(c.Key.Asks) == 0 {
+			continue
+		}
+		if st := c.Action.Settings().Stray; (st == nil || st.Tool == "") && strayFixture(c) == nil {
+			bare = append(bare, c.ID)
+		}
+	}
+	if len(bare) == 0 {
+		return ""
+	}
+	shown := bare
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], "...")
+	}
+	return fmt.Sprintf("fake:ignores-answer makes no change after the user's answer on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes a case the user refuses",
 		len(bare), strings.Join(shown, ", "))
 }
 
