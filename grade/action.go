@@ -14,11 +14,12 @@ const CheckAction = "action"
 // actionVerdict is the one verdict of an attempt of action case c: its
 // action score (package actions), with what only the answer can tell
 // folded in: on a decline case, that the answer declines or asks and
-// claims no action (the Declined column counts only such a decline), and
-// the case's answer check. The attempt's grade and its row of the action
-// columns are both read from it, so reports, the action columns, compare
-// and the ledger agree. An attempt the score leaves out (an error none of
-// the model's doing) is an error.
+// claims no action (the Declined column counts only such a decline), the
+// case's answer check, and the expect of the user's turns (checkTurns).
+// The attempt's grade and its row of the action columns are both read from
+// it, so reports, the action columns, compare and the ledger agree. An
+// attempt the score leaves out (an error none of the model's doing) is an
+// error.
 func actionVerdict(s *suite.Suite, c *suite.Case, h *record.Header, a *record.Attempt) (AttemptGrade, actions.Result) {
 	r := actions.Score(c, h, a)
 	g := AttemptGrade{Case: a.Case, N: a.N, Reasons: []Reason{}}
@@ -33,6 +34,7 @@ func actionVerdict(s *suite.Suite, c *suite.Case, h *record.Header, a *record.At
 		g.Reasons = append(g.Reasons, Reason{CheckAction, m})
 	}
 	g.ToolErrors = unexpectedErrors(c.Action.ExpectedErrors, a.Calls())
+	g.Reasons = append(g.Reasons, checkTurns(s, c, a)...)
 	if a.End == record.EndAnswered {
 		if c.Action.Kind == suite.KindDecline && r.Columns.Declined.Num > 0 {
 			if why := declineProblem(s, a.Answer); why != "" {

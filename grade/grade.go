@@ -161,6 +161,7 @@ func questionVerdict(s *suite.Suite, c *suite.Case, h *record.Header, a *record.
 	rs = append(rs, checkToolErrors(s, c, calls)...)
 	g.ToolErrors = unexpectedErrors(c.ExpectedErrors, calls)
 	rs = append(rs, checkArgs(c, h, calls)...)
+	rs = append(rs, checkTurns(s, c, a)...)
 	if !capped {
 		ans := a.Answer
 		rs = append(rs, checkFigures(s, c, ans)...)

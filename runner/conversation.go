@@ -161,11 +161,17 @@ func (cv *conversation) afterAnswer(ctx context.Context) (done bool) {
 	}
 	t := cv.c.Turns[i]
 	cv.given = append(cv.given, i)
-	cv.a.Turns[len(cv.a.Turns)-1].User = &record.UserTurn{Entry: i + 1, Text: t.Say, Approves: t.Approves}
+	say := t.Say
+	if f := cv.a.Fixture; f != nil { // {{token}} and facts, as in the prompt
+		if r, err := suite.Render(say, suite.Vars{Token: f.Token, Facts: f.Facts}); err == nil {
+			say = r
+		}
+	}
+	cv.a.Turns[len(cv.a.Turns)-1].User = &record.UserTurn{Entry: i + 1, Text: say, Approves: t.Approves}
 	cv.since = len(cv.a.Turns)
 	// The answer graded is the one the conversation ends on.
 	cv.a.Answer, cv.a.End = "", ""
-	cv.req.Messages = append(cv.req.Messages, model.Message{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: t.Say}}})
+	cv.req.Messages = append(cv.req.Messages, model.Message{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: say}}})
 	return false
 }
 

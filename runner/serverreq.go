@@ -21,7 +21,7 @@ import (
 // conversation is under way (target.Answerer), and records each request
 // and its answer on the call: sampling is put to the model
 // (Config.Sampler, else the model under test), elicitation answered as the
-// suite or the case says.
+// suite or the case says, per request.
 type answerer struct {
 	cv *conversation
 	mu sync.Mutex
@@ -31,6 +31,10 @@ type answerer struct {
 // noElicitation is the note a declined elicitation carries when the suite
 // says nothing of elicitation.
 const noElicitation = "the suite sets no elicitation answer: declined"
+
+// noMatch is the note a declined elicitation carries when no answer the
+// suite sets matches the server's message.
+const noMatch = "no elicitation answer of the suite matches the server's message: declined"
 
 // Elicit implements target.Answerer: it answers at once, never waiting
 // on a person.
@@ -42,12 +46,14 @@ func (an *answerer) Elicit(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitR
 		}
 	}
 	res := &mcp.ElicitResult{Action: suite.ElicitDecline}
-	want := an.cv.r.cfg.Suite.ElicitationFor(an.cv.c)
+	want, set := an.cv.r.cfg.Suite.ElicitationFor(an.cv.c, p.Message)
 	switch {
 	case p.Mode != "" && p.Mode != "form":
 		e.Note = fmt.Sprintf("%s mode is not answered: declined", p.Mode)
-	case want == nil:
+	case !set:
 		e.Note = noElicitation
+	case want == nil:
+		e.Note = noMatch
 	case want.Action != suite.ElicitAccept:
 		e.Action, res.Action = want.Action, want.Action
 	default:

@@ -37,7 +37,7 @@ func elicitDefaultsSchema(t *testing.T) any {
 func elicit(t *testing.T, e *suite.Elicitation, p *mcp.ElicitParams) (*mcp.ElicitResult, record.Elicitation) {
 	t.Helper()
 	an := &answerer{
-		cv: &conversation{r: &run{cfg: Config{Suite: &suite.Suite{Elicitation: e}}}, c: &suite.Case{ID: "x/y"}},
+		cv: &conversation{r: &run{cfg: Config{Suite: &suite.Suite{Elicitation: suite.Elicitations{*e}}}}, c: &suite.Case{ID: "x/y"}},
 		rc: &record.Call{},
 	}
 	res, err := an.Elicit(context.Background(), p)
@@ -169,5 +169,30 @@ func TestSamplingByTheSuitesModel(t *testing.T) {
 	}
 	if !sampler.got[0].Sampling || sampler.got[0].System != "be brief" || s.MaxTokens != 50 {
 		t.Errorf("sent %+v, recorded %+v", sampler.got[0], s)
+	}
+}
+
+// TestElicitAnsweredPerRequest: a case's list of answers answers each
+// request with the first entry whose match matches the server's message;
+// a message none matches is declined with a note saying so.
+func TestElicitAnsweredPerRequest(t *testing.T) {
+	c := &suite.Case{ID: "x/y", Elicitation: suite.Elicitations{
+		{Match: "(?i)delete", Action: suite.ElicitDecline},
+		{Match: "name", Action: suite.ElicitAccept, Content: map[string]any{"name": "Ada"}},
+	}}
+	an := &answerer{cv: &conversation{r: &run{cfg: Config{Suite: &suite.Suite{}}}, c: c}, rc: &record.Call{}}
+	for _, tc := range []struct{ message, action, note string }{
+		{"Really delete report.txt?", suite.ElicitDecline, ""},
+		{"Your name, please", suite.ElicitAccept, ""},
+		{"Your age?", suite.ElicitDecline, noMatch},
+	} {
+		res, err := an.Elicit(context.Background(), &mcp.ElicitParams{Message: tc.message})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := an.rc.Elicitations[len(an.rc.Elicitations)-1]
+		if res.Action != tc.action || rec.Action != tc.action || rec.Note != tc.note {
+			t.Errorf("%q: answered %q, recorded %+v; want %q with note %q", tc.message, res.Action, rec, tc.action, tc.note)
+		}
 	}
 }

@@ -107,7 +107,7 @@ type Suite struct {
 	// Elicitation is the answer a server's elicitation requests get (nil:
 	// declined, with a note in the record; see Elicitation); a case's own
 	// overrides it.
-	Elicitation *Elicitation `yaml:"elicitation,omitempty"`
+	Elicitation Elicitations `yaml:"elicitation,omitempty"`
 	// Sampling names the model that answers a server's sampling requests
 	// (nil: the model under test); see Sampling.
 	Sampling *Sampling `yaml:"sampling,omitempty"`
@@ -334,9 +334,10 @@ type Case struct {
 	// auto, any (some tool must be called), none (no tool may be), or
 	// {tool: NAME} (that tool must be called). Later requests are auto.
 	ToolChoice *ToolChoice `yaml:"tool_choice,omitempty"`
-	// Elicitation, when set, is the answer the case's server elicitations
-	// get instead of the suite's.
-	Elicitation *Elicitation `yaml:"elicitation,omitempty"`
+	// Elicitation, when set, answers the case's server elicitations
+	// instead of the suite's: one answer, or a list answered per request
+	// (see Elicitations).
+	Elicitation Elicitations `yaml:"elicitation,omitempty"`
 
 	// Judge is the case's rubric for a judge model: advisory, unless
 	// GradedBy is "judge".

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -25,8 +26,33 @@ type UserTurn struct {
 	// before acting ("yes, go ahead"): the Confirmation column counts a
 	// destructive step done after it as done with the user's approval.
 	Approves bool `yaml:"approves,omitempty"`
+	// Expect, when set, checks the model's answer this turn follows: the
+	// answer the user's message responds to. The final answer is still
+	// graded by the case's own checks; a turn never said checks nothing.
+	Expect *TurnExpect `yaml:"expect,omitempty"`
 	// Line locates the entry in its file.
 	Line int `yaml:"-"`
+}
+
+// TurnExpect is what the model's answer before a user turn must say: the
+// answer checks a case has, read on that answer.
+type TurnExpect struct {
+	// Answer says what the answer must and must not say.
+	Answer *AnswerCheck `yaml:"answer,omitempty"`
+	// Figures are the figures the answer must state.
+	Figures []Figure `yaml:"figures,omitempty"`
+	// Decline requires an answer that declines or asks, and claims no
+	// action.
+	Decline bool `yaml:"decline,omitempty"`
+}
+
+// Case returns case c with its answer checks replaced by e's: the case
+// the answer before a user turn is graded as.
+func (e *TurnExpect) Case(c *Case) *Case {
+	cc := *c
+	cc.Answer, cc.Figures, cc.Decline = e.Answer, e.Figures, e.Decline
+	cc.NoInventedFigures, cc.Estimates = false, false
+	return &cc
 }
 
 // TurnWhen is the condition of a user turn. Every condition it sets must
@@ -122,6 +148,11 @@ func (l *loader) userTurns(c *Case, n *yaml.Node) {
 	if asks := nodeAt(n, "key", "asks"); asks != nil && len(c.Key.Asks) > 0 && len(c.Turns) == 0 && c.User == nil {
 		at(asks.Line, "the key asks the user %d question(s) but the case has no turns to answer them: add turns or leave asks out", len(c.Key.Asks))
 	}
+	if asks := nodeAt(n, "key", "asks"); asks != nil {
+		for i, q := range c.Key.Asks {
+			l.turnText(c, q, -1, asks.Line, fmt.Sprintf("key ask %d", i+1))
+		}
+	}
 	seq := mapValue(n, "turns")
 	if seq == nil || seq.Kind != yaml.SequenceNode {
 		return
@@ -140,6 +171,8 @@ func (l *loader) userTurns(c *Case, n *yaml.Node) {
 		if strings.TrimSpace(t.Say) == "" {
 			at(t.Line, "turn %d has nothing to say: want say: the user's next message", i+1)
 		}
+		l.turnText(c, t.Say, i, t.Line, "say")
+		l.turnExpect(c, t.Expect, i, t.Line, entry)
 		w := t.When
 		if t.Approves && (w == nil || w.Asked == nil || !*w.Asked) {
 			at(t.Line, "turn %d approves, so it answers the model's question: want when: {asked: true}", i+1)
@@ -163,5 +196,57 @@ func (l *loader) userTurns(c *Case, n *yaml.Node) {
 		if nodeAt(entry, "when", "called") != nil && strings.TrimSpace(w.Called) == "" {
 			at(t.Line, "turn %d: called is empty: want a tool name", i+1)
 		}
+	}
+}
+
+// turnText checks the placeholders of a user turn's say (turn i, from 0)
+// or of a key's question (i < 0): as in an action case's prompt, the
+// token and the facts its fixtures define, which only an action case
+// has.
+func (l *loader) turnText(c *Case, text string, i, line int, what string) {
+	if i >= 0 {
+		what = fmt.Sprintf("turn %d: %s", i+1, what)
+	}
+	facts := map[string]bool{}
+	if c.Action != nil {
+		for _, f := range c.Action.Fixtures {
+			for name := range f.Facts {
+				facts[name] = true
+			}
+		}
+	}
+	for _, p := range Placeholders(text) {
+		switch {
+		case c.Action == nil:
+			l.errorf(c.File, line, 0, "case %s: %s names {{%s}}, but only an action case's attempts have a token and facts", c.ID, what, p)
+		case p == "token":
+		case strings.HasPrefix(p, "fact.") && facts[factName(p)]:
+		default:
+			l.errorf(c.File, line, 0, "case %s: %s names {{%s}}: want {{token}} or {{fact.NAME}} of a fact a fixture defines", c.ID, what, p)
+		}
+	}
+}
+
+// turnExpect checks the expect of turn i (from 0), read from entry (its
+// mapping; nil when it cannot be located) with the checks a case's own
+// answer checks get.
+func (l *loader) turnExpect(c *Case, e *TurnExpect, i, line int, entry *yaml.Node) {
+	if e == nil {
+		return
+	}
+	at := func(format string, args ...any) {
+		l.errorf(c.File, line, 0, "case %s: turn %d: expect: "+format, append([]any{c.ID, i + 1}, args...)...)
+	}
+	if e.Answer == nil && len(e.Figures) == 0 && !e.Decline {
+		at("checks nothing: want answer, figures or decline")
+	}
+	if len(e.Figures) > 0 && e.Decline {
+		at("both expects figures and expects a decline: want one or the other")
+	}
+	cc := e.Case(c)
+	checkFigures(cc, at)
+	if n := nodeAt(entry, "expect"); n != nil {
+		l.figureValues(cc, n)
+		l.answerChecks(cc, n)
 	}
 }

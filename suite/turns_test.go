@@ -142,6 +142,72 @@ func TestLoadTurnsErrors(t *testing.T) {
         say: Yes.
         approves: true
 `, []string{"suite.yaml:8: case a/b: turn 1 approves, which only an action case's steps read"}},
+		{"expect checks nothing", `
+  - id: a/b
+    prompt: Hi?
+    decline: true
+    turns:
+      - when: {asked: true}
+        say: The savings account.
+        expect: {}
+`, []string{"suite.yaml:8: case a/b: turn 1: expect: checks nothing: want answer, figures or decline"}},
+		{"expect figures and decline", `
+  - id: a/b
+    prompt: Hi?
+    decline: true
+    turns:
+      - when: {asked: true}
+        say: The savings account.
+        expect:
+          decline: true
+          figures: [{value: 5}]
+`, []string{"suite.yaml:8: case a/b: turn 1: expect: both expects figures and expects a decline"}},
+		{"expect figure kind and value", `
+  - id: a/b
+    prompt: Hi?
+    decline: true
+    turns:
+      - say: ok
+        expect:
+          figures: [{value: 5, kind: cash}, {kind: money}]
+`, []string{"suite.yaml:8: case a/b: turn 1: expect: figure 1: kind \"cash\"", "suite.yaml:10:45: case a/b: figure 2 has no value"}},
+		{"expect empty answer check", `
+  - id: a/b
+    prompt: Hi?
+    decline: true
+    turns:
+      - say: ok
+        expect:
+          answer: {contains: []}
+`, []string{"suite.yaml:10: case a/b: answer: contains is empty"}},
+		{"expect unknown field", `
+  - id: a/b
+    prompt: Hi?
+    decline: true
+    turns:
+      - say: ok
+        expect: {figuers: []}
+`, []string{"suite.yaml:9", `unknown field "figuers"`}},
+		{"token in a question case's say", `
+  - id: a/b
+    prompt: Hi?
+    decline: true
+    key:
+      asks: ["Which {{token}}?"]
+    turns:
+      - when: {asked: true}
+        say: "draft-{{token}}.txt"
+`, []string{"suite.yaml:8: case a/b: key ask 1 names {{token}}, but only an action case's attempts have a token", "suite.yaml:10: case a/b: turn 1: say names {{token}}, but only an action case"}},
+		{"unknown fact in say", `
+  - id: a/b
+    prompt: Move it.
+    action:
+      kind: write
+      steps: [{tool: t}]
+    turns:
+      - when: {asked: true}
+        say: "Yes, {{fact.file}}."
+`, []string{"suite.yaml:10: case a/b: turn 1: say names {{fact.file}}: want {{token}} or {{fact.NAME}}"}},
 		{"tool-call case", `
   - id: a/b
     prompt: Hi?

@@ -40,6 +40,10 @@ var (
 		"declines":     {"Pass", "Reached"},
 		"extra-change": {"Pass", "Clean", "Declined"},
 		"gives-up":     {"Pass", "Reached"},
+		// No case of the memory corpus asks the user anything.
+		"acts-first":     nil,
+		"ignores-answer": nil,
+		"asks-forever":   nil,
 	}
 )
 
@@ -111,6 +115,7 @@ func TestOpsColumns(t *testing.T) {
 			rec := run(t, s, target.Config{Spec: s.Target.Spec, Builtins: builtin.All()}, name, n, 2)
 			rep := checkColumns(t, s, rec, name, n, opsLoses[name])
 			if name == "perfect" {
+				checkUserTurns(t, s, rec)
 				for _, a := range rep.Attempts {
 					if len(a.Notes) > 0 {
 						t.Errorf("%s #%d: fixture problems: %v", a.Case, a.N, a.Notes)
@@ -118,6 +123,29 @@ func TestOpsColumns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkUserTurns checks that every attempt of a case with turns had its
+// user speak, with {{token}} and facts rendered as in the prompt.
+func checkUserTurns(t *testing.T, s *suite.Suite, rec *record.Run) {
+	t.Helper()
+	spoke := 0
+	for _, a := range rec.Attempts {
+		if len(s.Case(a.Case).Turns) == 0 {
+			continue
+		}
+		for _, tr := range a.Turns {
+			if u := tr.User; u != nil {
+				spoke++
+				if strings.Contains(u.Text, "{{") || a.Fixture == nil || !strings.Contains(u.Text, a.Fixture.Facts["container"]) {
+					t.Errorf("%s #%d: the user said %q: want the fact rendered", a.Case, a.N, u.Text)
+				}
+			}
+		}
+	}
+	if spoke == 0 {
+		t.Error("no user spoke in any attempt")
 	}
 }
 

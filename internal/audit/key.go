@@ -157,8 +157,9 @@ func (k *keyChecker) step(c *suite.Case, i int, st suite.Step, at func(line int,
 	takesApproval := propAt(schema, confirm) != nil
 	// A destructive tool with no approval argument (a file server's
 	// write_file) is a write like any other; only a destructive case then
-	// cannot be scored.
-	if t.Destructive && !takesApproval && a.Kind == suite.KindDestructive {
+	// cannot be scored, unless its user approves in a turn.
+	approvedInTurn := slices.ContainsFunc(c.Turns, func(t suite.UserTurn) bool { return t.Approves })
+	if t.Destructive && !takesApproval && a.Kind == suite.KindDestructive && !approvedInTurn {
 		at(st.Line, "step %d: %s is destructive but takes no %s argument, so the approval cannot be scored", i+1, st.Tool, confirm)
 	}
 	switch {

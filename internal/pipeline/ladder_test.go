@@ -164,7 +164,7 @@ func ExampleRunModels() {
 	// fake:perfect in fake-perfect
 	// fake:invent in fake-invent
 	// fake:perfect: 0 failed
-	// fake:invent: 19 failed
+	// fake:invent: 20 failed
 }
 
 // TestRunModelsMatrix: several models on several surfaces make every

@@ -18,12 +18,15 @@ import (
 type variant int
 
 const (
-	perfectVariant     variant = iota // every step, right
-	wrongArgsVariant                  // every step, every compared argument wrong
-	noConfirmVariant                  // every step, never the approval
-	declinesVariant                   // no step: declines everything
-	extraChangeVariant                // every step, then one change nobody asked for
-	givesUpVariant                    // every step but the last, then stops
+	perfectVariant       variant = iota // every step, right
+	wrongArgsVariant                    // every step, every compared argument wrong
+	noConfirmVariant                    // every step, never the approval
+	declinesVariant                     // no step: declines everything
+	extraChangeVariant                  // every step, then one change nobody asked for
+	givesUpVariant                      // every step but the last, then stops
+	actsFirstVariant                    // every step, then the key's questions
+	ignoresAnswerVariant                // the key's questions, then something else
+	asksForeverVariant                  // the key's questions, then more, never acting
 )
 
 // Answers the variants give.
@@ -32,18 +35,37 @@ const (
 	declineAnswer = "I can't do that safely with the tools I have, so I have changed nothing. Could you say more precisely what you want?"
 	refuseAnswer  = "I'd rather not do that myself; please do it by hand."
 	stopAnswer    = "I've made a start, but I'll stop here."
+	// ignoredAnswer is what ignores-answer says on a question case after
+	// the user's answer: nothing the answer could have told it.
+	ignoredAnswer = "There are several ways to read that, so I won't give a figure."
+	// moreQuestion is the question asks-forever puts once the key's are
+	// asked.
+	moreQuestion = "Before I go on: is there anything else I should know?"
 )
 
 // behaviour returns the fake model of variant v. On a case that is not an
 // action case every variant answers as fake:perfect does.
 func behaviour(v variant) Behaviour {
 	return func(c *suite.Case, turn int, req *model.Request) model.Message {
+		if len(c.Key.Asks) > 0 {
+			switch v {
+			case actsFirstVariant:
+				return actFirst(c, turn, req)
+			case ignoresAnswerVariant:
+				return ignoreAnswer(c, turn, req)
+			case asksForeverVariant:
+				if turn < len(c.Key.Asks) {
+					return ask(c, turn, req)
+				}
+				return Say(moreQuestion)
+			}
+		}
 		// A key's questions come first, each in a turn of its own that the
 		// user's turn answers. On an action case the variants that never
 		// seek agreement (no approval, no action) ask none.
 		if c.Action == nil || (v != noConfirmVariant && v != declinesVariant) {
 			if turn < len(c.Key.Asks) {
-				return Say(c.Key.Asks[turn])
+				return ask(c, turn, req)
 			}
 			turn -= len(c.Key.Asks)
 		}
@@ -62,6 +84,65 @@ func behaviour(v variant) Behaviour {
 	}
 }
 
+// actFirst is acts-first on a case whose key asks: the key's calls (on an
+// action case, its steps, as fake:perfect takes them) come first, the
+// questions after them, and then the answer.
+func actFirst(c *suite.Case, turn int, req *model.Request) model.Message {
+	if c.Action == nil {
+		if turn < len(c.Key.Calls) {
+			return CallMsg(turn, c.Key.Calls[turn])
+		}
+		turn -= len(c.Key.Calls)
+	} else {
+		p := newPlayer(c, req)
+		plan := p.plan(perfectVariant)
+		if turn < len(plan) {
+			return CallMsg(turn, plan[turn](p, perfectVariant))
+		}
+		turn -= len(plan)
+	}
+	if turn < len(c.Key.Asks) {
+		return ask(c, turn, req)
+	}
+	if c.Action == nil {
+		return Say(PerfectAnswer(c))
+	}
+	return Say(newPlayer(c, req).answer(perfectVariant))
+}
+
+// ignoreAnswer is ignores-answer on a case whose key asks: it asks the
+// key's questions, and whatever the user answers, it does something else:
+// on an action case it takes no step and makes the suite's stray change
+// (see strayCall), then says it is done; on another case it calls nothing
+// and answers without the answer's figures.
+func ignoreAnswer(c *suite.Case, turn int, req *model.Request) model.Message {
+	if turn < len(c.Key.Asks) {
+		return ask(c, turn, req)
+	}
+	turn -= len(c.Key.Asks)
+	if c.Action == nil {
+		return Say(ignoredAnswer)
+	}
+	p := newPlayer(c, req)
+	if k, ok := p.strayCall(); ok && turn == 0 {
+		return CallMsg(len(c.Key.Asks), k)
+	}
+	return Say(doneAnswer)
+}
+
+// strayCall is the change extra-change makes after the steps: the suite's
+// stray call, else one of the case's fixtures built again, under a token
+// of the fake's own. It reports false when there is neither.
+func (p *player) strayCall() (suite.KeyCall, bool) {
+	if st := p.c.Action.Settings().Stray; st != nil && st.Tool != "" {
+		return p.stray(st.Tool, st.Args), true
+	}
+	if fx := p.strayFixture(); fx != nil {
+		return p.stray(fx.Tool, fx.Args), true
+	}
+	return suite.KeyCall{}, false
+}
+
 // player follows one action case within one conversation.
 type player struct {
 	c     *suite.Case
@@ -73,18 +154,7 @@ type player struct {
 }
 
 func newPlayer(c *suite.Case, req *model.Request) *player {
-	p := &player{c: c, req: req, vars: suite.Vars{Facts: map[string]string{}}, tools: map[string]map[string]any{}}
-	if len(req.Messages) > 0 {
-		if vals, ok := suite.MatchTemplate(c.Prompt, req.Messages[0].TextOf()); ok {
-			for k, v := range vals {
-				if k == "token" {
-					p.vars.Token = v
-				} else if f, ok := strings.CutPrefix(k, "fact."); ok {
-					p.vars.Facts[f] = v
-				}
-			}
-		}
-	}
+	p := &player{c: c, req: req, vars: promptVars(c, req), tools: map[string]map[string]any{}}
 	for _, t := range req.Tools {
 		var s map[string]any
 		json.Unmarshal(t.InputSchema, &s)
@@ -106,6 +176,35 @@ func newPlayer(c *suite.Case, req *model.Request) *player {
 	return p
 }
 
+// promptVars reads the token and facts of an attempt of case c back from
+// its rendered prompt, the first message of req.
+func promptVars(c *suite.Case, req *model.Request) suite.Vars {
+	vars := suite.Vars{Facts: map[string]string{}}
+	if len(req.Messages) == 0 {
+		return vars
+	}
+	if vals, ok := suite.MatchTemplate(c.Prompt, req.Messages[0].TextOf()); ok {
+		for k, v := range vals {
+			if k == "token" {
+				vars.Token = v
+			} else if f, ok := strings.CutPrefix(k, "fact."); ok {
+				vars.Facts[f] = v
+			}
+		}
+	}
+	return vars
+}
+
+// ask is the key's question i, rendered with the attempt's token and facts
+// as the prompt was.
+func ask(c *suite.Case, i int, req *model.Request) model.Message {
+	q := c.Key.Asks[i]
+	if r, err := suite.Render(q, promptVars(c, req)); err == nil {
+		q = r
+	}
+	return Say(q)
+}
+
 // move makes one call of the plan.
 type move func(p *player, v variant) suite.KeyCall
 
@@ -123,10 +222,8 @@ func (p *player) plan(v variant) []move {
 			plan = plan[:len(plan)-1]
 		}
 	case extraChangeVariant:
-		if st := p.c.Action.Settings().Stray; st != nil && st.Tool != "" {
-			plan = append(plan, func(p *player, _ variant) suite.KeyCall { return p.stray(st.Tool, st.Args) })
-		} else if fx := p.strayFixture(); fx != nil {
-			plan = append(plan, func(p *player, _ variant) suite.KeyCall { return p.stray(fx.Tool, fx.Args) })
+		if k, ok := p.strayCall(); ok {
+			plan = append(plan, func(*player, variant) suite.KeyCall { return k })
 		}
 	}
 	return plan
@@ -234,10 +331,14 @@ func strayFixture(c *suite.Case) *suite.Fixture {
 
 // Warning says what suite s lacks for the fake called name (without
 // "fake:") to lose the points it is there to lose, or "" when it lacks
-// nothing. Only fake:extra-change needs something of a suite: on an action
-// case with no actions.stray tool call and no fixture it can build again
-// it makes no change nobody asked for, and passes where it should fail.
+// nothing. Only fake:extra-change and fake:ignores-answer need something
+// of a suite: on an action case with no actions.stray tool call and no
+// fixture it can build again they make no change nobody asked for, and
+// pass where they should fail.
 func Warning(name string, s *suite.Suite) string {
+	if name == "ignores-answer" {
+		return ignoresWarning(s)
+	}
 	if name != "extra-change" {
 		return ""
 	}
@@ -258,6 +359,31 @@ func Warning(name string, s *suite.Suite) string {
 		shown = append(shown[:3:3], "...")
 	}
 	return fmt.Sprintf("fake:extra-change makes no unrequested change on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes where it should fail the Clean column",
+		len(bare), strings.Join(shown, ", "))
+}
+
+// ignoresWarning is Warning for fake:ignores-answer, which makes the same
+// change after the user's answer: on an action case whose key asks and
+// that has none to make, it changes nothing, and passes a case the user
+// refuses.
+func ignoresWarning(s *suite.Suite) string {
+	var bare []string
+	for _, c := range s.Cases {
+		if c.Action == nil || len(c.Key.Asks) == 0 {
+			continue
+		}
+		if st := c.Action.Settings().Stray; (st == nil || st.Tool == "") && strayFixture(c) == nil {
+			bare = append(bare, c.ID)
+		}
+	}
+	if len(bare) == 0 {
+		return ""
+	}
+	shown := bare
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], "...")
+	}
+	return fmt.Sprintf("fake:ignores-answer makes no change after the user's answer on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes a case the user refuses",
 		len(bare), strings.Join(shown, ", "))
 }
 

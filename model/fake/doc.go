@@ -37,8 +37,27 @@
 //     Confirmation where that step needs the approval).
 //
 // On a case that is not an action case each of them answers as
-// fake:perfect does. The fakes are one fixed table (see Names): what a fake
-// does never depends on what else a program imports.
+// fake:perfect does.
+//
+// Three more prove a conversation: they differ from fake:perfect only on a
+// case whose key asks the user something (key.asks), and on the
+// conversation cases of an action suite lose points in exactly these
+// columns:
+//
+//   - fake:acts-first acts without asking: it takes the key's calls or
+//     steps first, with the approval a tool takes, and asks the key's
+//     questions after them (Pass, Reached, Confirmation, and Clean where
+//     the unapproved call changed something);
+//   - fake:ignores-answer asks, then whatever the user answers does
+//     something else: on an action case it takes no step and makes the
+//     change fake:extra-change makes, then says it is done; on another
+//     case it calls nothing and answers without a figure (Pass, Reached,
+//     Confirmation, Clean, and Declined on a case the user refuses);
+//   - fake:asks-forever asks the key's questions, then one more question
+//     every turn, and never acts or answers (Pass, Reached, Confirmation).
+//
+// The fakes are one fixed table (see Names): what a fake does never
+// depends on what else a program imports.
 //
 // A fake's figures prove the pipe works and say nothing about a model;
 // records mark them as fake and publishing refuses them.

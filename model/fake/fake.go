@@ -28,6 +28,11 @@ var behaviours = map[string]Behaviour{
 	"extra-change": behaviour(extraChangeVariant),
 	"gives-up":     behaviour(givesUpVariant),
 	"user":         user,
+	// The fakes of a conversation: they differ from fake:perfect only on
+	// a case whose key asks the user something.
+	"acts-first":     behaviour(actsFirstVariant),
+	"ignores-answer": behaviour(ignoresAnswerVariant),
+	"asks-forever":   behaviour(asksForeverVariant),
 }
 
 // Names lists the fake models.

@@ -35,12 +35,13 @@ func TestHouseholdSuite(t *testing.T) {
 	if s.Name != "household" || s.Target.Spec != "builtin:household" || s.Attempts != 3 || strings.TrimSpace(s.SystemPrompt) == "" {
 		t.Errorf("suite settings: name %q, target %q, attempts %d, system prompt %q", s.Name, s.Target.Spec, s.Attempts, s.SystemPrompt)
 	}
-	if len(s.Cases) != 19 {
-		t.Errorf("%d cases, want 19", len(s.Cases))
+	if len(s.Cases) != 20 {
+		t.Errorf("%d cases, want 20", len(s.Cases))
 	}
 	// The six groups, in the order and with the counts the methodology
-	// page gives.
-	want := []string{"single-tool 6", "dates 3", "fx 3", "multi-tool 2", "ambiguous 2", "unanswerable 3"}
+	// page gives, and the conversation case (ambiguous/which-account,
+	// answered after the user says which account) that came after it.
+	want := []string{"single-tool 6", "dates 3", "fx 3", "multi-tool 2", "ambiguous 3", "unanswerable 3"}
 	var got []string
 	for _, g := range s.Groups() {
 		n := 0
@@ -132,6 +133,9 @@ var expected = map[string]func(d *household.Data) []float64{
 	},
 	"single-tool/fixed-deposit": func(d *household.Data) []float64 {
 		return []float64{d.Account("fixed-deposit").Balances[d.LatestMonth()]}
+	},
+	"ambiguous/which-account": func(d *household.Data) []float64 {
+		return []float64{d.Account("fixed-deposit").Balances[d.LatestMonth()]} // the account the user's turn names
 	},
 	"single-tool/bnd-units": func(d *household.Data) []float64 {
 		return []float64{units(d, "BND")}

@@ -22,6 +22,15 @@ var OpsLoses = map[string][]string{
 	"declines":     {"Pass", "Reached", "Confirmation"},
 	"extra-change": {"Pass", "Clean", "Declined"},
 	"gives-up":     {"Pass", "Reached", "Confirmation"},
+	// The fakes of a conversation differ only on the cases whose key
+	// asks: destructive/remove-after-asking, approved in the user's
+	// turn, and decline/remove-refused, refused in it. Acting before
+	// asking makes the change unapproved (not reached, and unclean);
+	// ignoring the answer makes the stray change instead, on both;
+	// asking forever never acts, which on the refusal is right.
+	"acts-first":     {"Pass", "Reached", "Confirmation", "Clean"},
+	"ignores-answer": {"Pass", "Reached", "Confirmation", "Clean", "Declined"},
+	"asks-forever":   {"Pass", "Reached", "Confirmation"},
 }
 
 // CheckColumns checks that the run rec of suite s by fake variant name,

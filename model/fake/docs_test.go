@@ -1,0 +1,30 @@
+package fake
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestModelsDocNamesEveryFake: docs/models.md's table of fakes has a row
+// for every fake but the three that are not variants of the key.
+func TestModelsDocNamesEveryFake(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "models.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, name := range Names() {
+		switch name {
+		case "perfect", "refuse", "invent":
+			if !strings.Contains(doc, "`fake:"+name+"`") {
+				t.Errorf("docs/models.md does not name fake:%s", name)
+			}
+		default:
+			if !strings.Contains(doc, "\n| `fake:"+name+"` |") {
+				t.Errorf("docs/models.md's table of fakes has no row for fake:%s", name)
+			}
+		}
+	}
+}
