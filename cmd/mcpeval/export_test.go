@@ -146,7 +146,7 @@ func TestExportLangfuse(t *testing.T) {
 	n := len(rec.Attempts)
 	for call, want := range map[string]int{
 		"POST /api/public/v2/datasets":       1,
-		"POST /api/public/dataset-items":     19,
+		"POST /api/public/dataset-items":     20,
 		"POST /api/public/dataset-run-items": n,
 	} {
 		if calls[call] != want {

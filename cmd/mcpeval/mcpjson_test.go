@@ -27,7 +27,7 @@ func TestRunFromMCPJSONOverHTTP(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if s.Totals.Graded != 19 || s.Totals.Passed != 19 {
+	if s.Totals.Graded != 20 || s.Totals.Passed != 20 {
 		t.Errorf("from mcp.json over HTTP: totals %+v", s.Totals)
 	}
 	noFileHolds(t, out, "PLANTED", strings.TrimPrefix(ts.URL, "http://"))
