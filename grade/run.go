@@ -41,6 +41,10 @@ type Result struct {
 	// ResourceReads counts the model's reads of the server's resources
 	// (a suite with resources: true); nil when it read none.
 	ResourceReads *ResourceReads `json:"resource_reads,omitempty"`
+	// Confusion says which tool the model called where a case's key
+	// wanted another (see Confusion); nil when no attempt of a case whose
+	// key calls tools was graded.
+	Confusion *Confusion `json:"confusion,omitempty"`
 }
 
 // ResourceReads counts the calls of the resource tools (list_resources,

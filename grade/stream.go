@@ -23,6 +23,7 @@ type Grader struct {
 	order   []string // the missing cases, in the order first seen
 	actions *actions.Aggregator
 	reads   ResourceReads
+	confuse *confusionBuilder
 }
 
 // NewGrader starts grading run r against suite s as it is now. Only r's
@@ -34,6 +35,7 @@ func NewGrader(s *suite.Suite, r *record.Run) *Grader {
 		g.actions = actions.NewAggregator(s)
 		g.actions.Run(&r.Header)
 	}
+	g.confuse = newConfusionBuilder(s, &r.Header)
 	return g
 }
 
@@ -56,6 +58,7 @@ func (g *Grader) Add(a *record.Attempt) {
 		return
 	}
 	g.countReads(a)
+	g.confuse.add(a)
 	ag, res := verdict(g.s, c, h, a)
 	if res != nil && g.actions != nil {
 		g.actions.Add(h, *res)
@@ -154,6 +157,7 @@ func (g *Grader) Result() *Result {
 		rr := g.reads
 		res.ResourceReads = &rr
 	}
+	res.Confusion = g.confuse.result()
 	return res
 }
 
