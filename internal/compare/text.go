@@ -99,6 +99,7 @@ func Text(w io.Writer, c *Comparison) error {
 	}
 	actionList(fmt.Sprintf("action columns regressed (significant at %g)", c.Alpha), c.ActionRegressions())
 	actionList(fmt.Sprintf("action columns improved (significant at %g)", c.Alpha), c.ActionImprovements())
+	confusionText(bw, c)
 	list("became inconsistent (some attempts pass, some fail)", c.NewlyInconsistent(), func(r Row) string {
 		return fmt.Sprintf("%s: %d/%d → %d/%d passed", r.Name, r.Base.Passed, r.Base.Graded, r.New.Passed, r.New.Graded)
 	})
