@@ -63,3 +63,49 @@ func TestRunPageShowsTheConfusionHeatMap(t *testing.T) {
 		}
 	}
 }
+
+// TestHistory shows a suite's runs per model, oldest first, each with its
+// pass rate, cost and top confusion.
+func TestHistory(t *testing.T) {
+	root := t.TempDir()
+	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	right := []answer{{"money/net-worth", rightWorth}, {"money/deposit", rightDeposit}}
+	wrong := []answer{{"money/net-worth", wrongWorth}, {"money/deposit", rightDeposit}}
+	// Written newest first: the page orders by the runs' start.
+	writeRun(t, root+"/c", "perfect-later", "fake:perfect", t0.Add(48*time.Hour), wrong, false)
+	writeRun(t, root+"/b", "other-model", "fake:"+hostile, t0.Add(24*time.Hour), right, false)
+	writeRun(t, root+"/a", "perfect-first", "fake:perfect", t0, right, false)
+	_, ts := serve(t, Options{Dirs: []string{root}, Suite: confusedSuite, Reviewer: "alice", Version: "test"})
+
+	_, runs, _ := get(t, ts.URL, "/")
+	if !strings.Contains(runs, `<a href="/history?suite=view-test" title="the suite's runs over time">view-test</a>`) {
+		t.Errorf("the runs list does not link a run's suite to its history:\n%s", runs)
+	}
+	code, body, _ := get(t, ts.URL, "/history?suite=view-test")
+	if code != 200 {
+		t.Fatalf("GET /history: %d\n%s", code, body)
+	}
+	checkEscaped(t, "the history page", body)
+	perfect := strings.Index(body, `<h2 class="mono">fake:perfect</h2>`)
+	other := strings.Index(body, `<h2 class="mono">fake:&lt;script&gt;`)
+	if perfect < 0 || other < 0 {
+		t.Fatalf("the history page lacks a model's section:\n%s", body)
+	}
+	first, later := strings.Index(body, ">perfect-first<"), strings.Index(body, ">perfect-later<")
+	if first < 0 || later < 0 || first > later {
+		t.Errorf("fake:perfect's runs are not oldest first (at %d and %d)", first, later)
+	}
+	for _, want := range []string{
+		`<td class="num">100% 2/2</td>`, `<td class="num">50% 1/2</td>`,
+		`<a href="/run/perfect-first#confusion-map">get_accounts → get_net_worth (1 of 1 key calls)</a>`,
+		`2026-11-01 09:00`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the history page lacks %s", want)
+		}
+	}
+	_, body, _ = get(t, ts.URL, "/history?suite=nope")
+	if !strings.Contains(body, "No run of this suite here.") {
+		t.Error("the history of a suite without runs does not say so")
+	}
+}
