@@ -50,6 +50,9 @@ func TestConfusionGrew(t *testing.T) {
 	reporttest.Contains(t, "the text comparison", text.String(),
 		"tool confusions that grew (significant at 0.05)\n  get_beta → get_alpha: 0/10 → 10/10 key calls, p=1.1e-05\n",
 		"tool confusion p: "+ConfusionTest)
+	if strings.Contains(text.String(), "no significant movement") {
+		t.Error("the text comparison says nothing moved, though a confusion grew")
+	}
 	if strings.Contains(text.String(), "get_gamma → get_beta") {
 		t.Error("the text comparison lists a confusion that did not move significantly")
 	}

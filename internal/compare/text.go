@@ -225,10 +225,11 @@ func actionsText(w io.Writer, c *Comparison) {
 	}
 }
 
-// moved reports whether anything moved significantly: a row or an action
-// column.
+// moved reports whether anything moved significantly: a row, an action
+// column or a tool confusion.
 func (c *Comparison) moved() bool {
-	return len(c.Regressions())+len(c.Improvements())+len(c.ActionRegressions())+len(c.ActionImprovements()) > 0
+	return len(c.Regressions())+len(c.Improvements())+len(c.ActionRegressions())+len(c.ActionImprovements())+
+		len(c.ConfusionsWith(Grew))+len(c.ConfusionsWith(Shrank)) > 0
 }
 
 // toolErrorsCell is a row's count of the tool errors its cases did not
