@@ -57,9 +57,14 @@ type ConfusionCell struct {
 	Called string `json:"called"`
 	Count  int    `json:"count"`
 	// Attempts are the attempts that made the pair, each once, in suite
-	// order then by number.
+	// order then by number: the first MaxCellAttempts read, so that a run
+	// of any size keeps a bounded list; More counts the attempts beyond.
 	Attempts []AttemptRef `json:"attempts"`
+	More     int          `json:"more,omitempty"`
 }
+
+// MaxCellAttempts is how many attempts a confusion cell names at most.
+const MaxCellAttempts = 100
 
 // AttemptRef names one attempt: its case and its number within the case.
 type AttemptRef struct {
@@ -116,13 +121,13 @@ type confusionBuilder struct {
 	s     *suite.Suite
 	h     *record.Header
 	n     int
-	first map[[2]string]*ConfusionCell
-	calls map[[2]string]*ConfusionCell
+	first map[[2]string]*cellTally
+	calls map[[2]string]*cellTally
 	order map[string]int // case ids by suite position
 }
 
 func newConfusionBuilder(s *suite.Suite, h *record.Header) *confusionBuilder {
-	b := &confusionBuilder{s: s, h: h, first: map[[2]string]*ConfusionCell{}, calls: map[[2]string]*ConfusionCell{}, order: map[string]int{}}
+	b := &confusionBuilder{s: s, h: h, first: map[[2]string]*cellTally{}, calls: map[[2]string]*cellTally{}, order: map[string]int{}}
 	for i, c := range s.Cases {
 		b.order[c.ID] = i
 	}
@@ -161,7 +166,7 @@ func (b *confusionBuilder) add(a *record.Attempt) {
 	for _, call := range ca.Calls() {
 		called = append(called, call.Name)
 	}
-	key := AttemptRef{a.Case, a.N}
+	key := AttemptRef{c.ID, a.N} // the suite's copy of the id, shared by every cell
 	first := ""
 	if len(called) > 0 {
 		first = called[0]
@@ -204,17 +209,29 @@ func pairCalls(want, called []string) [][2]string {
 	return out
 }
 
+// cellTally is a cell being counted, with the attempt it last counted.
+type cellTally struct {
+	ConfusionCell
+	last AttemptRef
+}
+
 // put counts the pair (wanted, called) for attempt key in cells.
-func put(cells map[[2]string]*ConfusionCell, wanted, called string, key AttemptRef) {
+func put(cells map[[2]string]*cellTally, wanted, called string, key AttemptRef) {
 	k := [2]string{wanted, called}
 	c := cells[k]
 	if c == nil {
-		c = &ConfusionCell{Wanted: wanted, Called: called}
+		c = &cellTally{ConfusionCell: ConfusionCell{Wanted: wanted, Called: called}}
 		cells[k] = c
 	}
 	c.Count++
-	if n := len(c.Attempts); n == 0 || c.Attempts[n-1] != key {
+	if c.last == key {
+		return // the attempt is named already
+	}
+	c.last = key
+	if len(c.Attempts) < MaxCellAttempts {
 		c.Attempts = append(c.Attempts, key)
+	} else {
+		c.More++
 	}
 }
 
@@ -248,9 +265,10 @@ func (b *confusionBuilder) result() *Confusion {
 
 // sorted returns cells the most frequent first, then by tool names, each
 // with its attempts in suite order.
-func (b *confusionBuilder) sorted(cells map[[2]string]*ConfusionCell) []ConfusionCell {
+func (b *confusionBuilder) sorted(cells map[[2]string]*cellTally) []ConfusionCell {
 	out := make([]ConfusionCell, 0, len(cells))
-	for _, c := range cells {
+	for _, ct := range cells {
+		c := &ct.ConfusionCell
 		slices.SortFunc(c.Attempts, func(x, y AttemptRef) int {
 			return cmp.Or(cmp.Compare(b.order[x.Case], b.order[y.Case]), cmp.Compare(x.N, y.N))
 		})

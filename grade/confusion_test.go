@@ -125,3 +125,17 @@ func TestConfusionAttemptsAndTools(t *testing.T) {
 		t.Errorf("Run's confusion (-ConfusionOf +Run):\n%s", d)
 	}
 }
+
+// A cell names at most MaxCellAttempts attempts and counts the rest, so
+// that a run of any size keeps a bounded confusion.
+func TestConfusionCellAttemptsBounded(t *testing.T) {
+	var as []record.Attempt
+	for n := 1; n <= MaxCellAttempts+7; n++ {
+		as = append(as, confusionAttempt("a/two", n, "get_accounts", "get_accounts", "get_holdings"))
+	}
+	c := ConfusionOf(confusionSuite(), confusionRun(as...))
+	cell := c.Calls[0]
+	if cell.Count != MaxCellAttempts+7 || len(cell.Attempts) != MaxCellAttempts || cell.More != 7 {
+		t.Errorf("cell counts %d, names %d attempts and %d more; want %d, %d and 7", cell.Count, len(cell.Attempts), cell.More, MaxCellAttempts+7, MaxCellAttempts)
+	}
+}

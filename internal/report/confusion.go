@@ -37,7 +37,11 @@ func Description(c *grade.Confusion, tool string) string {
 // ConfusionLine says one confusion for people: how many of the key's
 // calls of the wanted tool went to the other one.
 func ConfusionLine(c *grade.Confusion, cell grade.ConfusionCell) string {
-	return fmt.Sprintf("%d of %d key calls of %s went to %s (%s)", cell.Count, grade.Total(c.Calls, cell.Wanted), cell.Wanted, cell.Called, attemptList(cell.Attempts))
+	list := attemptList(cell.Attempts)
+	if cell.More > 0 {
+		list += fmt.Sprintf("; and %d more", cell.More)
+	}
+	return fmt.Sprintf("%d of %d key calls of %s went to %s (%s)", cell.Count, grade.Total(c.Calls, cell.Wanted), cell.Wanted, cell.Called, list)
 }
 
 // attemptList names attempts as "case #1, #2; other #1".

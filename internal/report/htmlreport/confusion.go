@@ -61,6 +61,8 @@ type ConfusionMapCell struct {
 type ConfusionList struct {
 	ID, Wanted, Called string
 	Attempts           []ConfusionLink
+	// More counts the attempts beyond grade.MaxCellAttempts, not named.
+	More int
 }
 
 // ConfusionLink is one attempt of a cell.
@@ -115,7 +117,7 @@ func NewConfusionView(c *grade.Confusion, link func(grade.AttemptRef) string) *C
 				mc.List = fmt.Sprintf("confusion-%d-%d", i, j)
 				ids[[2]string{w, called}] = mc.List
 				mc.Title = fmt.Sprintf("%d of %d key calls of %s: %s", cell.Count, of, w, calledName(called))
-				l := ConfusionList{ID: mc.List, Wanted: w, Called: calledName(called)}
+				l := ConfusionList{ID: mc.List, Wanted: w, Called: calledName(called), More: cell.More}
 				for _, a := range cell.Attempts {
 					url := ""
 					if link != nil {
