@@ -109,3 +109,24 @@ func TestHistory(t *testing.T) {
 		t.Error("the history of a suite without runs does not say so")
 	}
 }
+
+// The compare page lists the confusions either run made, as compare
+// does: here the same in both runs, so within noise.
+func TestComparePageShowsConfusions(t *testing.T) {
+	root := t.TempDir()
+	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	right := []answer{{"money/net-worth", rightWorth}, {"money/deposit", rightDeposit}}
+	writeRun(t, root+"/a", "one", "fake:perfect", t0, right, false)
+	writeRun(t, root+"/b", "two", "fake:perfect", t0.Add(time.Hour), right, false)
+	_, ts := serve(t, Options{Dirs: []string{root}, Suite: confusedSuite, Reviewer: "alice", Version: "test"})
+	_, body, _ := get(t, ts.URL, "/compare?run=one&run=two")
+	checkEscaped(t, "the compare page", body)
+	for _, want := range []string{
+		`<tr class=""><td class="mono">get_accounts</td><td class="mono">get_net_worth</td><td class="num">1/1</td><td class="num">1/1</td><td class="num">1</td><td>~</td></tr>`,
+		`<td class="mono">` + html.EscapeString(hostileTool) + `</td><td class="mono">get_accounts</td>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the compare page lacks %s", want)
+		}
+	}
+}
