@@ -57,8 +57,9 @@ type ConfusionCell struct {
 	Called string `json:"called"`
 	Count  int    `json:"count"`
 	// Attempts are the attempts that made the pair, each once, in suite
-	// order then by number: the first MaxCellAttempts read, so that a run
-	// of any size keeps a bounded list; More counts the attempts beyond.
+	// order then by number: the first MaxCellAttempts of them, so that a
+	// run of any size keeps a bounded list; More counts the attempts
+	// beyond.
 	Attempts []AttemptRef `json:"attempts"`
 	More     int          `json:"more,omitempty"`
 }
@@ -171,9 +172,9 @@ func (b *confusionBuilder) add(a *record.Attempt) {
 	if len(called) > 0 {
 		first = called[0]
 	}
-	put(b.first, want[0], first, key)
+	b.put(b.first, want[0], first, key)
 	for _, p := range pairCalls(want, called) {
-		put(b.calls, p[0], p[1], key)
+		b.put(b.calls, p[0], p[1], key)
 	}
 }
 
@@ -216,7 +217,7 @@ type cellTally struct {
 }
 
 // put counts the pair (wanted, called) for attempt key in cells.
-func put(cells map[[2]string]*cellTally, wanted, called string, key AttemptRef) {
+func (b *confusionBuilder) put(cells map[[2]string]*cellTally, wanted, called string, key AttemptRef) {
 	k := [2]string{wanted, called}
 	c := cells[k]
 	if c == nil {
@@ -228,10 +229,22 @@ func put(cells map[[2]string]*cellTally, wanted, called string, key AttemptRef) 
 		return // the attempt is named already
 	}
 	c.last = key
-	if len(c.Attempts) < MaxCellAttempts {
-		c.Attempts = append(c.Attempts, key)
-	} else {
-		c.More++
+	c.Attempts = append(c.Attempts, key)
+	if len(c.Attempts) > 2*MaxCellAttempts {
+		b.trim(c)
+	}
+}
+
+// trim keeps the first MaxCellAttempts of c's attempts in suite order and
+// counts the rest in More: the same ones whatever order the attempts were
+// read in (a merged run's record, say).
+func (b *confusionBuilder) trim(c *cellTally) {
+	slices.SortFunc(c.Attempts, func(x, y AttemptRef) int {
+		return cmp.Or(cmp.Compare(b.order[x.Case], b.order[y.Case]), cmp.Compare(x.N, y.N))
+	})
+	if n := len(c.Attempts); n > MaxCellAttempts {
+		c.More += n - MaxCellAttempts
+		c.Attempts = slices.Clip(c.Attempts[:MaxCellAttempts])
 	}
 }
 
@@ -268,11 +281,8 @@ func (b *confusionBuilder) result() *Confusion {
 func (b *confusionBuilder) sorted(cells map[[2]string]*cellTally) []ConfusionCell {
 	out := make([]ConfusionCell, 0, len(cells))
 	for _, ct := range cells {
-		c := &ct.ConfusionCell
-		slices.SortFunc(c.Attempts, func(x, y AttemptRef) int {
-			return cmp.Or(cmp.Compare(b.order[x.Case], b.order[y.Case]), cmp.Compare(x.N, y.N))
-		})
-		out = append(out, *c)
+		b.trim(ct)
+		out = append(out, ct.ConfusionCell)
 	}
 	slices.SortFunc(out, func(x, y ConfusionCell) int {
 		return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.Wanted, y.Wanted), cmp.Compare(x.Called, y.Called))

@@ -129,13 +129,18 @@ func TestConfusionAttemptsAndTools(t *testing.T) {
 // A cell names at most MaxCellAttempts attempts and counts the rest, so
 // that a run of any size keeps a bounded confusion.
 func TestConfusionCellAttemptsBounded(t *testing.T) {
+	// Read last first, as a merged record may hold them: the cell still
+	// names the first MaxCellAttempts.
 	var as []record.Attempt
-	for n := 1; n <= MaxCellAttempts+7; n++ {
+	for n := 3*MaxCellAttempts + 7; n >= 1; n-- {
 		as = append(as, confusionAttempt("a/two", n, "get_accounts", "get_accounts", "get_holdings"))
 	}
 	c := ConfusionOf(confusionSuite(), confusionRun(as...))
 	cell := c.Calls[0]
-	if cell.Count != MaxCellAttempts+7 || len(cell.Attempts) != MaxCellAttempts || cell.More != 7 {
-		t.Errorf("cell counts %d, names %d attempts and %d more; want %d, %d and 7", cell.Count, len(cell.Attempts), cell.More, MaxCellAttempts+7, MaxCellAttempts)
+	if cell.Count != 3*MaxCellAttempts+7 || len(cell.Attempts) != MaxCellAttempts || cell.More != 2*MaxCellAttempts+7 {
+		t.Errorf("cell counts %d, names %d attempts and %d more; want %d, %d and %d", cell.Count, len(cell.Attempts), cell.More, 3*MaxCellAttempts+7, MaxCellAttempts, 2*MaxCellAttempts+7)
+	}
+	if first, last := cell.Attempts[0], cell.Attempts[len(cell.Attempts)-1]; first.N != 1 || last.N != MaxCellAttempts {
+		t.Errorf("the cell names attempts #%d to #%d, want #1 to #%d", first.N, last.N, MaxCellAttempts)
 	}
 }
