@@ -50,6 +50,10 @@ func TestRunPageShowsTheConfusionHeatMap(t *testing.T) {
 		// The net-worth case's 2 key calls all went to get_net_worth: a
 		// full-intensity cell linking to its list.
 		`<td class="cf cf5"><a href="#confusion-0-1" title="2 of 2 key calls of get_accounts: get_net_worth">2</a></td>`,
+		// The first-tool map: both attempts of the case called
+		// get_net_worth first where the key calls get_accounts first.
+		`<div class="confusion-scroll" id="confusion-first-map">`,
+		`<a href="#confusion-first-0-1" title="2 of 2 attempts whose key calls first get_accounts: get_net_worth">2</a>`,
 		// The list links to each attempt.
 		`<div class="confusion-list" id="confusion-0-1">`,
 		`href="` + html.EscapeString(attemptPath("confused", "money/net-worth", 1)) + `"`,

@@ -8,18 +8,25 @@ import (
 )
 
 // ConfusionView is a run's tool confusion as the page draws it: the top
-// confusions with the two tools' descriptions side by side, and a heat
-// map of the key calls (rows the tool wanted, columns the tool called),
-// each cell's count linking to the list of its attempts.
+// confusions with the two tools' descriptions side by side, and two heat
+// maps (rows the tool wanted, columns the tool called), each cell's count
+// linking to the list of its attempts: Calls of every key call, First of
+// every attempt's first call.
 type ConfusionView struct {
 	// Surface and Overlay name what the model was shown, when set.
 	Surface, Overlay string
-	// KeyCalls counts the key calls the map holds, Attempts the attempts
+	// KeyCalls counts the key calls Calls holds, Attempts the attempts
 	// read.
 	KeyCalls, Attempts int
 	Top                []ConfusionTop
-	// Called are the map's columns; "" is the column of key calls the
-	// model made no call for.
+	Calls, First       ConfusionMap
+}
+
+// ConfusionMap is one heat map.
+type ConfusionMap struct {
+	// ID is the map's id on the page, its prefix and "-map".
+	ID string
+	// Called are the columns; "" is the column of no call.
 	Called []string
 	Rows   []ConfusionRow
 	// Lists are the attempts of every cell with a count, in map order.
@@ -78,20 +85,37 @@ func NewConfusionView(c *grade.Confusion, link func(grade.AttemptRef) string) *C
 		return nil
 	}
 	v := &ConfusionView{Surface: c.Surface, Overlay: c.Overlay, Attempts: c.Attempts}
-	var wanted []string
-	cells := map[[2]string]grade.ConfusionCell{}
 	for _, cell := range c.Calls {
 		v.KeyCalls += cell.Count
-		cells[[2]string{cell.Wanted, cell.Called}] = cell
+	}
+	var ids map[[2]string]string
+	v.Calls, ids = heatMap(c.Calls, "confusion", "key calls of", link)
+	v.First, _ = heatMap(c.First, "confusion-first", "attempts whose key calls first", link)
+	for _, cell := range c.Top(5) {
+		v.Top = append(v.Top, ConfusionTop{Wanted: cell.Wanted, Called: cell.Called, Count: cell.Count, Of: grade.Total(c.Calls, cell.Wanted),
+			WantedDesc: describe(c, cell.Wanted), CalledDesc: describe(c, cell.Called), List: ids[[2]string{cell.Wanted, cell.Called}]})
+	}
+	return v
+}
+
+// heatMap lays out cells as a map whose lists' ids start with prefix; of
+// says what a row counts, for a cell's title. It returns the map and each
+// cell's list id.
+func heatMap(cells []grade.ConfusionCell, prefix, of string, link func(grade.AttemptRef) string) (ConfusionMap, map[[2]string]string) {
+	m := ConfusionMap{ID: prefix + "-map"}
+	var wanted []string
+	byPair := map[[2]string]grade.ConfusionCell{}
+	for _, cell := range cells {
+		byPair[[2]string{cell.Wanted, cell.Called}] = cell
 		if !slices.Contains(wanted, cell.Wanted) {
 			wanted = append(wanted, cell.Wanted)
 		}
-		if !slices.Contains(v.Called, cell.Called) {
-			v.Called = append(v.Called, cell.Called)
+		if !slices.Contains(m.Called, cell.Called) {
+			m.Called = append(m.Called, cell.Called)
 		}
 	}
 	slices.Sort(wanted)
-	slices.SortFunc(v.Called, func(a, b string) int { // no call last
+	slices.SortFunc(m.Called, func(a, b string) int { // no call last
 		switch {
 		case a == b:
 			return 0
@@ -107,16 +131,16 @@ func NewConfusionView(c *grade.Confusion, link func(grade.AttemptRef) string) *C
 	ids := map[[2]string]string{}
 	for i, w := range wanted {
 		row := ConfusionRow{Wanted: w}
-		of := grade.Total(c.Calls, w)
-		for j, called := range v.Called {
-			cell, ok := cells[[2]string{w, called}]
+		total := grade.Total(cells, w)
+		for j, called := range m.Called {
+			cell, ok := byPair[[2]string{w, called}]
 			mc := ConfusionMapCell{Diagonal: called == w}
 			if ok {
 				mc.Count = cell.Count
-				mc.Level = min(5, 1+cell.Count*5/max(of, 1))
-				mc.List = fmt.Sprintf("confusion-%d-%d", i, j)
+				mc.Level = min(5, 1+cell.Count*5/max(total, 1))
+				mc.List = fmt.Sprintf("%s-%d-%d", prefix, i, j)
 				ids[[2]string{w, called}] = mc.List
-				mc.Title = fmt.Sprintf("%d of %d key calls of %s: %s", cell.Count, of, w, calledName(called))
+				mc.Title = fmt.Sprintf("%d of %d %s %s: %s", cell.Count, total, of, w, calledName(called))
 				l := ConfusionList{ID: mc.List, Wanted: w, Called: calledName(called), More: cell.More}
 				for _, a := range cell.Attempts {
 					url := ""
@@ -125,19 +149,14 @@ func NewConfusionView(c *grade.Confusion, link func(grade.AttemptRef) string) *C
 					}
 					l.Attempts = append(l.Attempts, ConfusionLink{Text: fmt.Sprintf("%s #%d", a.Case, a.N), URL: url})
 				}
-				v.Lists = append(v.Lists, l)
+				m.Lists = append(m.Lists, l)
 			}
 			row.Cells = append(row.Cells, mc)
 		}
-		v.Rows = append(v.Rows, row)
+		m.Rows = append(m.Rows, row)
 	}
-	for _, cell := range c.Top(5) {
-		v.Top = append(v.Top, ConfusionTop{Wanted: cell.Wanted, Called: cell.Called, Count: cell.Count, Of: grade.Total(c.Calls, cell.Wanted),
-			WantedDesc: describe(c, cell.Wanted), CalledDesc: describe(c, cell.Called), List: ids[[2]string{cell.Wanted, cell.Called}]})
-	}
-	return v
+	return m, ids
 }
-
 // calledName names a column: the tool, or that nothing was called.
 func calledName(tool string) string {
 	if tool == "" {
