@@ -157,6 +157,7 @@ func heatMap(cells []grade.ConfusionCell, prefix, of string, link func(grade.Att
 	}
 	return m, ids
 }
+
 // calledName names a column: the tool, or that nothing was called.
 func calledName(tool string) string {
 	if tool == "" {
