@@ -44,6 +44,10 @@ type Result struct {
 	// Searches counts what the model did on a search surface: searches,
 	// descriptions and calls through call_tool; nil on any other surface.
 	Searches *Searches `json:"searches,omitempty"`
+	// Confusion says which tool the model called where a case's key
+	// wanted another (see Confusion); nil when no attempt of a case whose
+	// key calls tools was graded.
+	Confusion *Confusion `json:"confusion,omitempty"`
 }
 
 // ResourceReads counts the calls of the resource tools (list_resources,

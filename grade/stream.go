@@ -24,6 +24,7 @@ type Grader struct {
 	actions  *actions.Aggregator
 	reads    ResourceReads
 	searches Searches // on a search surface (search.go)
+	confuse  *confusionBuilder
 }
 
 // NewGrader starts grading run r against suite s as it is now. Only r's
@@ -35,6 +36,7 @@ func NewGrader(s *suite.Suite, r *record.Run) *Grader {
 		g.actions = actions.NewAggregator(s)
 		g.actions.Run(&r.Header)
 	}
+	g.confuse = newConfusionBuilder(s, &r.Header)
 	return g
 }
 
@@ -60,6 +62,7 @@ func (g *Grader) Add(a *record.Attempt) {
 	if s := h.Surface; s != nil && s.Kind == suite.SurfaceSearch {
 		g.searches.count(a)
 	}
+	g.confuse.add(a)
 	ag, res := verdict(g.s, c, h, a)
 	if res != nil && g.actions != nil {
 		g.actions.Add(h, *res)
@@ -162,6 +165,7 @@ func (g *Grader) Result() *Result {
 		ss := g.searches
 		res.Searches = &ss
 	}
+	res.Confusion = g.confuse.result()
 	return res
 }
 

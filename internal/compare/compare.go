@@ -56,6 +56,9 @@ type Comparison struct {
 	// case and then per kind: each column's rate base vs new, with the
 	// same test. Empty when neither run has action cases.
 	Actions []ActionRow `json:"actions,omitempty"`
+	// Confusions are how the tool confusions either run made moved (see
+	// ConfusionRow); empty when neither made any.
+	Confusions []ConfusionRow `json:"confusions,omitempty"`
 	// Warnings are things a reader should know (an unfinished run, a
 	// suite changed since grading, ...).
 	Warnings []string `json:"warnings,omitempty"`
@@ -195,6 +198,7 @@ func Compare(base, nw *record.Run, gb, gn *grade.Result) *Comparison {
 	if c.Comparable {
 		c.rows(gb, gn)
 		c.Actions = actionRows(gb.Actions, gn.Actions)
+		c.Confusions = confusionRows(gb.Confusion, gn.Confusion)
 	}
 	c.SetAlpha(DefaultAlpha)
 	c.base, c.nw = base, nw
@@ -285,6 +289,10 @@ func (c *Comparison) SetAlpha(alpha float64) {
 	for i := range c.Actions {
 		c.Actions[i].mark(alpha)
 	}
+	for i := range c.Confusions {
+		c.Confusions[i].mark(alpha)
+	}
+	sortConfusions(c.Confusions)
 }
 
 func (r *Row) mark(alpha float64) { r.Movement = move(r.Base, r.New, alpha) }

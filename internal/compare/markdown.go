@@ -87,6 +87,7 @@ func Markdown(w io.Writer, c *Comparison) error {
 			fmt.Fprintf(bw, " %s had too few attempts for any change to be significant (smallest possible p %s).", format.N(n, "case"), FormatP(minP))
 		}
 		fmt.Fprintln(bw)
+		mdConfusions(bw, c)
 		if inc := c.NewlyInconsistent(); len(inc) > 0 {
 			fmt.Fprintf(bw, "\n**Became inconsistent:** ")
 			var parts []string

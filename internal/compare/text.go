@@ -99,6 +99,7 @@ func Text(w io.Writer, c *Comparison) error {
 	}
 	actionList(fmt.Sprintf("action columns regressed (significant at %g)", c.Alpha), c.ActionRegressions())
 	actionList(fmt.Sprintf("action columns improved (significant at %g)", c.Alpha), c.ActionImprovements())
+	confusionText(bw, c)
 	list("became inconsistent (some attempts pass, some fail)", c.NewlyInconsistent(), func(r Row) string {
 		return fmt.Sprintf("%s: %d/%d → %d/%d passed", r.Name, r.Base.Passed, r.Base.Graded, r.New.Passed, r.New.Graded)
 	})
@@ -224,10 +225,11 @@ func actionsText(w io.Writer, c *Comparison) {
 	}
 }
 
-// moved reports whether anything moved significantly: a row or an action
-// column.
+// moved reports whether anything moved significantly: a row, an action
+// column or a tool confusion.
 func (c *Comparison) moved() bool {
-	return len(c.Regressions())+len(c.Improvements())+len(c.ActionRegressions())+len(c.ActionImprovements()) > 0
+	return len(c.Regressions())+len(c.Improvements())+len(c.ActionRegressions())+len(c.ActionImprovements())+
+		len(c.ConfusionsWith(Grew))+len(c.ConfusionsWith(Shrank)) > 0
 }
 
 // toolErrorsCell is a row's count of the tool errors its cases did not

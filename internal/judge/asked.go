@@ -1,6 +1,9 @@
 package judge
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
@@ -22,8 +25,36 @@ func rules(j Judge, c *suite.Case) bool {
 }
 
 // Question is attempt a as Ask reads it: its case, number and end, the
-// request put to the model and its answer. The rest (turns, tool calls,
-// usage) the judge never reads, and is not kept.
+// request put to the model, what the model answered and the user said
+// back when the user spoke again (Conversation), and its answer. The rest
+// (tool calls, usage) the judge never reads, and is not kept.
 func Question(a *record.Attempt) record.Attempt {
-	return record.Attempt{Case: a.Case, N: a.N, End: a.End, Prompt: a.Prompt, Answer: a.Answer}
+	q := record.Attempt{Case: a.Case, N: a.N, End: a.End, Prompt: a.Prompt, Answer: a.Answer}
+	for _, t := range a.Turns {
+		if said(t.User) {
+			q.Turns = append(q.Turns, record.Turn{Text: t.Text, User: &record.UserTurn{Text: t.User.Text}})
+		}
+	}
+	return q
+}
+
+// said reports whether the user said u to the model: a scripted entry, or
+// a simulated user's message that did not end the conversation.
+func said(u *record.UserTurn) bool { return u != nil && !u.Stop && u.Error == "" }
+
+// Conversation is the request the judge reads for attempt a: its prompt
+// and, when the user spoke again, each answer of the model the user
+// answered and what the user said, in order. The answer judged is the
+// last, which ended the conversation. Without user turns it is the
+// prompt alone, as it always was.
+func Conversation(a *record.Attempt) string {
+	var b strings.Builder
+	b.WriteString(a.Prompt)
+	for _, t := range a.Turns {
+		if !said(t.User) {
+			continue
+		}
+		fmt.Fprintf(&b, "\n\n<assistant>\n%s\n</assistant>\n\n<user>\n%s\n</user>", strings.TrimSpace(t.Text), strings.TrimSpace(t.User.Text))
+	}
+	return b.String()
 }

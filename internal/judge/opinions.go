@@ -179,7 +179,7 @@ func Resume(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concu
 			rj := j.(RubricJudge)
 			mu.Lock()
 			r, had := ops.Rulings[k]
-			keep := reuse && had && r.same(name, c, a.Prompt, a.Answer, asks)
+			keep := reuse && had && r.same(name, c, Conversation(a), a.Answer, asks)
 			if had && !keep {
 				ops.supersede(k, r.spentLines()...)
 				delete(ops.Rulings, k)
@@ -191,7 +191,7 @@ func Resume(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concu
 				go func() {
 					defer wg.Done()
 					defer func() { <-sem }()
-					r := rj.Rule(ctx, c, a.Prompt, a.Answer, asks)
+					r := rj.Rule(ctx, c, Conversation(a), a.Answer, asks)
 					mu.Lock()
 					defer mu.Unlock()
 					ops.rule(k, r)
@@ -225,11 +225,11 @@ func Resume(ctx context.Context, j Judge, s *suite.Suite, rec *record.Run, concu
 			var err error
 			if mj, ok := j.(*modelJudge); ok {
 				var sp Spent
-				op, sp, err = mj.declines(ctx, a.Prompt, a.Answer)
+				op, sp, err = mj.declines(ctx, Conversation(a), a.Answer)
 				mu.Lock()
 				ops.spend(k, sp)
 			} else {
-				op, err = j.Declines(ctx, a.Prompt, a.Answer)
+				op, err = j.Declines(ctx, Conversation(a), a.Answer)
 				mu.Lock()
 			}
 			defer mu.Unlock()

@@ -45,13 +45,10 @@ func Open(spec string, opts Options) (model.Model, model.Info, error) {
 	}
 	switch info.Provider {
 	case "fake":
-		if len(info.Options) > 0 {
-			return nil, info, fmt.Errorf("model %s: fake models take no options", spec)
-		}
 		if opts.Suite == nil {
 			return nil, info, fmt.Errorf("model %s: a fake model needs a suite", spec)
 		}
-		m, err := fake.New(info.Name, opts.Suite)
+		m, err := fake.NewWithOptions(info.Name, info.Options, opts.Suite)
 		info.Fake = true
 		return m, info, err
 	case "script":

@@ -41,6 +41,9 @@ type Summary struct {
 	// ResourceReads counts the model's reads of the server's resources
 	// and the attempts that made any; absent when it read none.
 	ResourceReads *grade.ResourceReads `json:"resource_reads,omitempty"`
+	// Confusion is the run's tool confusion matrices (grade.Confusion);
+	// absent when no attempt of a case whose key calls tools was graded.
+	Confusion *grade.Confusion `json:"confusion,omitempty"`
 }
 
 // SummaryCase is one case of a Summary, with its attempts.
@@ -80,7 +83,7 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *us
 	s := &Summary{
 		RunID: res.RunID, Model: res.Model, Valid: res.Valid, Invalid: res.Invalid, Record: recordPath,
 		Cases: []SummaryCase{}, Groups: res.Groups, Totals: res.Totals, Judged: summaryJudged(res, o.agreement), Warnings: res.Warnings,
-		Actions: res.Actions, Cost: cost, ResourceReads: res.ResourceReads,
+		Actions: res.Actions, Cost: cost, ResourceReads: res.ResourceReads, Confusion: res.Confusion,
 	}
 	if s.Groups == nil {
 		s.Groups = []grade.GroupStats{}

@@ -60,6 +60,7 @@ func Markdown(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost
 		fmt.Fprintf(bw, "\n%s\n", mdText(l))
 	}
 	actionsMarkdown(bw, res.Actions)
+	confusionMarkdown(bw, res.Confusion)
 	var fails []grade.AttemptGrade
 	for _, a := range res.Attempts {
 		if a.Outcome == grade.Fail {

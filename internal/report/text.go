@@ -51,6 +51,7 @@ func Text(w io.Writer, res *grade.Result, h *record.Header, cost *usage.Cost, op
 	if err := actionsText(bw, res.Actions); err != nil {
 		return err
 	}
+	confusionText(bw, res.Confusion)
 	failures(bw, res)
 	errs(bw, res)
 	warnings(bw, res, "")

@@ -33,6 +33,9 @@ type compareData struct {
 	Test            string
 	Alpha           float64
 	Warnings        []string
+	// Confusions are how the tool confusions moved (compare.ConfusionRow).
+	Confusions    []compare.ConfusionRow
+	ConfusionTest string
 }
 
 func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
@@ -55,7 +58,7 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	c := compare.Compare(b.Rec, n.Rec, b.Res, n.Res)
 	d := compareData{Base: c.Base, New: c.New, BaseKey: b.Key, NewKey: n.Key, Changes: c.Changes, Tools: c.Tools,
 		OverlayOnly: c.OverlayOnly, CasesAdded: c.CasesAdded, CasesRemoved: c.CasesRemoved, Comparable: c.Comparable,
-		Test: c.Test, Alpha: c.Alpha, Warnings: c.Warnings}
+		Test: c.Test, Alpha: c.Alpha, Warnings: c.Warnings, Confusions: c.Confusions, ConfusionTest: compare.ConfusionTest}
 	if c.Comparable {
 		for _, row := range c.Rows() {
 			m := movedRow{Kind: row.Kind, Name: row.Name, Base: side(row.Base), New: side(row.New), Verdict: row.Verdict,

@@ -99,6 +99,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		Large: run.N >= htmlreport.SmallRun, Recorded: run.N}
 	d.Run = htmlreport.NewRunSummary(&htmlreport.RunPage{Run: run.Rec, Result: run.Res, Reviewed: run.RV, Agreement: run.Agreement}, run.N, run.cost())
 	d.Run.Filters = false
+	d.Run.Confusion = htmlreport.NewConfusionView(run.Res.Confusion, func(a grade.AttemptRef) string { return attemptURL(run.Key, a.Case, a.N) })
 	if run.AgreementErr != "" {
 		// Clipped: the warnings are the stored run's, shared with other requests.
 		d.Run.Warnings = append(slices.Clip(d.Run.Warnings), "the judge's measured agreement could not be read, so it is shown as not measured: "+run.AgreementErr)

@@ -21,6 +21,7 @@ var funcs = template.FuncMap{
 	"pct":        format.Pct,
 	"crumb":      func(text, url string) crumbView { return crumbView{Text: text, URL: url} },
 	"crumbs":     func(c ...crumbView) []crumbView { return c },
+	"historyURL": historyURL,
 }
 
 // crumbView is one step of the navigation trail.

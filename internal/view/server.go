@@ -101,6 +101,7 @@ func New(opts Options) (*Server, error) {
 	mux.HandleFunc("POST /review", s.reviewPost)
 	mux.HandleFunc("GET /compare", s.comparePage)
 	mux.HandleFunc("GET /ladder", s.ladderPage)
+	mux.HandleFunc("GET /history", s.historyPage)
 	mux.HandleFunc("GET /events", s.events)
 	s.mux = mux
 	return s, nil

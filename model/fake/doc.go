@@ -19,6 +19,10 @@
 //     knows that the question names (all of them when it names none), and
 //     ends the conversation (suite.UserStop) on an answer that asks
 //     nothing.
+//   - fake:confuse;want=A;call=B follows the key as fake:perfect does,
+//     but calls tool B, with A's arguments, wherever the key calls A: the
+//     one fake that takes options, and the proof of the tool confusion
+//     (grade.Confusion), which must show exactly the cell (A, B).
 //
 // The other fakes prove the action columns. Each follows an action case's
 // key as fake:perfect does, except for one thing, and so must lose points

@@ -52,7 +52,7 @@ type Model struct {
 func New(name string, s *suite.Suite) (*Model, error) {
 	b, ok := behaviours[name]
 	if !ok {
-		return nil, fmt.Errorf("no fake model %q (have %s)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("no fake model %q (have %s)", name, allNames())
 	}
 	return &Model{s: s, b: b, name: name}, nil
 }

@@ -66,11 +66,21 @@ const (
 )
 
 // SpanAttempt, SpanChat and SpanTool start the names of the three kinds of
-// span: "attempt CASE #N", "chat MODEL", "execute_tool TOOL".
+// span: "attempt CASE #N", "chat MODEL", "execute_tool TOOL". A server's
+// sampling request is a "chat MODEL" span under its tool call's, an
+// elicitation an "elicitation" span there, and what the user said after
+// an answer a "user" span under the attempt's.
 const (
 	SpanAttempt = "attempt"
 	SpanChat    = "chat"
 	SpanTool    = "execute_tool"
+	// SpanUser is a message of the user after the model's answer: a
+	// case's scripted turn, or a simulated user's (then a chat with the
+	// user's model).
+	SpanUser = "user"
+	// SpanElicitation is a server's elicitation request during a tool
+	// call and the answer the suite gave.
+	SpanElicitation = "elicitation"
 )
 
 // TraceID returns the trace id of attempt n of case c in run runID: the
@@ -197,12 +207,43 @@ func (b *builder) spans(it Attempt) []sdktrace.ReadOnlySpan {
 		chat.End(trace.WithTimestamp(at))
 		for _, c := range t.Calls {
 			d := callDuration(c)
-			_, tool := start(ctx, SpanTool+" "+c.Name, at, trace.SpanKindClient, b.callAttrs(h, c)...)
+			tctx, tool := start(ctx, SpanTool+" "+c.Name, at, trace.SpanKindClient, b.callAttrs(h, c)...)
 			if msg := callError(c); msg != "" {
 				tool.SetStatus(codes.Error, msg)
 			}
+			// What the server asked during the call, children of its span,
+			// one after the other from its start.
+			in := at
+			for _, sm := range c.Sampling {
+				p, n := provider, modelName
+				if sm.Model != nil {
+					p, n = sm.Model.Provider, sm.Model.Name
+				}
+				_, sp := start(tctx, SpanChat+" "+n, in, trace.SpanKindClient, b.samplingAttrs(p, n, sm)...)
+				if sm.Error != "" {
+					sp.SetStatus(codes.Error, b.safe(sm.Error))
+				}
+				in = in.Add(time.Duration(sm.Turn.LatencyMS) * time.Millisecond)
+				sp.End(trace.WithTimestamp(in))
+			}
+			for _, e := range c.Elicitations {
+				_, ep := start(tctx, SpanElicitation, in, trace.SpanKindInternal, b.elicitationAttrs(e)...)
+				ep.End(trace.WithTimestamp(in))
+			}
 			at = at.Add(d)
 			tool.End(trace.WithTimestamp(at))
+		}
+		if u := t.User; u != nil {
+			var lat time.Duration
+			if u.Turn != nil {
+				lat = time.Duration(u.Turn.LatencyMS) * time.Millisecond
+			}
+			_, us := start(ctx, SpanUser, at, trace.SpanKindInternal, b.userAttrs(i, u)...)
+			if u.Error != "" {
+				us.SetStatus(codes.Error, b.safe(u.Error))
+			}
+			at = at.Add(lat)
+			us.End(trace.WithTimestamp(at))
 		}
 	}
 	if at.After(end) { // durations rounded to milliseconds may overrun
@@ -364,6 +405,87 @@ func (b *builder) turnAttrs(provider, modelName string, i int, t record.Turn) []
 			parts = append(parts, part{Type: "tool_call", ID: c.ID, Name: c.Name, Arguments: args})
 		}
 		kv = append(kv, attribute.String(keyOutputMessages, b.text(messagesOf("assistant", t.StopReason, parts...))))
+	}
+	return kv
+}
+
+// samplingAttrs are the attributes of a server's sampling request during a
+// tool call, answered by the model provider/modelName: a chat of its own,
+// marked as sampling; its messages and answer go only with the content.
+func (b *builder) samplingAttrs(provider, modelName string, sm record.Sampling) []attribute.KeyValue {
+	kv := []attribute.KeyValue{
+		attribute.String(keyOperation, "chat"),
+		attribute.String(keyProvider, provider),
+		attribute.String(keyRequestModel, modelName),
+		attribute.Int64(keyInputTokens, sm.Turn.Usage.Input),
+		attribute.Int64(keyOutputTokens, sm.Turn.Usage.Output),
+		attribute.String(keyMCPMethod, "sampling/createMessage"),
+		attribute.Bool("mcpeval.sampling", true),
+	}
+	if sm.MaxTokens > 0 {
+		kv = append(kv, attribute.Int64("gen_ai.request.max_tokens", sm.MaxTokens))
+	}
+	if sm.Turn.StopReason != "" {
+		kv = append(kv, attribute.StringSlice(keyFinishReasons, []string{sm.Turn.StopReason}))
+	}
+	if b.content {
+		in := make([]message, 0, len(sm.Messages))
+		for _, m := range sm.Messages {
+			in = append(in, message{Role: m.Role, Parts: []part{{Type: "text", Content: m.Text}}})
+		}
+		js, _ := json.Marshal(in)
+		kv = append(kv,
+			attribute.String(keyInputMessages, b.text(string(js))),
+			attribute.String(keyOutputMessages, b.text(messagesOf("assistant", sm.Turn.StopReason, part{Type: "text", Content: sm.Turn.Text}))))
+		if sm.System != "" {
+			kv = append(kv, attribute.String(keySystem, b.text(messages(part{Type: "text", Content: sm.System}))))
+		}
+	}
+	return kv
+}
+
+// elicitationAttrs are the attributes of a server's elicitation request
+// and the suite's answer: the action always, the message and content only
+// with the content.
+func (b *builder) elicitationAttrs(e record.Elicitation) []attribute.KeyValue {
+	kv := []attribute.KeyValue{
+		attribute.String(keyMCPMethod, "elicitation/create"),
+		attribute.String("mcpeval.elicitation.action", e.Action),
+	}
+	if b.content {
+		kv = append(kv, attribute.String("mcpeval.elicitation.message", b.text(e.Message)))
+		if len(e.Content) > 0 {
+			kv = append(kv, attribute.String("mcpeval.elicitation.content", b.text(string(e.Content))))
+		}
+		if e.Note != "" {
+			kv = append(kv, attribute.String("mcpeval.elicitation.note", b.text(e.Note)))
+		}
+	}
+	return kv
+}
+
+// userAttrs are the attributes of what the user said after turn i's
+// answer: the case's entry, or the simulated user's model and tokens; the
+// message only with the content.
+func (b *builder) userAttrs(i int, u *record.UserTurn) []attribute.KeyValue {
+	kv := []attribute.KeyValue{attribute.Int("mcpeval.turn", i+1)}
+	if u.Entry > 0 {
+		kv = append(kv, attribute.Int("mcpeval.user.entry", u.Entry))
+	}
+	if u.Approves {
+		kv = append(kv, attribute.Bool("mcpeval.user.approves", true))
+	}
+	if u.Stop {
+		kv = append(kv, attribute.Bool("mcpeval.user.stop", true))
+	}
+	if u.Model != nil {
+		kv = append(kv, attribute.String(keyOperation, "chat"), attribute.String(keyProvider, u.Model.Provider), attribute.String(keyRequestModel, u.Model.Name))
+		if u.Turn != nil {
+			kv = append(kv, attribute.Int64(keyInputTokens, u.Turn.Usage.Input), attribute.Int64(keyOutputTokens, u.Turn.Usage.Output))
+		}
+	}
+	if b.content {
+		kv = append(kv, attribute.String("mcpeval.user.message", b.text(u.Text)))
 	}
 	return kv
 }

@@ -469,6 +469,8 @@ type RunView struct {
 	// ResourceReads counts the model's reads of the server's resources;
 	// nil when it read none.
 	ResourceReads *grade.ResourceReads
+	// Confusion is the run's tool confusion; nil when it has none.
+	Confusion *ConfusionView
 }
 
 // CostView is a run's cost: per run, per attempt and per success, or
@@ -529,6 +531,7 @@ func runViewFrom(p *RunPage, src *source) *RunView {
 	v.Judged = judgedView(res, p.Agreement)
 	if res.Valid {
 		v.ResourceReads = res.ResourceReads
+		v.Confusion = NewConfusionView(res.Confusion, nil)
 		v.Actions = actionTable(res.Actions)
 		v.ActionHead = actions.ColumnNames
 	}
