@@ -48,25 +48,30 @@ type Replayed struct {
 	Diff string
 }
 
-// ErrActionReplay is returned by Replay for a run of action cases: their
-// fixtures are not rebuilt, so their calls would meet another world.
-var ErrActionReplay = errors.New("replay sends question cases' calls only")
+// ErrNotReplayable is returned by Replay for a run it cannot replay
+// faithfully: a run of action cases (their fixtures are not rebuilt, so
+// their calls would meet another world) or a run on a search surface
+// (whose call_tool calls it does not unwrap).
+var ErrNotReplayable = errors.New("the run cannot be replayed")
 
 // Replay sends every tool call the recorded run made to cfg.Target, in
 // order within each attempt, and compares each result with the recorded
 // one. Calls that never reached the server (a tool the model was not
 // shown, arguments that were not JSON, a tool-call case's first calls, a
 // search surface's own tools) are not sent. A run of action cases is
-// refused (ErrActionReplay). The error is for what kept the replay from
+// refused, as is a run on a search surface (ErrNotReplayable). The error is for what kept the replay from
 // starting; a call the target fails is a Replayed with Err.
 func Replay(ctx context.Context, cfg ReplayConfig) ([]Replayed, error) {
 	rec := cfg.Record
 	if cfg.Suite == nil || rec == nil {
 		return nil, errors.New("runner: a replay needs a suite and a record")
 	}
+	if sf := rec.Header.Surface; sf != nil && sf.Kind == "search" {
+		return nil, fmt.Errorf("replaying %s: %w: it ran on the search surface %s, whose call_tool calls replay does not unwrap", rec.Dir, ErrNotReplayable, sf.Name)
+	}
 	for _, a := range rec.Attempts {
 		if a.Fixture != nil || cfg.Suite.Actions != nil {
-			return nil, fmt.Errorf("replaying %s: attempt %s has fixtures: %w (an action case's fixtures are not rebuilt)", rec.Dir, a.Key(), ErrActionReplay)
+			return nil, fmt.Errorf("replaying %s: %w: attempt %s is an action case, whose fixtures replay does not rebuild (it replays question cases)", rec.Dir, ErrNotReplayable, a.Key())
 		}
 	}
 	rules, err := cfg.Suite.ReplayRules()

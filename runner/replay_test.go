@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,14 +75,20 @@ func TestReplayHousehold(t *testing.T) {
 	}
 }
 
-// TestReplayRefusesActionCases checks that a run of action cases is refused
-// before any call is sent.
+// TestReplayRefusesActionCases checks that a run of action cases, and one
+// on a search surface, is refused before any call is sent.
 func TestReplayRefusesActionCases(t *testing.T) {
 	s, rec := recordtest.Household(t)
 	rec.Attempts[0].Fixture = &record.Fixture{Token: "t"}
 	_, err := runner.Replay(context.Background(), runner.ReplayConfig{Suite: s, Record: rec, Target: target.Config{Spec: "builtin:nothing"}})
-	if err == nil || !strings.Contains(err.Error(), "has fixtures") {
+	if !errors.Is(err, runner.ErrNotReplayable) || !strings.Contains(err.Error(), "is an action case") {
 		t.Fatalf("Replay = %v, want the action case refused", err)
+	}
+	rec.Attempts[0].Fixture = nil
+	rec.Header.Surface = &record.Surface{Name: "find", Kind: "search"}
+	_, err = runner.Replay(context.Background(), runner.ReplayConfig{Suite: s, Record: rec, Target: target.Config{Spec: "builtin:nothing"}})
+	if !errors.Is(err, runner.ErrNotReplayable) || !strings.Contains(err.Error(), "search surface find") {
+		t.Fatalf("Replay = %v, want the search surface refused", err)
 	}
 }
 

@@ -31,7 +31,9 @@ volatile parts of a result to ignore (docs/ci.md, "Replay").
 
 Calls that never reached the server are not sent: a tool the model was
 not shown, arguments that were not JSON, a tool-call case's first calls.
-A run of action cases is refused: replay does not rebuild their fixtures.
+A run of action cases is refused: replay does not rebuild their fixtures;
+so is a run on a search surface. A run on another surface is replayed
+against that surface's target, unless --target is given.
 
 It prints how many calls were replayed, the same, different and errors
 (the target failed to answer), then each difference as a unified diff of
@@ -112,12 +114,20 @@ func replayCmd(ctx context.Context, e *env, args []string) error {
 	if *spec != "" {
 		specs = []string{*spec}
 	}
-	tcfg, err := resolveTarget(s, tf.overrides(specs...))
+	o := tf.overrides(specs...)
+	if sf := rec.Header.Surface; sf != nil { // the surface's own target, when it has one
+		for _, x := range s.Surfaces {
+			if x.Name == sf.Name {
+				o.Surface = x
+			}
+		}
+	}
+	tcfg, err := resolveTarget(s, o)
 	if err != nil {
 		return err
 	}
 	got, err := runner.Replay(ctx, runner.ReplayConfig{Suite: s, Record: rec, Target: tcfg, CallTimeout: *timeout})
-	if errors.Is(err, runner.ErrActionReplay) {
+	if errors.Is(err, runner.ErrNotReplayable) {
 		return badInput(err)
 	}
 	if err != nil {

@@ -100,6 +100,24 @@ func TestReplayCommand(t *testing.T) {
 		t.Errorf("replay: exit %d\n%s", code, out)
 	}
 
+	// A run of action cases is bad input: its fixtures are not rebuilt.
+	b, err = os.ReadFile(filepath.Join(dir, record.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acted := filepath.Join(t.TempDir(), "acted")
+	if err := os.Mkdir(acted, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	withFixture := strings.Replace(string(b), `{"attempt":{`, `{"attempt":{"fixture":{"token":"t"},`, 1)
+	if err := os.WriteFile(filepath.Join(acted, record.FileName), []byte(withFixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	if code := Main(context.Background(), []string{"replay", acted, "--target", "builtin:household"}, nil, &bytes.Buffer{}, &errb); code != exitUsage || !strings.Contains(errb.String(), "is an action case, whose fixtures replay does not rebuild") {
+		t.Errorf("replay of an action run: exit %d, %s", code, errb.String())
+	}
+
 	if _, stderr, code := replay("--json", "--markdown"); code != exitUsage || !strings.Contains(stderr, "give --json or --markdown, not both") {
 		t.Errorf("replay --json --markdown: exit %d, %s", code, stderr)
 	}
