@@ -59,7 +59,11 @@ var ErrNotReplayable = errors.New("the run cannot be replayed")
 // one. Calls that never reached the server (a tool the model was not
 // shown, arguments that were not JSON, a tool-call case's first calls, a
 // search surface's own tools) are not sent. A run of action cases is
-// refused, as is a run on a search surface (ErrNotReplayable). The error is for what kept the replay from
+// refused, as is a run on a search surface (ErrNotReplayable). The
+// attempts of a read-only suite share one connection, as the run's did;
+// a suite that lets the model write (or asks for a fresh target) gets a
+// new one for each attempt. A server's sampling or elicitation request
+// during a call is refused: no model is asked. The error is for what kept the replay from
 // starting; a call the target fails is a Replayed with Err.
 func Replay(ctx context.Context, cfg ReplayConfig) ([]Replayed, error) {
 	rec := cfg.Record
@@ -95,7 +99,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) ([]Replayed, error) {
 	}()
 	var out []Replayed
 	for _, a := range rec.Attempts {
-		if conn != nil && cfg.Suite.FreshTarget {
+		if conn != nil && (cfg.Suite.FreshTarget || cfg.Suite.AllowWrites) { // each attempt met a target of its own
 			conn.Close()
 			conn = nil
 		}

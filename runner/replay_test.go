@@ -120,3 +120,35 @@ func TestResultDiffIgnores(t *testing.T) {
 		t.Errorf("ResultDiff of an error = \n%s", d)
 	}
 }
+
+// TestReplayConnections checks that a read-only suite's attempts share one
+// connection, as its run's did, and that a suite letting the model write
+// connects anew for each attempt.
+func TestReplayConnections(t *testing.T) {
+	s, rec := recordtest.Household(t)
+	withCalls := 0
+	for _, a := range rec.Attempts {
+		if len(a.Calls()) > 0 {
+			withCalls++
+		}
+	}
+	for _, writes := range []bool{false, true} {
+		dials := 0
+		counting := target.Builtins{"household": func(w bool) (*mcp.Server, error) {
+			dials++
+			return builtin.Server("household", w)
+		}}
+		ws := *s
+		ws.AllowWrites = writes
+		if _, err := runner.Replay(context.Background(), runner.ReplayConfig{Suite: &ws, Record: rec, Target: target.Config{Spec: "builtin:household", Builtins: counting}}); err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if writes {
+			want = withCalls
+		}
+		if dials != want || withCalls < 2 {
+			t.Errorf("allow_writes %t: %d connections for %d attempts with calls, want %d", writes, dials, withCalls, want)
+		}
+	}
+}
