@@ -165,3 +165,40 @@ func TestReplayDocRules(t *testing.T) {
 		t.Error("a changed balance is ignored by the page's rules")
 	}
 }
+
+// TestReplayEscapesServerText: a server whose changed result carries
+// terminal escapes and a Markdown fence cannot reach the terminal or close
+// the pull-request comment's diff block.
+func TestReplayEscapesServerText(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "base")
+	if _, code, stderr := runJSON(t, "run", "--attempts", "1", "--case", "single-tool/", "--out", dir, "--quiet", "--json"); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile("../../internal/builtin/household/fixture.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture := filepath.Join(t.TempDir(), "fixture.yaml")
+	hostile := strings.ReplaceAll(string(b), "institution: Straits Federal Bank", `institution: "Evil `+"```"+` \e]0;owned\a\e[2J Bank"`)
+	if err := os.WriteFile(fixture, []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed := "stdio:faultserver --serve household --fixture " + fixture
+	for _, f := range []string{"--markdown", ""} {
+		var out, errb bytes.Buffer
+		args := []string{"replay", dir, "--target", changed}
+		if f != "" {
+			args = append(args, f)
+		}
+		code := Main(context.Background(), args, nil, &out, &errb)
+		if code != exitGate || !strings.Contains(out.String(), "Evil") {
+			t.Fatalf("replay %s: exit %d, want 5 and the new name\n%s%s", f, code, out.String(), errb.String())
+		}
+		if strings.ContainsAny(out.String(), "\x1b\x07") {
+			t.Errorf("replay %s printed a terminal escape:\n%q", f, out.String())
+		}
+		if f == "--markdown" && !strings.Contains(out.String(), "````diff\n") {
+			t.Errorf("replay --markdown: the diff block's fence is not longer than the server's backticks:\n%s", out.String())
+		}
+	}
+}
