@@ -32,8 +32,7 @@ volatile parts of a result to ignore (docs/ci.md, "Replay").
 Calls that never reached the server are not sent: a tool the model was
 not shown, arguments that were not JSON, a tool-call case's first calls.
 A run of action cases is refused: replay does not rebuild their fixtures;
-so is a run on a search surface. A run on another surface is replayed
-against that surface's target, unless --target is given.
+so is a run on a search surface.
 
 It prints how many calls were replayed, the same, different and errors
 (the target failed to answer), then each difference as a unified diff of
