@@ -325,6 +325,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	l.checkTargets(s, file, data)
 	l.checkSlice(s, file, data)
 	l.checkSurfaces(s, file, data)
+	l.checkReplay(s, file, data) // replay.go
 	if n := nodeAt(root, "turn_cap"); n != nil && s.TurnCap <= 0 {
 		l.errorf(file, n.Line, n.Column, "turn_cap is %d: want a positive number (leave it out for the default, 8)", s.TurnCap)
 	}

@@ -123,6 +123,9 @@ type Suite struct {
 	// User is the simulated user of every agent case that has neither
 	// turns nor a user of its own (see SimUser); nil: none.
 	User *SimUser `yaml:"user,omitempty"`
+	// Replay says what of a tool's result mcpeval replay ignores when it
+	// compares it with the recorded one (see Replay); nil: nothing.
+	Replay *Replay `yaml:"replay,omitempty"`
 	// Cases are the questions.
 	Cases []*Case `yaml:"-"`
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
+	"github.com/mcpeval/mcpeval/internal/builtin/household"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,6 +24,9 @@ import (
 type Options struct {
 	// Serve names an embedded target to serve instead of the own tools.
 	Serve string
+	// Fixture is a household fixture file the household target (Serve
+	// "household") serves instead of its embedded one.
+	Fixture string
 	// Delay is waited before answering every tool call.
 	Delay time.Duration
 	// CrashOn, HangOn and GarbageOn name the tool call (from 1, counted per
@@ -90,6 +94,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var o Options
 	fs.StringVar(&o.Serve, "serve", "", "serve the embedded target `NAME` instead of the own tools")
+	fs.StringVar(&o.Fixture, "fixture", "", "with --serve household: serve the household fixture `FILE`")
 	fs.DurationVar(&o.Delay, "delay", 0, "wait this long before answering each tool call")
 	fs.IntVar(&o.CrashOn, "crash-on", 0, "exit on tool call `N`")
 	fs.IntVar(&o.HangOn, "hang-on", 0, "never answer tool call `N`")
@@ -137,6 +142,16 @@ func NewServer(o Options, out io.Writer, stderr io.Writer) (*mcp.Server, error) 
 		var err error
 		if s, err = builtin.Server(o.Serve, false); err != nil {
 			return nil, err
+		}
+		if o.Fixture != "" {
+			if o.Serve != "household" {
+				return nil, fmt.Errorf("--fixture goes with --serve household, not %s", o.Serve)
+			}
+			d, err := household.LoadFixture(o.Fixture)
+			if err != nil {
+				return nil, err
+			}
+			s = household.NewServer(d, nil)
 		}
 	} else {
 		s = ownTools(stderr)
