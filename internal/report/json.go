@@ -41,6 +41,9 @@ type Summary struct {
 	// ResourceReads counts the model's reads of the server's resources
 	// and the attempts that made any; absent when it read none.
 	ResourceReads *grade.ResourceReads `json:"resource_reads,omitempty"`
+	// Source is "imported" for a run mcpeval import read from production
+	// traffic; absent for a run mcpeval made.
+	Source string `json:"source,omitempty"`
 }
 
 // SummaryCase is one case of a Summary, with its attempts.
@@ -86,7 +89,7 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *us
 		s.Groups = []grade.GroupStats{}
 	}
 	if h != nil {
-		s.Suite, s.ToolsHash = h.Suite, h.ToolsHash
+		s.Suite, s.ToolsHash, s.Source = h.Suite, h.ToolsHash, h.Source
 		if s.Model == "" {
 			s.Model = h.Model.Spec
 		}
