@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/ingest"
@@ -191,5 +193,60 @@ func TestImportJSONL(t *testing.T) {
 		if string(wj) != string(gj) {
 			t.Errorf("%s: graded\n%s\nimported, want\n%s", k, gj, wj)
 		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to write and read at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestImportListen receives a run's export over OTLP/HTTP with import
+// --listen until interrupted: every attempt arrives and is matched.
+func TestImportListen(t *testing.T) {
+	dir := recordedRun(t)
+	rec, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp := filepath.Join(t.TempDir(), "imported")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	var errb lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"import", "--listen", "127.0.0.1:0", "--match", "attribute", "--out", imp}, nil, &out, &errb)
+	}()
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, after, ok := strings.Cut(errb.String(), "receiving OTLP/HTTP at "); ok {
+			url, _, _ = strings.Cut(after, "\n")
+		}
+	}
+	if url == "" {
+		t.Fatalf("import --listen said no address: %s", errb.String())
+	}
+	mustMain(t, "export", dir, "--otlp", url, "--content")
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("import --listen: exit %d\n%s", code, errb.String())
+	}
+	want := fmt.Sprintf("imported %d conversations: %d matched", len(rec.Attempts), len(rec.Attempts))
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("import --listen printed\n%s\nwant %q", out.String(), want)
 	}
 }
