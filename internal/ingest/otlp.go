@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
@@ -10,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -72,34 +72,22 @@ func (c *Spans) Len() int { return len(c.spans) }
 // after its length in 4 big-endian bytes (the file exporter's
 // format: proto) or one request alone (an OTLP/HTTP request's body).
 func (c *Spans) ReadFile(r io.Reader) error {
-	br := bufio.NewReader(r)
-	for {
-		b, err := br.Peek(1)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return err
-		}
-		if b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t' {
-			br.ReadByte()
-			continue
-		}
-		if b[0] == '{' {
-			return c.readJSON(br)
-		}
-		data, err := io.ReadAll(br)
-		if err != nil {
-			return err
-		}
-		return c.readProtoFile(data)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
 	}
+	// Space before JSON is skipped to recognise it, never before protobuf:
+	// a request's first byte, its field 1's tag, is a newline.
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
+		return c.readJSON(bytes.NewReader(data))
+	}
+	return c.readProtoFile(data)
 }
 
-// Add reads one OTLP/HTTP trace request's body: protobuf, or JSON when
-// contentType says so.
+// Add reads one OTLP/HTTP trace request's body: JSON when contentType
+// says so (application/json), else protobuf (application/x-protobuf).
 func (c *Spans) Add(body []byte, contentType string) error {
-	if contentType == "application/json" || bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+	if mt, _, _ := strings.Cut(contentType, ";"); strings.TrimSpace(mt) == "application/json" {
 		return c.readJSON(bytes.NewReader(body))
 	}
 	return c.readProto(body)
