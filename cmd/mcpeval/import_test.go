@@ -183,6 +183,12 @@ func TestImportJSONL(t *testing.T) {
 	imp := filepath.Join(t.TempDir(), "imported")
 	mustMain(t, "import", "--jsonl", filepath.Join(dir, record.FileName), "--match", "attribute", "--out", imp)
 	got, _ := gradesOf(t, imp)
+	if out := mustMain(t, "report", imp, "--json"); !strings.Contains(out, `"source": "imported"`) {
+		t.Errorf("report --json of an imported run does not say source imported:\n%s", out)
+	}
+	if out := mustMain(t, "report", dir, "--json"); strings.Contains(out, `"source": "imported"`) {
+		t.Errorf("report --json of a run made by mcpeval says source imported")
+	}
 	s, _ := loadSuite("")
 	for k, w := range want {
 		if s.Case(w.Case).Action != nil {
