@@ -183,6 +183,23 @@ func TestImportJSONL(t *testing.T) {
 	imp := filepath.Join(t.TempDir(), "imported")
 	mustMain(t, "import", "--jsonl", filepath.Join(dir, record.FileName), "--match", "attribute", "--out", imp)
 	got, _ := gradesOf(t, imp)
+	orig, err := record.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := record.ReadHeader(imp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := orig.Attempts[0].Start
+	for _, a := range orig.Attempts {
+		if a.Start.Before(first) {
+			first = a.Start
+		}
+	}
+	if !h.Start.Equal(first) {
+		t.Errorf("imported run starts %s, want its first conversation's start %s", h.Start, first)
+	}
 	if out := mustMain(t, "report", imp, "--json"); !strings.Contains(out, `"source": "imported"`) {
 		t.Errorf("report --json of an imported run does not say source imported:\n%s", out)
 	}

@@ -33,7 +33,8 @@ type Run struct {
 }
 
 // Write writes res as a run: a record whose header says it holds
-// imported traffic (record.SourceImported), with each matched attempt,
+// imported traffic (record.SourceImported) and starts when the first
+// matched conversation did (Now when none says), with each matched attempt,
 // and UnmatchedFile with the rest. models are the conversations' models,
 // for the header: the one they share, or "mixed".
 func (r Run) Write(res *Result, models []model.Info) error {
@@ -45,6 +46,12 @@ func (r Run) Write(res *Result, models []model.Info) error {
 		Attempts: 1, Concurrency: 1, Preflight: record.Preflight{Valid: true},
 	}
 	h.Suite.SetPaths(r.Dir)
+	// The run started when its first conversation did.
+	for _, a := range res.Attempts {
+		if !a.Start.IsZero() && a.Start.Before(h.Start) {
+			h.Start = a.Start.UTC()
+		}
+	}
 	for _, a := range res.Attempts {
 		h.Planned = append(h.Planned, record.Planned{Case: a.Case, N: a.N})
 	}
