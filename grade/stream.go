@@ -25,14 +25,24 @@ type Grader struct {
 	reads    ResourceReads
 	searches Searches // on a search surface (search.go)
 	confuse  *confusionBuilder
+	// fixtureless counts the attempts of action cases in imported traffic,
+	// by case, in the order first seen: their columns need the fixtures
+	// and the server's state a run records, which imported traffic has
+	// not, so they are not graded.
+	fixtureless map[string]int
+	fixOrder    []string
 }
+
+// NotGradedImported is the reason an imported run's action cases are not
+// graded.
+const NotGradedImported = "not graded: imported traffic has no fixtures"
 
 // NewGrader starts grading run r against suite s as it is now. Only r's
 // Dir, Header, End and Warnings are read; its attempts, if any, are not:
 // hand them to Add.
 func NewGrader(s *suite.Suite, r *record.Run) *Grader {
 	g := &Grader{s: s, run: r, byCase: map[string][]AttemptGrade{}, missing: map[string]int{}}
-	if r.Header.Preflight.Valid && hasActions(s) {
+	if r.Header.Preflight.Valid && hasActions(s) && !r.Header.Imported() {
 		g.actions = actions.NewAggregator(s)
 		g.actions.Run(&r.Header)
 	}
@@ -56,6 +66,16 @@ func (g *Grader) Add(a *record.Attempt) {
 			g.order = append(g.order, a.Case)
 		}
 		g.missing[a.Case]++
+		return
+	}
+	if c.Action != nil && h.Imported() {
+		if g.fixtureless == nil {
+			g.fixtureless = map[string]int{}
+		}
+		if g.fixtureless[c.ID] == 0 {
+			g.fixOrder = append(g.fixOrder, c.ID)
+		}
+		g.fixtureless[c.ID]++
 		return
 	}
 	g.countReads(a)
@@ -99,6 +119,9 @@ func (g *Grader) Result() *Result {
 			why = "incomplete"
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the run stopped early (%s): %d of %d planned attempts recorded", why, g.n, len(h.Planned)))
+	}
+	for _, id := range g.fixOrder {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("case %s: %d attempt%s of an action case %s (its action columns need them)", id, g.fixtureless[id], plural(g.fixtureless[id]), NotGradedImported))
 	}
 	for _, id := range g.order {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("case %s: %d attempt%s recorded, but the suite has no such case: not graded", id, g.missing[id], plural(g.missing[id])))

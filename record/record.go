@@ -88,7 +88,20 @@ type Header struct {
 	// in (run --batch), written before any was polled, so that a resumed
 	// run reads their results instead of asking (and paying) again.
 	Batches []Batch `json:"batches,omitempty"`
+	// Source says where the attempts came from: empty when mcpeval ran
+	// them (every record made before the field was), SourceImported when
+	// mcpeval import read them from production traffic (OpenTelemetry
+	// traces, Langfuse, JSONL), with no fixtures and no preflight of its
+	// own.
+	Source string `json:"source,omitempty"`
 }
+
+// SourceImported is the Source of a run whose attempts mcpeval import read
+// from traffic it did not make.
+const SourceImported = "imported"
+
+// Imported reports whether the run's attempts were imported traffic.
+func (h *Header) Imported() bool { return h.Source == SourceImported }
 
 // Batch is one batch of first-turn requests a provider accepted for a run.
 type Batch struct {

@@ -44,6 +44,9 @@ type Summary struct {
 	// Confusion is the run's tool confusion matrices (grade.Confusion);
 	// absent when no attempt of a case whose key calls tools was graded.
 	Confusion *grade.Confusion `json:"confusion,omitempty"`
+	// Source is "imported" for a run mcpeval import read from production
+	// traffic; absent for a run mcpeval made.
+	Source string `json:"source,omitempty"`
 }
 
 // SummaryCase is one case of a Summary, with its attempts.
@@ -89,7 +92,7 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *us
 		s.Groups = []grade.GroupStats{}
 	}
 	if h != nil {
-		s.Suite, s.ToolsHash = h.Suite, h.ToolsHash
+		s.Suite, s.ToolsHash, s.Source = h.Suite, h.ToolsHash, h.Source
 		if s.Model == "" {
 			s.Model = h.Model.Spec
 		}

@@ -114,6 +114,9 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 	if h.Model.Fake {
 		fmt.Fprintf(w, "%s        (a fake model: its figures prove the pipeline, not a model)\n", prefix)
 	}
+	if h.Imported() {
+		fmt.Fprintf(w, "%ssource  imported traffic (mcpeval import): no fixtures, action columns not graded\n", prefix)
+	}
 	fmt.Fprintf(w, "%ssuite   %s (%d cases, hash %s)\n", prefix, termsafe.Line(h.Suite.Name), h.Suite.Cases, termsafe.Line(format.Hash(h.Suite.Hash)))
 	tools := fmt.Sprintf("%d shown, hash %s", len(h.Tools), format.Hash(h.ToolsHash))
 	if h.Overlay != nil {

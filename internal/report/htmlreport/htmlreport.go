@@ -433,6 +433,8 @@ type RunView struct {
 	Title, Banner, Version, Model string
 	Asset                         pageAsset
 	Fake, Valid                   bool
+	// Imported is set for a run of imported traffic (mcpeval import).
+	Imported bool
 	// Filters shows the static page's verdict and group filter buttons.
 	Filters               bool
 	Invalid               string
@@ -519,7 +521,7 @@ func runViewFrom(p *RunPage, src *source) *RunView {
 	}
 	v := &RunView{
 		Title: "Run " + h.RunID, Banner: p.Banner, Version: footerVersion(p.Version), Asset: asset(), Filters: true,
-		Model: res.Model, Fake: h.Model.Fake, Valid: res.Valid, Invalid: res.Invalid, Warnings: res.Warnings,
+		Model: res.Model, Fake: h.Model.Fake, Imported: h.Imported(), Valid: res.Valid, Invalid: res.Invalid, Warnings: res.Warnings,
 		AsGraded:    rate("as graded", "as-graded", rv.AsGraded, colorAs, 260),
 		AfterReview: rate("after review", "after-review", rv.AfterReview, colorAfter, 260),
 		Errors:      rv.AsGraded.Errors, Failures: rv.Failures, ToolErrors: res.Totals.ToolErrors,
