@@ -41,6 +41,8 @@ nothing is written. None of the rules is about how well the model did:
   dirty-tree             a published figure must point at a commit of the suite
                          that exists: the suite's own checkout, clean, when the
                          run was made (for an embedded suite, mcpeval's revision)
+  any-target             the run was made with --allow-any-target on a target
+                         its suite's actions.allow_targets does not name
   invalid-run            the target's data drifted: nothing was graded
   unmeasured-judge       a rate a judge gave is published only beside the
                          judge's measured agreement with people

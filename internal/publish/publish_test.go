@@ -265,6 +265,9 @@ func TestRules(t *testing.T) {
 				e.rec.Header.Preflight = record.Preflight{Valid: false, Checks: []record.PreflightCheck{{Tool: "get_net_worth", Problems: []string{"net_worth_sgd: want 2394755, got 2400000"}}}}
 			},
 			func(e *env) {}},
+		{"any-target",
+			func(e *env) { e.rec.Header.Target.AllowAnyTarget = true },
+			func(e *env) {}},
 		{"duplicate-row",
 			func(e *env) { e.publish() },
 			func(e *env) { e.publish(); e.opts.Replace = true }},

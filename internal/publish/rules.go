@@ -73,6 +73,7 @@ var Rules = []Rule{
 	{Name: "stale-corpus", Why: "a run made against another suite than the one at HEAD is not scored against a key it was not asked", check: staleCorpus},
 	{Name: "incomplete-run", Why: "a run that stopped early would publish the cases it happened to reach", check: incompleteRun},
 	{Name: "dirty-tree", DryRun: true, Why: "a published figure must point at a commit of the suite that exists", check: dirtyTree},
+	{Name: "any-target", Why: "a run told to act on a target its suite's actions.allow_targets does not name (run --allow-any-target) measured a server the suite was not written for", check: anyTarget},
 	{Name: "invalid-run", Why: "the target's data drifted: nothing was graded", check: invalidRun},
 	{Name: "unmeasured-judge", Why: "a rate a judge model gave is published only beside the judge's measured agreement with people", check: unmeasuredJudge},
 	{Name: "duplicate-row", Why: "a row already published is replaced only when asked to (--replace)", check: duplicateRow},
@@ -82,6 +83,15 @@ var Rules = []Rule{
 
 // RuleRedaction is the rule checked on the rendered copy.
 const RuleRedaction = "unredacted-identifier"
+
+// anyTarget refuses a run made with --allow-any-target: its action
+// cases changed a target the suite does not name as one they may change.
+func anyTarget(in *input) string {
+	if !in.rec.Header.Target.AllowAnyTarget {
+		return ""
+	}
+	return "the run was made with --allow-any-target, on a target its suite's actions.allow_targets does not name: run it again on a target the suite names"
+}
 
 // environ is the environment the known-secret rule reads (a variable, so
 // that tests can plant one).
