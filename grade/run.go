@@ -30,6 +30,10 @@ type Result struct {
 	// Judged are the counts of the attempts of cases graded by their
 	// judge; nil when the run has none.
 	Judged *Counts `json:"judged,omitempty"`
+	// Unverified are the ids of the suite's cases marked verified: false:
+	// drafted by a tool from a recorded attempt and not yet checked by a
+	// person; absent when there are none.
+	Unverified []string `json:"unverified_cases,omitempty"`
 	// Warnings are things a reader should know: cases of the record the
 	// suite no longer has, a suite changed since the run, an unfinished
 	// run, problems reading the record.

@@ -104,6 +104,7 @@ func (g *Grader) Result() *Result {
 	res.Totals.WilsonLow, res.Totals.WilsonHigh = 0, 1
 	res.Warnings = append(res.Warnings, r.Warnings...)
 	res.Warnings = append(res.Warnings, sliceWarnings(h)...)
+	res.Unverified = s.UnverifiedIDs()
 	if !res.Valid {
 		res.Invalid = invalidReason(h.Preflight)
 		return res

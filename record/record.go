@@ -213,6 +213,9 @@ type TargetInfo struct {
 	Server Build `json:"server"`
 	// ReadOnly is true when the model was shown read-only tools only.
 	ReadOnly bool `json:"read_only"`
+	// AllowAnyTarget is true when the run was told to act on a target the
+	// suite's actions.allow_targets does not name (run --allow-any-target).
+	AllowAnyTarget bool `json:"allow_any_target,omitempty"`
 }
 
 // Tool is a tool definition as the server listed it and the model saw it.

@@ -41,6 +41,10 @@ type Config struct {
 	// the provider says; by default the requests in flight follow its
 	// rate-limit headers and refusals, up to Concurrency (adaptive.go).
 	FixedConcurrency bool
+	// AllowAnyTarget runs a suite's action cases against a target its
+	// actions.allow_targets does not name (targetguard.go); the record's
+	// header says so, and publish refuses such a run.
+	AllowAnyTarget bool
 	// Warn, when set, is told before the attempts start of what is worth
 	// knowing about the run (a prompt prefix too short to cache).
 	Warn func(string)

@@ -125,6 +125,9 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 		return nil, fmt.Errorf("starting target (before any model request): %w", err)
 	}
 	defer conn.Close()
+	if err := guardTarget(cfg, conn); err != nil { // before the preflight or any fixture
+		return nil, err
+	}
 	if err := r.listTools(ctx, conn); err != nil {
 		return nil, err
 	}
@@ -162,7 +165,7 @@ func (r *run) run(ctx context.Context) (*record.Run, error) {
 		Model:  cfg.ModelInfo,
 		Suite: record.SuiteInfo{Name: cfg.Suite.Name, Path: cfg.Suite.Path, Hash: cfg.Suite.Hash,
 			Cases: len(cfg.Suite.Cases)},
-		Target:       record.TargetInfo{Spec: cfg.Target.Describe(), ReadOnly: !cfg.Suite.AllowWrites},
+		Target:       record.TargetInfo{Spec: cfg.Target.Describe(), ReadOnly: !cfg.Suite.AllowWrites, AllowAnyTarget: cfg.AllowAnyTarget},
 		SystemPrompt: cfg.Suite.SystemPrompt,
 		Tools:        r.shown,
 		ToolsHash:    ToolsHash(r.shown),

@@ -226,6 +226,13 @@ type ActionSettings struct {
 	// LeakExceptions are words every prompt may use although the leak audit
 	// would flag them, each with the reason.
 	LeakExceptions []LeakException `yaml:"leak_exceptions,omitempty"`
+	// AllowTargets names the targets the suite's action cases may change
+	// (see TargetAllowed): each a target spec as --target takes it
+	// ("builtin:ops", "stdio:CMD ARGS", a URL), or "server:NAME" or
+	// "server:NAME@VERSION", matched against the name and version the
+	// server reports when it connects. A run refuses any other target
+	// before it builds a fixture. Empty: every target is allowed.
+	AllowTargets []string `yaml:"allow_targets,omitempty"`
 	// Stray is a harmless change no case asks for, which fake:extra-change
 	// makes after a case's steps to prove the Clean column; its strings may
 	// name {{token}} (a token of the fake's own). When it is not set the

@@ -48,6 +48,11 @@ func checkSettings(s *Suite, st *ActionSettings) Errors {
 			at("uncovered %d: want tool (and arg) with why: the reason it is left out", i+1)
 		}
 	}
+	for i, t := range st.AllowTargets {
+		if msg := allowTargetProblem(t); msg != "" {
+			at("allow_targets %d: %s", i+1, msg)
+		}
+	}
 	for i, e := range st.LeakExceptions {
 		if e.Word == "" || strings.TrimSpace(e.Why) == "" {
 			at("leak exception %d: want word and why: the reason the prompt may use it", i+1)

@@ -292,6 +292,12 @@ type Case struct {
 	// Working is the arithmetic behind the expected figures, written for a
 	// person to check.
 	Working string `yaml:"working,omitempty"`
+	// Verified says whether a person has checked the case. False marks a
+	// case a tool drafted (mcpeval promote) that nobody has checked yet:
+	// publish refuses a run of a suite holding one, unless told to.
+	// Absent (nil), the case was written by a person and counts as
+	// checked; true says a person checked a drafted one.
+	Verified *bool `yaml:"verified,omitempty"`
 	// Tools says which tools the model must, may and must not call, and
 	// which it is shown.
 	Tools ToolRules `yaml:"tools,omitempty"`

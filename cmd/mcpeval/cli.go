@@ -178,7 +178,7 @@ func badInputErr(err error) bool {
 	var se suite.Errors
 	return errors.Is(err, rundir.ErrLocked) || errors.Is(err, rundir.ErrBadOutput) ||
 		errors.Is(err, pipeline.ErrNothingToResume) || errors.Is(err, record.ErrExists) ||
-		errors.Is(err, runner.ErrDuplicateTool) || errors.As(err, &se)
+		errors.Is(err, runner.ErrDuplicateTool) || errors.Is(err, runner.ErrTargetNotAllowed) || errors.As(err, &se)
 }
 
 // badInput wraps an input error (a suite, a script) as exit status 2.

@@ -41,6 +41,11 @@ nothing is written. None of the rules is about how well the model did:
   dirty-tree             a published figure must point at a commit of the suite
                          that exists: the suite's own checkout, clean, when the
                          run was made (for an embedded suite, mcpeval's revision)
+  any-target             the run was made with --allow-any-target on a target
+                         its suite's actions.allow_targets does not name
+  unverified-cases       the suite holds cases drafted by promote that no person
+                         has checked (verified: false); --allow-unverified
+                         publishes anyway, and the row records how many
   invalid-run            the target's data drifted: nothing was graded
   unmeasured-judge       a rate a judge gave is published only beside the
                          judge's measured agreement with people
@@ -94,6 +99,7 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "publish", publishHelp+outRootHelp)
 	ledger := fs.String("ledger", "results.json", "the ledger `FILE`")
 	site := fs.String("site", "", "where the pages go (default: results/ beside the ledger; dist/ for a dry run)")
+	allowUnverified := fs.Bool("allow-unverified", false, "publish although the suite holds cases marked verified: false (the row records how many)")
 	replace := fs.Bool("replace", false, "replace a published row with the same model, target and suite")
 	dry := fs.Bool("dry-run", false, "rehearse: set aside fake-provider and dirty-tree, write into --site only, with a banner")
 	check := fs.Bool("check", false, "verify offline that the ledger and its pages agree")
@@ -136,7 +142,7 @@ func publishCmd(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	out, err := publish.Publish(rec, publish.Options{
-		Ledger: *ledger, Site: *site, Replace: *replace, DryRun: *dry, Redact: cfg, Getenv: e.getenv,
+		Ledger: *ledger, Site: *site, Replace: *replace, DryRun: *dry, Redact: cfg, Getenv: e.getenv, AllowUnverified: *allowUnverified,
 		Version: buildinfo.Get().Version,
 		LoadSuite: func(p string) (*suite.Suite, error) {
 			s, err := loadSuite(p)

@@ -97,6 +97,7 @@ type runFlags struct {
 	otlpContent                  bool
 	targetPool                   int
 	batch                        bool
+	allowAnyTarget               bool
 	// surfaces are those --surface names, surface the one this run
 	// measures (surfaces.go).
 	surfaces stringList
@@ -139,6 +140,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.otlpContent, "otlp-content", false, "with --otlp: send prompts, answers, tool arguments and results too (redacted as for publishing)")
 	fs.IntVar(&f.judgeAsks, "judge-asks", 0, "ask the judge `N` times about each answer of a case with a rubric, keeping the majority (default: the suite's judge_asks, else 3)")
 	fs.BoolVar(&f.batch, "batch", false, "send the attempts through the provider's batch API at its batch price (tool-call cases only; anthropic and openai)")
+	fs.BoolVar(&f.allowAnyTarget, "allow-any-target", false, "run a suite's action cases on a target its actions.allow_targets does not name (the record says so, and publish refuses the run)")
 	fs.BoolVar(&f.retryErrors, "retry-errors", false, "with --resume: also run again the attempts that ended in error (the record keeps them, superseded)")
 	f.prices.register(fs.FlagSet)
 	pos, err := parse(fs, args)
@@ -495,7 +497,7 @@ func (f *runFlags) config(s *suite.Suite, tcfg target.Config, o *opened, resume 
 		Suite: s, Target: tcfg, Model: o.model, ModelInfo: o.info,
 		Attempts: f.attempts, Concurrency: f.concurrency, TurnCap: f.turns,
 		Cases: f.cases, OutDir: f.out, Build: buildinfo.Get(), CallTimeout: f.callTimeout,
-		Resume: resume, TargetPool: f.targetPool,
+		Resume: resume, TargetPool: f.targetPool, AllowAnyTarget: f.allowAnyTarget,
 		Sampler: o.sampler, SamplerInfo: o.samplerInfo,
 	}
 	if resume == nil {

@@ -11,6 +11,7 @@ import (
 	_ "github.com/mcpeval/mcpeval/grade"
 	_ "github.com/mcpeval/mcpeval/grade/actions"
 	_ "github.com/mcpeval/mcpeval/internal/compare"
+	_ "github.com/mcpeval/mcpeval/internal/corpus"
 	_ "github.com/mcpeval/mcpeval/internal/ladder"
 	_ "github.com/mcpeval/mcpeval/internal/overlay"
 	_ "github.com/mcpeval/mcpeval/internal/plan"
@@ -68,7 +69,7 @@ var rules = []rule{
 	},
 	{
 		why:    "rendering, comparing, reviewing, redacting and publishing read records and grades",
-		dirs:   []string{"internal/report/...", "internal/compare", "internal/ladder", "internal/overlay", "internal/shard", "internal/review", "internal/redact", "internal/publish", "internal/sequential", "internal/plan"},
+		dirs:   []string{"internal/report/...", "internal/compare", "internal/ladder", "internal/overlay", "internal/shard", "internal/review", "internal/redact", "internal/publish", "internal/sequential", "internal/plan", "internal/corpus"},
 		banned: join(network, online),
 	},
 	{

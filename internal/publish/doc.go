@@ -15,6 +15,10 @@
 //   - incomplete-run: a run that stopped early would publish the cases it
 //     happened to reach.
 //   - dirty-tree: a published figure must point at a commit that exists.
+//   - any-target: the run acted on a target its suite does not allow
+//     (run --allow-any-target).
+//   - unverified-cases: the suite holds cases a tool drafted that no
+//     person has checked (verified: false), unless allowed.
 //   - invalid-run: the target's data drifted; nothing was graded.
 //   - duplicate-row: a published row is replaced only when asked to.
 //   - known-secret: the record holds the value of a secret-named variable

@@ -64,6 +64,10 @@ type Row struct {
 	// Judged are the cases graded by a judge model, apart from AsGraded,
 	// with each judge's measured kappa; absent when the run has none.
 	Judged *Judged `json:"judged,omitempty"`
+	// Unverified counts the suite's cases marked verified: false, a
+	// tool's drafts no person had checked, when the row was published
+	// with --allow-unverified; absent otherwise.
+	Unverified int `json:"unverified_cases,omitempty"`
 	// Page is the run's page, relative to the ledger page.
 	Page string `json:"page,omitempty"`
 }

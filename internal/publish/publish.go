@@ -33,6 +33,9 @@ type Options struct {
 	Site string
 	// Replace lets the run replace a published row with the same key.
 	Replace bool
+	// AllowUnverified publishes a run whose suite holds cases marked
+	// verified: false; the row records how many (Row.Unverified).
+	AllowUnverified bool
 	// DryRun sets aside the fake-provider and dirty-tree rules and writes
 	// the ledger and the pages into Site only, with a banner on every page.
 	DryRun bool
@@ -157,7 +160,7 @@ type publication struct {
 // redactor with the target's secrets, the run graded and reviewed, the
 // row it makes (redacted), and the ledger as it is.
 func load(rec *record.Run, opts Options) (*publication, error) {
-	p := &publication{opts: opts, rec: rec, in: &input{rec: rec, replace: opts.Replace, repo: opts.Repo}}
+	p := &publication{opts: opts, rec: rec, in: &input{rec: rec, replace: opts.Replace, repo: opts.Repo, allowUnverified: opts.AllowUnverified}}
 	in := p.in
 	if sp, err := rec.Header.Suite.Locate(rec.Dir); err != nil {
 		in.suiteErr = err
@@ -219,6 +222,9 @@ func load(rec *record.Run, opts Options) (*publication, error) {
 		p.rv = review.Apply(in.res, log)
 		row := makeRowOf(rec, in.recorded, in.res, p.rv, t.Cost(in.res.Totals.Passed))
 		row.Judged = rowJudged(in.res, in.agreement)
+		if v, n := in.suite.VerifiedCases(); v < n {
+			row.Unverified = n - v // published only with AllowUnverified
+		}
 		if err := p.red.Value(&row); err != nil {
 			return nil, err
 		}

@@ -265,6 +265,12 @@ func TestRules(t *testing.T) {
 				e.rec.Header.Preflight = record.Preflight{Valid: false, Checks: []record.PreflightCheck{{Tool: "get_net_worth", Problems: []string{"net_worth_sgd: want 2394755, got 2400000"}}}}
 			},
 			func(e *env) {}},
+		{"unverified-cases",
+			func(e *env) { e.opts.LoadSuite = unverifiedSuite },
+			func(e *env) { e.opts.LoadSuite, e.opts.AllowUnverified = unverifiedSuite, true }},
+		{"any-target",
+			func(e *env) { e.rec.Header.Target.AllowAnyTarget = true },
+			func(e *env) {}},
 		{"duplicate-row",
 			func(e *env) { e.publish() },
 			func(e *env) { e.publish(); e.opts.Replace = true }},
@@ -290,6 +296,28 @@ func TestRules(t *testing.T) {
 				t.Errorf("the passing run is refused: %v", out.Refusals)
 			}
 		})
+	}
+}
+
+// unverifiedSuite loads the suite at p with its first case marked
+// verified: false, as promote drafts one.
+func unverifiedSuite(p string) (*suite.Suite, error) {
+	s, err := suite.Load(p)
+	if err == nil {
+		no := false
+		s.Cases[0].Verified = &no
+	}
+	return s, err
+}
+
+// TestUnverifiedRecorded: a run published with AllowUnverified says in
+// its row how many cases no person had checked.
+func TestUnverifiedRecorded(t *testing.T) {
+	e := setup(t, "testdata/suite.yaml")
+	e.opts.LoadSuite, e.opts.AllowUnverified = unverifiedSuite, true
+	out := e.publish()
+	if len(out.Refusals) > 0 || out.Row == nil || out.Row.Unverified != 1 {
+		t.Fatalf("refusals %v, row %+v: want it published with unverified_cases 1", out.Refusals, out.Row)
 	}
 }
 

@@ -57,7 +57,10 @@ type input struct {
 	agreement *agreement.Saved
 	ledger    *Ledger
 	replace   bool
-	repo      Repo
+	// allowUnverified publishes a suite holding cases marked verified:
+	// false (publish --allow-unverified); the row records it.
+	allowUnverified bool
+	repo            Repo
 	// outputs are the files publishing writes (the ledger, the site):
 	// their own uncommitted changes do not make the tree dirty.
 	outputs []string
@@ -73,6 +76,8 @@ var Rules = []Rule{
 	{Name: "stale-corpus", Why: "a run made against another suite than the one at HEAD is not scored against a key it was not asked", check: staleCorpus},
 	{Name: "incomplete-run", Why: "a run that stopped early would publish the cases it happened to reach", check: incompleteRun},
 	{Name: "dirty-tree", DryRun: true, Why: "a published figure must point at a commit of the suite that exists", check: dirtyTree},
+	{Name: "any-target", Why: "a run told to act on a target its suite's actions.allow_targets does not name (run --allow-any-target) measured a server the suite was not written for", check: anyTarget},
+	{Name: "unverified-cases", Why: "a case a tool drafted (verified: false) holds what one model did, not what is right, until a person has checked it", check: unverifiedCases},
 	{Name: "invalid-run", Why: "the target's data drifted: nothing was graded", check: invalidRun},
 	{Name: "unmeasured-judge", Why: "a rate a judge model gave is published only beside the judge's measured agreement with people", check: unmeasuredJudge},
 	{Name: "duplicate-row", Why: "a row already published is replaced only when asked to (--replace)", check: duplicateRow},
@@ -82,6 +87,28 @@ var Rules = []Rule{
 
 // RuleRedaction is the rule checked on the rendered copy.
 const RuleRedaction = "unredacted-identifier"
+
+// anyTarget refuses a run made with --allow-any-target: its action
+// cases changed a target the suite does not name as one they may change.
+func anyTarget(in *input) string {
+	if !in.rec.Header.Target.AllowAnyTarget {
+		return ""
+	}
+	return "the run was made with --allow-any-target, on a target its suite's actions.allow_targets does not name: run it again on a target the suite names"
+}
+
+// unverifiedCases refuses a run whose suite holds cases a tool drafted
+// and no person has checked (verified: false), unless allowed.
+func unverifiedCases(in *input) string {
+	if in.suite == nil || in.allowUnverified {
+		return ""
+	}
+	ids := in.suite.UnverifiedIDs()
+	if len(ids) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the suite holds %d case(s) marked verified: false (%s): check each and set verified: true, or publish with --allow-unverified (the row records it)", len(ids), list(ids, 3))
+}
 
 // environ is the environment the known-secret rule reads (a variable, so
 // that tests can plant one).

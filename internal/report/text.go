@@ -117,7 +117,11 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 	if h.Imported() {
 		fmt.Fprintf(w, "%ssource  imported traffic (mcpeval import): no fixtures, action columns not graded\n", prefix)
 	}
-	fmt.Fprintf(w, "%ssuite   %s (%d cases, hash %s)\n", prefix, termsafe.Line(h.Suite.Name), h.Suite.Cases, termsafe.Line(format.Hash(h.Suite.Hash)))
+	checked := ""
+	if n := len(res.Unverified); n > 0 && h.Suite.Cases >= n {
+		checked = fmt.Sprintf(", %d/%d checked by a person", h.Suite.Cases-n, h.Suite.Cases)
+	}
+	fmt.Fprintf(w, "%ssuite   %s (%d cases%s, hash %s)\n", prefix, termsafe.Line(h.Suite.Name), h.Suite.Cases, checked, termsafe.Line(format.Hash(h.Suite.Hash)))
 	tools := fmt.Sprintf("%d shown, hash %s", len(h.Tools), format.Hash(h.ToolsHash))
 	if h.Overlay != nil {
 		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, format.Hash(h.Overlay.Hash))

@@ -1,0 +1,6 @@
+// Package corpus keeps a suite's own books: it drafts a case from a
+// recorded attempt for a person to check (Promote), and describes a
+// suite's cases by group, kind and tool, with the share a person has
+// checked (Describe), as JSON, text or Markdown. It reads records and
+// suites; it runs nothing.
+package corpus
