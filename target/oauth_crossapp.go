@@ -82,6 +82,16 @@ func (o *OAuth) addIDToken(k *redact.Known, getenv func(string) string) {
 // reads the ID token, exchanges it at the identity provider for an
 // identity assertion grant (an ID-JAG) for that authorization server and
 // resource, and presents the grant there with the JWT bearer grant.
+//
+// It does what the go-sdk's extauth.EnterpriseHandler does, with three
+// differences that let it reach servers that one cannot: the MCP server's
+// authorization server and resource are discovered from the server's
+// challenge rather than configured, the client authenticates there with
+// HTTP Basic when the metadata allows (the handler sends the secret in the
+// body, which an authorization server offering only client_secret_basic
+// refuses), and an identity provider whose metadata names no PKCE method
+// is accepted (the handler's discovery requires one, which a token
+// exchange does not use).
 func (h *oauthHandler) crossApp(ctx context.Context, req *http.Request, resp *http.Response, ch challenge, want []string, meta *cachedToken) (oauth2.TokenSource, error) {
 	resp.Body.Close()
 	prm, asm, err := h.discover(ctx, req.URL.String(), ch)

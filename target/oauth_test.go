@@ -585,7 +585,7 @@ func TestOAuthChallengeScopes(t *testing.T) {
 func TestOAuthCrossAppAccess(t *testing.T) {
 	idp := authserver.NewIdP("mcpeval-at-idp", "mcpeval")
 	t.Cleanup(idp.Close)
-	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"mcpeval": "s3cret-PLANTED"}, IdPs: map[string]crypto.PublicKey{idp.URL: idp.PublicKey()}})
+	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"mcpeval": "s3cret-PLANTED"}, IdPs: map[string]crypto.PublicKey{idp.URL: idp.PublicKey()}, BasicOnly: true})
 	idToken := idp.IDToken("alice@example.com", time.Hour)
 	t.Setenv("MCPEVAL_TEST_ID_TOKEN", idToken)
 	t.Setenv("MCPEVAL_TEST_CLIENT_SECRET", "s3cret-PLANTED")

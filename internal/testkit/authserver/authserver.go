@@ -72,6 +72,10 @@ type Options struct {
 	// typed oauth-id-jag+jwt, for this server (aud), unexpired, and name
 	// as client_id the client that authenticates.
 	IdPs map[string]crypto.PublicKey
+	// BasicOnly makes client_secret_basic the only way a client with a
+	// secret may authenticate: the metadata names it alone, and the token
+	// endpoint refuses a secret sent in the body.
+	BasicOnly bool
 }
 
 // Server is a running authorization server.
@@ -275,6 +279,14 @@ func (s *Server) stepUp(metaURL string, next http.Handler) http.Handler {
 	})
 }
 
+// authMethods returns the token endpoint's client authentication methods.
+func (s *Server) authMethods() []string {
+	if s.opts.BasicOnly {
+		return []string{"client_secret_basic"}
+	}
+	return []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"}
+}
+
 // supported returns every scope the server knows.
 func (s *Server) supported() []string {
 	all := slices.Clone(s.opts.Scopes)
@@ -298,7 +310,7 @@ func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 		ScopesSupported:                            append(s.supported(), "offline_access"),
 		ResponseTypesSupported:                     []string{"code"},
 		GrantTypesSupported:                        []string{"authorization_code", "refresh_token", "client_credentials", jwtBearer},
-		TokenEndpointAuthMethodsSupported:          []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
+		TokenEndpointAuthMethodsSupported:          s.authMethods(),
 		TokenEndpointAuthSigningAlgValuesSupported: []string{"ES256", "ES384", "RS256", "EdDSA"},
 		CodeChallengeMethodsSupported:              []string{"S256"},
 		ClientIDMetadataDocumentSupported:          len(s.opts.MetadataDocuments) > 0,
@@ -400,6 +412,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, secret, basic := r.BasicAuth()
+	if !basic && s.opts.BasicOnly && r.PostForm.Get("client_secret") != "" {
+		writeJSON(w, http.StatusUnauthorized, oauthError{"invalid_client", "client_secret_basic is the only client authentication accepted"})
+		return
+	}
 	if !basic {
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
 	} else {
