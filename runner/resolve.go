@@ -154,7 +154,8 @@ func serverTarget(s *suite.Suite, st suite.Target) (target.Config, error) {
 	t := target.Config{Spec: st.Spec, Env: maps.Clone(st.Env), Dir: inSuiteDir(s, st.Dir), Headers: maps.Clone(st.Headers),
 		InheritEnv: st.InheritEnv, ConnectTimeout: st.ConnectTimeout}
 	if o := st.OAuth; o != nil {
-		t.OAuth = &target.OAuth{Flow: o.Flow, ClientID: o.ClientID, ClientSecret: o.ClientSecret, PrivateKeyFile: o.PrivateKeyFile, ClientMetadataURL: o.ClientMetadataURL, Scopes: o.Scopes}
+		t.OAuth = &target.OAuth{Flow: o.Flow, ClientID: o.ClientID, ClientSecret: o.ClientSecret, PrivateKeyFile: o.PrivateKeyFile, ClientMetadataURL: o.ClientMetadataURL, Scopes: o.Scopes,
+			IdPIssuer: o.IdPIssuer, IdPClientID: o.IdPClientID, IdPClientSecret: o.IdPClientSecret, IDTokenEnv: o.IDTokenEnv, IDTokenFile: o.IDTokenFile}
 	}
 	return t, nil
 }

@@ -606,10 +606,12 @@ type Target struct {
 // OAuth says how mcpeval authorizes itself to an HTTP target that answers
 // 401 with OAuth metadata.
 type OAuth struct {
-	// Flow is "client_credentials" (CI: a client ID and secret, no person)
-	// or "authorization_code" (a person consents in a browser, through
-	// mcpeval login); the default is client_credentials when ClientSecret
-	// or PrivateKeyFile is set, else authorization_code.
+	// Flow is "client_credentials" (CI: a client ID and secret, no person),
+	// "authorization_code" (a person consents in a browser, through
+	// mcpeval login) or "cross_app_access" (an enterprise ID token traded
+	// for a token); the default is cross_app_access when IdPIssuer is set,
+	// client_credentials when ClientSecret or PrivateKeyFile is set, else
+	// authorization_code.
 	Flow string `yaml:"flow,omitempty"`
 	// ClientID is the client registered with the authorization server;
 	// authorization_code may leave it out to register dynamically.
@@ -625,6 +627,18 @@ type OAuth struct {
 	// that authorization_code uses as its client ID where the
 	// authorization server supports them.
 	ClientMetadataURL string `yaml:"client_metadata_url,omitempty"`
+	// IdPIssuer, IdPClientID and IdPClientSecret name the enterprise
+	// identity provider and mcpeval's client there for cross-app access
+	// (flow cross_app_access, the default when IdPIssuer is set); the
+	// secret, if any, is written as ${VAR}.
+	IdPIssuer       string `yaml:"idp_issuer,omitempty"`
+	IdPClientID     string `yaml:"idp_client_id,omitempty"`
+	IdPClientSecret string `yaml:"idp_client_secret,omitempty"`
+	// IDTokenEnv names the environment variable, IDTokenFile the file,
+	// that holds the person's ID token for cross-app access. It is never
+	// recorded.
+	IDTokenEnv  string `yaml:"id_token_env,omitempty"`
+	IDTokenFile string `yaml:"id_token_file,omitempty"`
 	// Scopes replace the scopes the server's metadata asks for.
 	Scopes []string `yaml:"scopes,omitempty"`
 }

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpeval/mcpeval/internal/redact"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/auth/extauth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -31,6 +30,12 @@ const (
 	// a person at a browser consents, and the browser is redirected to a
 	// loopback address mcpeval listens on.
 	FlowAuthorizationCode = "authorization_code"
+	// FlowCrossApp is cross-app access (Enterprise Managed
+	// Authorization): the person's ID token from the enterprise identity
+	// provider is exchanged there for an identity assertion grant (RFC
+	// 8693), which the MCP server's authorization server takes for a
+	// token (the JWT bearer grant, RFC 7523). No browser is involved.
+	FlowCrossApp = "cross_app_access"
 )
 
 // OAuth says how mcpeval authorizes itself to a streamable HTTP target
@@ -40,7 +45,8 @@ const (
 // caches each server's token in TokenDir, so a run after a login, or the
 // second run in CI, asks the authorization server for nothing.
 type OAuth struct {
-	// Flow is FlowClientCredentials or FlowAuthorizationCode (default:
+	// Flow is FlowClientCredentials, FlowAuthorizationCode or
+	// FlowCrossApp (default: cross-app access when IdPIssuer is set, else
 	// client credentials when ClientSecret or PrivateKeyFile is set, else
 	// authorization code).
 	Flow string `yaml:"flow,omitempty"`
@@ -67,6 +73,21 @@ type OAuth struct {
 	// connecting. The key is read when a token is needed and never
 	// recorded.
 	PrivateKeyFile string `yaml:"private_key_file,omitempty"`
+	// IdPIssuer is the issuer URL of the enterprise identity provider
+	// the cross-app access flow exchanges the ID token at; its token
+	// endpoint is found in its metadata.
+	IdPIssuer string `yaml:"idp_issuer,omitempty"`
+	// IdPClientID is the client registered with the identity provider
+	// for the token exchange; IdPClientSecret its secret, if it has one,
+	// normally ${VAR} and kept like ClientSecret.
+	IdPClientID     string `yaml:"idp_client_id,omitempty"`
+	IdPClientSecret string `yaml:"idp_client_secret,omitempty"`
+	// IDTokenEnv names the environment variable that holds the person's
+	// ID token for cross-app access; IDTokenFile is the file that holds
+	// it instead (it may name ${VAR}s). Exactly one is set. The token is
+	// read when a token is needed, never cached, logged or recorded.
+	IDTokenEnv  string `yaml:"id_token_env,omitempty"`
+	IDTokenFile string `yaml:"id_token_file,omitempty"`
 	// Scopes replace the scopes the server's metadata asks for.
 	Scopes []string `yaml:"scopes,omitempty"`
 	// Browser opens the authorization URL for a person; it is what lets
@@ -88,6 +109,8 @@ func (o *OAuth) flow() string {
 	switch {
 	case o.Flow != "":
 		return o.Flow
+	case o.IdPIssuer != "":
+		return FlowCrossApp
 	case o.ClientSecret != "" || o.PrivateKeyFile != "":
 		return FlowClientCredentials
 	}
@@ -95,6 +118,9 @@ func (o *OAuth) flow() string {
 }
 
 func (o *OAuth) check() error {
+	if o.flow() != FlowCrossApp && o.IdPIssuer+o.IdPClientID+o.IdPClientSecret+o.IDTokenEnv+o.IDTokenFile != "" {
+		return fmt.Errorf("oauth: idp_issuer, idp_client_id, idp_client_secret, id_token_env and id_token_file are for the %s flow", FlowCrossApp)
+	}
 	switch o.flow() {
 	case FlowClientCredentials:
 		if o.ClientID == "" || (o.ClientSecret == "" && o.PrivateKeyFile == "") {
@@ -113,8 +139,10 @@ func (o *OAuth) check() error {
 		if u, err := url.Parse(o.ClientMetadataURL); o.ClientMetadataURL != "" && (err != nil || u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") == "") {
 			return fmt.Errorf("oauth: client_metadata_url %q: want the https URL of a document, with a path", o.ClientMetadataURL)
 		}
+	case FlowCrossApp:
+		return o.checkCrossApp()
 	default:
-		return fmt.Errorf("oauth: flow %q: want %s or %s", o.Flow, FlowClientCredentials, FlowAuthorizationCode)
+		return fmt.Errorf("oauth: flow %q: want %s, %s or %s", o.Flow, FlowClientCredentials, FlowAuthorizationCode, FlowCrossApp)
 	}
 	return nil
 }
@@ -159,6 +187,7 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 	}
 	o := *c.OAuth
 	o.ClientSecret = os.Expand(o.ClientSecret, os.Getenv)
+	o.IdPClientSecret = os.Expand(o.IdPClientSecret, os.Getenv)
 	if o.TokenDir == "" {
 		dir, err := TokenDir()
 		if err != nil {
@@ -168,7 +197,8 @@ func oauthFor(c Config) (auth.OAuthHandler, error) {
 	}
 	// A connection that may open a browser (a login) and one that may not
 	// (a run) do not share a handler: a run never asks a person.
-	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), o.PrivateKeyFile, o.ClientMetadataURL, fmt.Sprint(o.Browser != nil, o.Reauthorize), strings.Join(o.Scopes, " ")}, "\x00")
+	key := strings.Join([]string{c.Spec, o.flow(), o.ClientID, o.TokenDir, hashString(o.ClientSecret), o.PrivateKeyFile, o.ClientMetadataURL, fmt.Sprint(o.Browser != nil, o.Reauthorize), strings.Join(o.Scopes, " "),
+		o.IdPIssuer, o.IdPClientID, hashString(o.IdPClientSecret), o.IDTokenEnv, o.IDTokenFile}, "\x00")
 	handlers.Lock()
 	defer handlers.Unlock()
 	h := handlers.m[key]
@@ -271,6 +301,11 @@ func (h *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		err   error
 	)
 	switch {
+	case h.o.flow() == FlowCrossApp:
+		var ts oauth2.TokenSource
+		if ts, err = h.crossApp(ctx, req, resp, ch, want, &meta); err == nil {
+			inner = staticHandler{ts}
+		}
 	case h.o.PrivateKeyFile != "":
 		var ts oauth2.TokenSource
 		if ts, err = h.privateKeyJWT(ctx, req, resp, ch, want, &meta); err == nil {
@@ -434,14 +469,7 @@ func unionScopes(a, b []string) []string {
 func (h *oauthHandler) explain(err error) error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
-		what := re.ErrorCode
-		if re.ErrorDescription != "" {
-			what += ": " + re.ErrorDescription
-		}
-		if what == "" && re.Response != nil {
-			what = re.Response.Status
-		}
-		return fmt.Errorf("authorizing with %s (OAuth %s): the authorization server's token endpoint refused the request (%s)", h.shown, h.o.flow(), redact.Secrets(what))
+		return fmt.Errorf("authorizing with %s (OAuth %s): the authorization server's token endpoint refused the request (%s)", h.shown, h.o.flow(), refusal(re))
 	}
 	return fmt.Errorf("authorizing with %s (OAuth %s): %w", h.shown, h.o.flow(), err)
 }

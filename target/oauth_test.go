@@ -273,6 +273,11 @@ func TestOAuthCheck(t *testing.T) {
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientMetadataURL: "http://app.example/client.json"}}, "client_metadata_url"},
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientMetadataURL: "https://app.example"}}, "client_metadata_url"},
 		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "s", ClientMetadataURL: "https://app.example/client.json"}}, "client_metadata_url is for the authorization_code flow"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{ClientID: "ci", ClientSecret: "s", IDTokenEnv: "T"}}, "are for the cross_app_access flow"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{IdPIssuer: "idp.example", IdPClientID: "a", ClientID: "b", IDTokenEnv: "T"}}, "idp_issuer"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{IdPIssuer: "https://idp.example", ClientID: "b", IDTokenEnv: "T"}}, "needs idp_client_id"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{IdPIssuer: "https://idp.example", IdPClientID: "a", ClientID: "b"}}, "id_token_env or id_token_file"},
+		{target.Config{Spec: "https://example.com/mcp", OAuth: &target.OAuth{IdPIssuer: "https://idp.example", IdPClientID: "a", ClientID: "b", IDTokenEnv: "T", IDTokenFile: "f"}}, "id_token_env or id_token_file"},
 	} {
 		err := tc.cfg.Check()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -570,5 +575,104 @@ func TestOAuthChallengeScopes(t *testing.T) {
 	got := target.ChallengeScopes(403, "Bearer error=\"insufficient_scope\", scope=\"mcp:tools vault:open \x1b[2Jwipe\"")
 	if strings.Join(got, " ") != "mcp:tools vault:open" {
 		t.Errorf("scopes %q, want mcp:tools and vault:open alone", got)
+	}
+}
+
+// TestOAuthCrossAppAccess: the ID token, read from the variable or the
+// file the settings name, is exchanged at the identity provider for a
+// grant the MCP server's authorization server takes for a token; the
+// token is cached, and the ID token appears in no cache, error or record.
+func TestOAuthCrossAppAccess(t *testing.T) {
+	idp := authserver.NewIdP("mcpeval-at-idp", "mcpeval")
+	t.Cleanup(idp.Close)
+	as, endpoint := protected(t, authserver.Options{Clients: map[string]string{"mcpeval": "s3cret-PLANTED"}, IdPs: map[string]crypto.PublicKey{idp.URL: idp.PublicKey()}, BasicOnly: true})
+	idToken := idp.IDToken("alice@example.com", time.Hour)
+	t.Setenv("MCPEVAL_TEST_ID_TOKEN", idToken)
+	t.Setenv("MCPEVAL_TEST_CLIENT_SECRET", "s3cret-PLANTED")
+	dir := t.TempDir()
+	o := &target.OAuth{IdPIssuer: idp.URL, IdPClientID: "mcpeval-at-idp", IDTokenEnv: "MCPEVAL_TEST_ID_TOKEN",
+		ClientID: "mcpeval", ClientSecret: "${MCPEVAL_TEST_CLIENT_SECRET}", TokenDir: dir}
+	cfg := target.Config{Spec: endpoint, OAuth: o}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := dialTools(t, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 1 || tools[0].Name != "open_vault" {
+		t.Fatalf("tools: %v", tools)
+	}
+	if n, m := idp.Exchanges(), as.TokenCalls("urn:ietf:params:oauth:grant-type:jwt-bearer"); n != 1 || m != 1 {
+		t.Errorf("%d token exchanges and %d JWT bearer grants, want 1 and 1", n, m)
+	}
+	b, err := os.ReadFile(target.TokenFile(dir, endpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), as.Issued()[0]) {
+		t.Errorf("the cache does not hold the token issued:\n%s", b)
+	}
+	if strings.Contains(string(b), "eyJ") || strings.Contains(string(b), "PLANTED") {
+		t.Errorf("the cache holds the ID token, the grant or the client secret:\n%s", b)
+	}
+
+	// The next mcpeval reuses the cached token; once it expires, the ID
+	// token is read and exchanged again.
+	dialAgain(t, cfg)
+	if n := idp.Exchanges(); n != 1 {
+		t.Errorf("the second run exchanged the ID token %d times in all, want 1", n)
+	}
+	as.ExpireAccessTokens()
+	dialAgain(t, cfg)
+	if n := idp.Exchanges(); n != 2 {
+		t.Errorf("after the token expired: %d exchanges, want 2", n)
+	}
+
+	// From a file, and redacted from what a run writes.
+	file := filepath.Join(t.TempDir(), "id_token")
+	os.WriteFile(file, []byte(idToken+"\n"), 0o600)
+	fromFile := target.Config{Spec: endpoint, OAuth: &target.OAuth{IdPIssuer: idp.URL, IdPClientID: "mcpeval-at-idp", IDTokenFile: file,
+		ClientID: "mcpeval", ClientSecret: "${MCPEVAL_TEST_CLIENT_SECRET}", TokenDir: t.TempDir()}}
+	target.ForgetOAuthHandlers()
+	if _, err := dialTools(t, fromFile); err != nil {
+		t.Fatal(err)
+	}
+	if got := idp.Subjects()[len(idp.Subjects())-1]; got != idToken {
+		t.Errorf("the file's ID token was not the one exchanged: %q", got)
+	}
+	for _, c := range []target.Config{cfg, fromFile} {
+		if s := c.Secrets(nil).Scrub("token " + idToken); strings.Contains(s, idToken) {
+			t.Errorf("%+v: the ID token is not a secret to redact: %s", c.OAuth, s)
+		}
+	}
+
+	// A token the identity provider refuses: the error names the step,
+	// not the token.
+	bad := idp.IDToken("alice@example.com", -time.Hour)
+	t.Setenv("MCPEVAL_TEST_ID_TOKEN", bad)
+	target.ForgetOAuthHandlers()
+	_, err = dialTools(t, target.Config{Spec: endpoint, OAuth: &target.OAuth{IdPIssuer: idp.URL, IdPClientID: "mcpeval-at-idp", IDTokenEnv: "MCPEVAL_TEST_ID_TOKEN",
+		ClientID: "mcpeval", ClientSecret: "${MCPEVAL_TEST_CLIENT_SECRET}", TokenDir: t.TempDir()}})
+	if err == nil {
+		t.Fatal("connected with an expired ID token")
+	}
+	for _, want := range []string{"authorizing with " + endpoint, "cross_app_access", "identity provider", "invalid_grant"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "eyJ") {
+		t.Errorf("error %q shows a token", err)
+	}
+
+	// The MCP server's authorization server refuses a wrong secret.
+	t.Setenv("MCPEVAL_TEST_ID_TOKEN", idToken)
+	t.Setenv("MCPEVAL_TEST_CLIENT_SECRET", "wrong-PLANTED")
+	target.ForgetOAuthHandlers()
+	_, err = dialTools(t, target.Config{Spec: endpoint, OAuth: &target.OAuth{IdPIssuer: idp.URL, IdPClientID: "mcpeval-at-idp", IDTokenEnv: "MCPEVAL_TEST_ID_TOKEN",
+		ClientID: "mcpeval", ClientSecret: "${MCPEVAL_TEST_CLIENT_SECRET}", TokenDir: t.TempDir()}})
+	if err == nil || !strings.Contains(err.Error(), "invalid_client") || strings.Contains(err.Error(), "eyJ") {
+		t.Errorf("with a wrong client secret: %v", err)
 	}
 }

@@ -379,6 +379,8 @@ func (c Config) Secrets(getenv func(string) string) *redact.Known {
 	}
 	if c.OAuth != nil {
 		add(c.OAuth.ClientSecret)
+		add(c.OAuth.IdPClientSecret)
+		c.OAuth.addIDToken(k, getenvOr(getenv))
 	}
 	for _, m := range []map[string]string{c.Env, c.Headers} {
 		for _, v := range m {

@@ -90,6 +90,16 @@ auth/client-credentials-jwt)
 	s=$(suite "  oauth: {client_id: $(ctx client_id), private_key_file: \"\${CLIENT_KEY_FILE}\"}" "$declined")
 	"$MCPEVAL" validate "$s"
 	;;
+auth/cross-app-access-complete-flow)
+	# Enterprise Managed Authorization: the person's ID token (from the
+	# scenario, as an identity provider's login would give it) is read
+	# from the environment, never written in the suite.
+	ID_TOKEN=$(node -e 'console.log(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT).idp_id_token)')
+	CLIENT_SECRET=$(node -e 'console.log(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT).client_secret)')
+	export ID_TOKEN CLIENT_SECRET
+	s=$(suite "  oauth: {idp_issuer: $(ctx idp_issuer), idp_client_id: $(ctx idp_client_id), id_token_env: ID_TOKEN, client_id: $(ctx client_id), client_secret: \"\${CLIENT_SECRET}\"}" "$declined")
+	"$MCPEVAL" validate "$s"
+	;;
 auth/*)
 	"$MCPEVAL" login --timeout 20s "$url"
 	"$MCPEVAL" tools "$url"

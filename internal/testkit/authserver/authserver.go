@@ -4,7 +4,9 @@
 // authorization endpoint with a PKCE S256 check and loopback redirects
 // (RFC 8252: any port), and the token endpoint for the
 // authorization_code, refresh_token and client_credentials grants, with
-// client secrets or private_key_jwt assertions (RFC 7523). The
+// client secrets or private_key_jwt assertions (RFC 7523), and the JWT
+// bearer grant of an identity assertion grant from an IdP, the enterprise
+// identity provider of cross-app access, also here. The
 // authorization endpoint consents at once, as a person clicking "allow"
 // would: a test's scripted browser only has to follow its redirect.
 //
@@ -64,6 +66,16 @@ type Options struct {
 	// 403 with a WWW-Authenticate challenge of error="insufficient_scope"
 	// and scope= every scope the call needs (step-up authorization).
 	StepUp map[string][]string
+	// IdPs are the identity providers whose identity assertion grants
+	// (ID-JAGs) the token endpoint takes in the JWT bearer grant (RFC
+	// 7523), by issuer URL to the key they sign with: the grant must be
+	// typed oauth-id-jag+jwt, for this server (aud), unexpired, and name
+	// as client_id the client that authenticates.
+	IdPs map[string]crypto.PublicKey
+	// BasicOnly makes client_secret_basic the only way a client with a
+	// secret may authenticate: the metadata names it alone, and the token
+	// endpoint refuses a secret sent in the body.
+	BasicOnly bool
 }
 
 // Server is a running authorization server.
@@ -267,6 +279,14 @@ func (s *Server) stepUp(metaURL string, next http.Handler) http.Handler {
 	})
 }
 
+// authMethods returns the token endpoint's client authentication methods.
+func (s *Server) authMethods() []string {
+	if s.opts.BasicOnly {
+		return []string{"client_secret_basic"}
+	}
+	return []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"}
+}
+
 // supported returns every scope the server knows.
 func (s *Server) supported() []string {
 	all := slices.Clone(s.opts.Scopes)
@@ -289,8 +309,8 @@ func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 		RegistrationEndpoint:                       s.URL + "/register",
 		ScopesSupported:                            append(s.supported(), "offline_access"),
 		ResponseTypesSupported:                     []string{"code"},
-		GrantTypesSupported:                        []string{"authorization_code", "refresh_token", "client_credentials"},
-		TokenEndpointAuthMethodsSupported:          []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
+		GrantTypesSupported:                        []string{"authorization_code", "refresh_token", "client_credentials", jwtBearer},
+		TokenEndpointAuthMethodsSupported:          s.authMethods(),
 		TokenEndpointAuthSigningAlgValuesSupported: []string{"ES256", "ES384", "RS256", "EdDSA"},
 		CodeChallengeMethodsSupported:              []string{"S256"},
 		ClientIDMetadataDocumentSupported:          len(s.opts.MetadataDocuments) > 0,
@@ -392,6 +412,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, secret, basic := r.BasicAuth()
+	if !basic && s.opts.BasicOnly && r.PostForm.Get("client_secret") != "" {
+		writeJSON(w, http.StatusUnauthorized, oauthError{"invalid_client", "client_secret_basic is the only client authentication accepted"})
+		return
+	}
 	if !basic {
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
 	} else {
@@ -417,6 +441,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	grantType := r.PostForm.Get("grant_type")
 	var scopes []string
+	user := person
 	withRefresh := false
 	switch grantType {
 	case "authorization_code":
@@ -450,6 +475,17 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		if len(scopes) == 0 {
 			scopes = s.opts.Scopes
 		}
+	case jwtBearer:
+		sub, ok := s.verifyGrant(id, r.PostForm.Get("assertion"))
+		if !ok {
+			writeJSON(w, http.StatusBadRequest, oauthError{"invalid_grant", "the assertion is no identity assertion grant of a trusted identity provider for this client"})
+			return
+		}
+		user = sub
+		scopes = strings.Fields(r.PostForm.Get("scope"))
+		if len(scopes) == 0 {
+			scopes = s.opts.Scopes
+		}
 	default:
 		writeJSON(w, http.StatusBadRequest, oauthError{"unsupported_grant_type", fmt.Sprintf("grant_type %q", grantType)})
 		return
@@ -457,7 +493,6 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.calls[grantType]++
 	at := "at-" + randomString()
 	expires := time.Now().Add(s.opts.TokenTTL)
-	user := person
 	if grantType == "client_credentials" {
 		user = id
 	}
