@@ -1,3 +1,4 @@
+//lint:file-ignore SA1019 sampling is deprecated as of MCP 2026-07-28 (SEP-2577) but servers on earlier protocol versions still use it, and these tests answer it as mcpeval does
 package runner
 
 import (
@@ -119,8 +120,8 @@ func (m *samplingModel) Generate(_ context.Context, req *model.Request) (*model.
 }
 
 // sample puts a sampling request to a run configured as cfg, and returns
-// the answer, the error and what the call's record keeps.
-func sample(t *testing.T, cfg Config) (*mcp.CreateMessageResult, error, record.Sampling) {
+// the answer, what the call's record keeps and the error.
+func sample(t *testing.T, cfg Config) (*mcp.CreateMessageResult, record.Sampling, error) {
 	t.Helper()
 	cfg.MaxOutputBytes = 1 << 20
 	an := &answerer{cv: &conversation{r: &run{cfg: cfg}, c: &suite.Case{ID: "x/y"}}, rc: &record.Call{}}
@@ -129,7 +130,7 @@ func sample(t *testing.T, cfg Config) (*mcp.CreateMessageResult, error, record.S
 	if len(an.rc.Sampling) != 1 {
 		t.Fatalf("%d sampling turns recorded, want 1", len(an.rc.Sampling))
 	}
-	return res, err, an.rc.Sampling[0]
+	return res, an.rc.Sampling[0], err
 }
 
 // TestSamplingStopsAtTheBudget: once the run's budget is spent, a
@@ -138,7 +139,7 @@ func sample(t *testing.T, cfg Config) (*mcp.CreateMessageResult, error, record.S
 func TestSamplingStopsAtTheBudget(t *testing.T) {
 	m := &samplingModel{}
 	spent := func() string { return string(record.KindBudget) }
-	res, err, s := sample(t, Config{Model: m, BeforeAttempt: spent})
+	res, s, err := sample(t, Config{Model: m, BeforeAttempt: spent})
 	if len(m.got) != 0 {
 		t.Errorf("a spent budget still sent %d sampling requests", len(m.got))
 	}
@@ -149,7 +150,7 @@ func TestSamplingStopsAtTheBudget(t *testing.T) {
 		t.Errorf("recorded %+v, want the budget's error and no usage", s)
 	}
 	// With budget left, the request is sent, and its usage recorded.
-	_, err, s = sample(t, Config{Model: m, BeforeAttempt: func() string { return "" }})
+	_, s, err = sample(t, Config{Model: m, BeforeAttempt: func() string { return "" }})
 	if err != nil || len(m.got) != 1 || s.Turn.Usage.Input != 12 || s.Turn.Text != "herons" {
 		t.Errorf("with budget left: error %v, %d requests, recorded %+v", err, len(m.got), s)
 	}
@@ -160,7 +161,7 @@ func TestSamplingStopsAtTheBudget(t *testing.T) {
 func TestSamplingByTheSuitesModel(t *testing.T) {
 	under, sampler := &samplingModel{}, &samplingModel{}
 	info := model.Info{Spec: "fake:sampler", Provider: "fake", Name: "sampler"}
-	res, err, s := sample(t, Config{Model: under, Sampler: sampler, SamplerInfo: info})
+	res, s, err := sample(t, Config{Model: under, Sampler: sampler, SamplerInfo: info})
 	if err != nil || len(under.got) != 0 || len(sampler.got) != 1 {
 		t.Fatalf("error %v; the model under test got %d requests, the sampler %d: want 0 and 1", err, len(under.got), len(sampler.got))
 	}
