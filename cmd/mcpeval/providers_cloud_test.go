@@ -121,7 +121,7 @@ func sentRight(api wiremodel.API, spec string, r wiremodel.Request) string {
 	return ""
 }
 
-// TestCloudProvidersReachFakePerfectGrades runs the household suite (57
+// TestCloudProvidersReachFakePerfectGrades runs the household suite (60
 // attempts) through Gemini, Bedrock and Azure OpenAI against stand-ins
 // that answer from the key: each reaches exactly fake:perfect's verdicts,
 // every turn is one request carrying the model's name and credentials, and

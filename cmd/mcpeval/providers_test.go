@@ -101,7 +101,7 @@ func (g graded) verdicts() map[string]string {
 	return m
 }
 
-// household runs the household suite at 3 attempts a case (57 attempts)
+// household runs the household suite at 3 attempts a case (60 attempts)
 // with the given model and extra flags, and returns the summary and record.
 func household(t *testing.T, spec string, extra ...string) (graded, *record.Run) {
 	t.Helper()
@@ -136,8 +136,8 @@ var perfect = sync.OnceValues(func() (map[string]string, error) {
 	if err := json.Unmarshal([]byte(stdout), &g); err != nil {
 		return nil, err
 	}
-	if g.Totals.Passed != 57 || g.Totals.Graded != 57 {
-		return nil, fmt.Errorf("fake:perfect totals %+v, want 57/57", g.Totals)
+	if g.Totals.Passed != 60 || g.Totals.Graded != 60 {
+		return nil, fmt.Errorf("fake:perfect totals %+v, want 60/60", g.Totals)
 	}
 	return g.verdicts(), nil
 })
@@ -149,8 +149,8 @@ func samePerfect(t *testing.T, g graded) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Totals.Passed != 57 || g.Totals.Graded != 57 {
-		t.Errorf("totals %+v, want 57 passed of 57", g.Totals)
+	if g.Totals.Passed != 60 || g.Totals.Graded != 60 {
+		t.Errorf("totals %+v, want 60 passed of 60", g.Totals)
 	}
 	got := g.verdicts()
 	if len(got) != len(want) {
@@ -179,7 +179,7 @@ func turns(rec *record.Run) (n int, cacheRead int64, tries []int) {
 	return n, cacheRead, tries
 }
 
-// TestProvidersReachFakePerfectGrades runs the household suite (57
+// TestProvidersReachFakePerfectGrades runs the household suite (60
 // attempts) through each real provider against a wire model that answers
 // from the key, and through Anthropic with adaptive thinking (the thinking
 // blocks must come back signed, or the wire model refuses the turn): each
@@ -213,7 +213,7 @@ func TestProvidersReachFakePerfectGrades(t *testing.T) {
 			for _, a := range rec.Attempts {
 				sum += a.Usage().Billed()
 			}
-			if u.Total.Attempts != 57 || u.Total.Tokens.Billed() != sum || sum == 0 || u.Total.Tokens.CacheRead != cacheRead {
+			if u.Total.Attempts != 60 || u.Total.Tokens.Billed() != sum || sum == 0 || u.Total.Tokens.CacheRead != cacheRead {
 				t.Errorf("usage.json total %+v; record bills %d tokens, reads %d from cache", u.Total, sum, cacheRead)
 			}
 		})
@@ -222,7 +222,7 @@ func TestProvidersReachFakePerfectGrades(t *testing.T) {
 
 // TestProviderRetryIsNotAGrade: a provider that refuses with 429 (and
 // retry-after) or an overload, then answers, costs a recorded retry and
-// nothing else: the grades stay fake:perfect's 57 of 57.
+// nothing else: the grades stay fake:perfect's 60 of 60.
 //
 // The waits are kept short with the provider's own headers (retry-after:
 // 0.01, retry-after-ms: 1), since the CLI has no way to shorten the retry

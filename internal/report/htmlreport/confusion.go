@@ -29,7 +29,8 @@ type ConfusionMap struct {
 	// Called are the columns; "" is the column of no call.
 	Called []string
 	Rows   []ConfusionRow
-	// Lists are the attempts of every cell with a count, in map order.
+	// Lists are the attempts of every cell off the diagonal with a count
+	// (a confusion), in map order.
 	Lists []ConfusionList
 }
 
@@ -138,9 +139,14 @@ func heatMap(cells []grade.ConfusionCell, prefix, of string, link func(grade.Att
 			if ok {
 				mc.Count = cell.Count
 				mc.Level = min(5, 1+cell.Count*5/max(total, 1))
+				mc.Title = fmt.Sprintf("%d of %d %s %s: %s", cell.Count, total, of, w, calledName(called))
+			}
+			// Only a confusion lists its attempts: the calls made as the
+			// key wanted are most of a run, and listing them made a page
+			// grow with the run (a run page of 19,000 attempts was 318 KB).
+			if ok && !mc.Diagonal {
 				mc.List = fmt.Sprintf("%s-%d-%d", prefix, i, j)
 				ids[[2]string{w, called}] = mc.List
-				mc.Title = fmt.Sprintf("%d of %d %s %s: %s", cell.Count, total, of, w, calledName(called))
 				l := ConfusionList{ID: mc.List, Wanted: w, Called: calledName(called), More: cell.More}
 				for _, a := range cell.Attempts {
 					url := ""
