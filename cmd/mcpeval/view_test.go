@@ -127,7 +127,8 @@ func viewPeak(t testing.TB, dir string) (peak float64, page int) {
 // TestViewMemoryFlat: mcpeval view serves a run of 19,000 attempts in
 // under 100 MiB at its peak, within half again what a run of 190 takes,
 // and the run's page stays small: the server holds verdicts and counters,
-// never the attempts, and the page lists cases, not attempts.
+// never the attempts, and the page lists cases, not attempts (but for a
+// bounded few under each tool confusion).
 func TestViewMemoryFlat(t *testing.T) {
 	skipPeakMemory(t, "generates a 19,000-attempt record")
 	small, big := memoryRecords(t)
@@ -137,7 +138,10 @@ func TestViewMemoryFlat(t *testing.T) {
 	if b >= 100 || b > 1.5*s {
 		t.Errorf("mcpeval view: peak RSS %.1f MiB at 190 attempts, %.1f MiB at 19,000: want under 100 MiB and within half again", s, b)
 	}
-	if bp > 64<<10 {
-		t.Errorf("the run page of 19,000 attempts is %d bytes, want at most 64 KiB", bp)
+	// The page holds the cases, the tool confusion heat maps (tools by
+	// tools) and at most grade.MaxCellAttempts attempts under each
+	// confusion: bounded whatever the run's size.
+	if bp > 128<<10 {
+		t.Errorf("the run page of 19,000 attempts is %d bytes, want at most 128 KiB", bp)
 	}
 }
