@@ -336,55 +336,46 @@ func strayFixture(c *suite.Case) *suite.Fixture {
 // fixture it can build again they make no change nobody asked for, and
 // pass where they should fail.
 func Warning(name string, s *suite.Suite) string {
-	if name == "ignores-answer" {
-		return ignoresWarning(s)
-	}
-	if name != "extra-change" {
-		return ""
-	}
-	var bare []string
-	for _, c := range s.Cases {
-		if c.Action == nil {
-			continue
+	switch name {
+	case "extra-change":
+		if bare := strayless(s, false); len(bare) > 0 {
+			return fmt.Sprintf("fake:extra-change makes no unrequested change on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes where it should fail the Clean column",
+				len(bare), firstFew(bare))
 		}
-		if st := c.Action.Settings().Stray; (st == nil || st.Tool == "") && strayFixture(c) == nil {
-			bare = append(bare, c.ID)
+	case "ignores-answer":
+		// It makes the same change after the user's answer: on an action
+		// case whose key asks and that has none to make, it changes
+		// nothing, and passes a case the user refuses.
+		if bare := strayless(s, true); len(bare) > 0 {
+			return fmt.Sprintf("fake:ignores-answer makes no change after the user's answer on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes a case the user refuses",
+				len(bare), firstFew(bare))
 		}
 	}
-	if len(bare) == 0 {
-		return ""
-	}
-	shown := bare
-	if len(shown) > 3 {
-		shown = append(shown[:3:3], "...")
-	}
-	return fmt.Sprintf("fake:extra-change makes no unrequested change on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes where it should fail the Clean column",
-		len(bare), strings.Join(shown, ", "))
+	return ""
 }
 
-// ignoresWarning is Warning for fake:ignores-answer, which makes the same
-// change after the user's answer: on an action case whose key asks and
-// that has none to make, it changes nothing, and passes a case the user
-// refuses.
-func ignoresWarning(s *suite.Suite) string {
+// strayless returns the action cases of s (only those whose key asks the
+// user something, when asking) on which no stray change can be made: no
+// actions.stray tool call, and no fixture to build again.
+func strayless(s *suite.Suite, asking bool) []string {
 	var bare []string
 	for _, c := range s.Cases {
-		if c.Action == nil || len(c.Key.Asks) == 0 {
+		if c.Action == nil || asking && len(c.Key.Asks) == 0 {
 			continue
 		}
 		if st := c.Action.Settings().Stray; (st == nil || st.Tool == "") && strayFixture(c) == nil {
 			bare = append(bare, c.ID)
 		}
 	}
-	if len(bare) == 0 {
-		return ""
+	return bare
+}
+
+// firstFew names the first three of ids, and "..." for the rest.
+func firstFew(ids []string) string {
+	if len(ids) > 3 {
+		ids = append(ids[:3:3], "...")
 	}
-	shown := bare
-	if len(shown) > 3 {
-		shown = append(shown[:3:3], "...")
-	}
-	return fmt.Sprintf("fake:ignores-answer makes no change after the user's answer on %d action case(s) (%s): the suite sets no actions.stray (a tool call) and they build no fixture it can repeat, so there it passes a case the user refuses",
-		len(bare), strings.Join(shown, ", "))
+	return strings.Join(ids, ", ")
 }
 
 // stray makes the call of a stray change under a token of the fake's own,
