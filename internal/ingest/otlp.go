@@ -153,13 +153,13 @@ func (c *Spans) readProto(b []byte) error {
 		if err := proto.Unmarshal(v, &rs); err != nil {
 			return fmt.Errorf("reading OTLP protobuf: %w", err)
 		}
-		res := pbAttrs(rs.GetResource().GetAttributes())
+		res := Attrs(rs.GetResource().GetAttributes())
 		for _, ss := range rs.ScopeSpans {
 			for _, s := range ss.Spans {
 				c.spans = append(c.spans, span{
 					trace: hex.EncodeToString(s.TraceId), id: hex.EncodeToString(s.SpanId), parent: hex.EncodeToString(s.ParentSpanId),
 					name: s.Name, start: fromNano(s.StartTimeUnixNano), end: fromNano(s.EndTimeUnixNano),
-					attrs: pbAttrs(s.Attributes), failed: s.GetStatus().GetCode() == tracepb.Status_STATUS_CODE_ERROR,
+					attrs: Attrs(s.Attributes), failed: s.GetStatus().GetCode() == tracepb.Status_STATUS_CODE_ERROR,
 					status: s.GetStatus().GetMessage(), resource: res, order: len(c.spans),
 				})
 			}
@@ -175,7 +175,9 @@ func fromNano(n uint64) time.Time {
 	return time.Unix(0, int64(n)).UTC()
 }
 
-func pbAttrs(kvs []*commonpb.KeyValue) map[string]any {
+// Attrs turns OTLP attributes into a map of Go values (string, int64,
+// float64, bool or []any).
+func Attrs(kvs []*commonpb.KeyValue) map[string]any {
 	m := map[string]any{}
 	for _, kv := range kvs {
 		m[kv.Key] = pbValue(kv.Value)

@@ -22,6 +22,8 @@ import (
 	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpeval/mcpeval/internal/ingest"
 )
 
 // Span is a received span with the resource it came with.
@@ -44,34 +46,8 @@ func (s Span) ParentHex() string { return hex.EncodeToString(s.ParentSpanId) }
 // float64, bool or []any), nil when absent.
 func (s Span) Attr(key string) any { return Attrs(s.Attributes)[key] }
 
-// Attrs turns OTLP attributes into a map.
-func Attrs(kvs []*commonpb.KeyValue) map[string]any {
-	m := map[string]any{}
-	for _, kv := range kvs {
-		m[kv.Key] = value(kv.Value)
-	}
-	return m
-}
-
-func value(v *commonpb.AnyValue) any {
-	switch x := v.GetValue().(type) {
-	case *commonpb.AnyValue_StringValue:
-		return x.StringValue
-	case *commonpb.AnyValue_IntValue:
-		return x.IntValue
-	case *commonpb.AnyValue_DoubleValue:
-		return x.DoubleValue
-	case *commonpb.AnyValue_BoolValue:
-		return x.BoolValue
-	case *commonpb.AnyValue_ArrayValue:
-		var out []any
-		for _, e := range x.ArrayValue.Values {
-			out = append(out, value(e))
-		}
-		return out
-	}
-	return nil
-}
+// Attrs turns OTLP attributes into a map, as mcpeval import reads them.
+func Attrs(kvs []*commonpb.KeyValue) map[string]any { return ingest.Attrs(kvs) }
 
 // Receiver is an OTLP/HTTP trace endpoint on loopback.
 type Receiver struct {
