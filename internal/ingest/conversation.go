@@ -167,15 +167,46 @@ func conversation(trace string, spans []*span) (Conversation, bool) {
 		}
 		a.Turns = append(a.Turns, t)
 	}
-	// Each tool call belongs to the last model turn that started before
-	// it; a turn with no tool spans keeps the calls its message names.
+	// Each tool call belongs to the model turn whose message names its
+	// call id, else to the last model turn that started before it; a
+	// turn with no tool spans keeps the calls its message names.
 	hasSpans := make([]bool, len(a.Turns))
+	named, pos := map[string]int{}, map[string]int{}
+	for j, ch := range chats {
+		for k, c := range messageCalls(ch.str(keyOutputMessages)) {
+			if _, ok := named[c.ID]; !ok && c.ID != "" {
+				named[c.ID], pos[c.ID] = j, k
+			}
+		}
+	}
+	// Calls that started together (traffic kept to the millisecond) are
+	// in the order their messages give.
+	at := func(ts *span) (int, int) {
+		if j, ok := named[ts.str(keyToolCallID)]; ok {
+			return j, pos[ts.str(keyToolCallID)]
+		}
+		return len(chats), 0
+	}
+	sort.SliceStable(tools, func(x, y int) bool {
+		if !tools[x].start.Equal(tools[y].start) {
+			return tools[x].start.Before(tools[y].start)
+		}
+		jx, px := at(tools[x])
+		jy, py := at(tools[y])
+		if jx != jy {
+			return jx < jy
+		}
+		return px < py
+	})
 	for _, ts := range tools {
 		i := 0
 		for j, ch := range chats {
 			if !ch.start.After(ts.start) {
 				i = j
 			}
+		}
+		if j, ok := named[ts.str(keyToolCallID)]; ok {
+			i = j
 		}
 		if len(a.Turns) == 0 {
 			a.Turns = append(a.Turns, record.Turn{})

@@ -46,10 +46,10 @@ func TestToolObservationsLast(t *testing.T) {
 				t.Fatalf("the household run made %d tool calls, want a run that calls tools", len(want))
 			}
 			f := newFake(t)
-			if _, err := langfuse.Export(context.Background(), f.client(t, nil), in); err != nil {
+			if _, err := langfuse.Export(context.Background(), client(t, f, nil), in); err != nil {
 				t.Fatal(err)
 			}
-			otlptest.CheckToolDurations(t, f.otel.Spans(), want, !c.old)
+			otlptest.CheckToolDurations(t, f.OTel.Spans(), want, !c.old)
 		})
 	}
 }

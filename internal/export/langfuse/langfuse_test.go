@@ -2,13 +2,7 @@ package langfuse_test
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,51 +10,23 @@ import (
 	"github.com/mcpeval/mcpeval/internal/builtin"
 	"github.com/mcpeval/mcpeval/internal/export/langfuse"
 	"github.com/mcpeval/mcpeval/internal/export/otlp"
-	"github.com/mcpeval/mcpeval/internal/testkit/otlptest"
+	"github.com/mcpeval/mcpeval/internal/testkit/langfusetest"
 	"github.com/mcpeval/mcpeval/model"
 	"github.com/mcpeval/mcpeval/record"
 	"github.com/mcpeval/mcpeval/suite"
 )
 
 const (
-	publicKey = "pk-lf-1234567890"
-	secretKey = "sk-lf-abcdefghijklmnop"
+	publicKey = langfusetest.PublicKey
+	secretKey = langfusetest.SecretKey
 )
 
-// fake is a Langfuse that speaks its public API as the reference
-// documents it: basic auth with the project's keys, datasets upserted by
-// name, items upserted on their id and unique in the project, dataset run
-// items that make their run and need an existing item and a traceId,
-// scores upserted on their id with a dataType their value must fit, and
-// its OpenTelemetry endpoint. faults are answered first, per path.
-type fake struct {
-	t        *testing.T
-	srv      *httptest.Server
-	otel     *otlptest.Receiver
-	mu       sync.Mutex
-	datasets map[string]map[string]any
-	items    map[string]map[string]any
-	runs     map[string][]map[string]any // by "dataset/run"
-	scores   map[string]map[string]any
-	bodies   []string
-	faults   map[string][]fault
-}
+func newFake(t *testing.T) *langfusetest.Server { return langfusetest.New(t) }
 
-type fault struct {
-	status     int
-	retryAfter string
-}
-
-func newFake(t *testing.T) *fake {
-	f := &fake{t: t, datasets: map[string]map[string]any{}, items: map[string]map[string]any{}, runs: map[string][]map[string]any{}, scores: map[string]map[string]any{}, faults: map[string][]fault{},
-		otel: &otlptest.Receiver{Path: "/api/public/otel/v1/traces"}}
-	f.srv = httptest.NewServer(f)
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fake) client(t *testing.T, waits *[]time.Duration) *langfuse.Client {
-	c, err := langfuse.New(f.srv.URL, publicKey, secretKey)
+// client is a client of the stand-in f whose waits are noted in waits
+// rather than waited.
+func client(t *testing.T, f *langfusetest.Server, waits *[]time.Duration) *langfuse.Client {
+	c, err := langfuse.New(f.URL, publicKey, secretKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,192 +37,6 @@ func (f *fake) client(t *testing.T, waits *[]time.Duration) *langfuse.Client {
 		return nil
 	}
 	return c
-}
-
-func fail(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"message": msg})
-}
-
-// ServeHTTP answers in the order Langfuse does: the keys, then any fault
-// queued for the path, the OpenTelemetry endpoint, the projects, and last
-// the JSON bodies POSTed to the routes.
-func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(publicKey+":"+secretKey))
-	if r.Header.Get("Authorization") != want {
-		fail(w, http.StatusUnauthorized, "Invalid credentials. Confirm that you've configured the correct host.")
-		return
-	}
-	if f.answerFault(w, r) {
-		return
-	}
-	switch {
-	case r.URL.Path == f.otel.Path:
-		f.serveOTLP(w, r)
-	case r.Method == http.MethodGet && r.URL.Path == "/api/public/projects":
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"data":[{"id":"p1","name":"evals"}]}`)
-	case r.Method != http.MethodPost:
-		fail(w, http.StatusMethodNotAllowed, "method not allowed")
-	default:
-		f.post(w, r)
-	}
-}
-
-// answerFault answers with the next fault queued for the request's path,
-// if there is one.
-func (f *fake) answerFault(w http.ResponseWriter, r *http.Request) bool {
-	f.mu.Lock()
-	q := f.faults[r.URL.Path]
-	if len(q) == 0 {
-		f.mu.Unlock()
-		return false
-	}
-	f.faults[r.URL.Path] = q[1:]
-	f.mu.Unlock()
-	if q[0].retryAfter != "" {
-		w.Header().Set("Retry-After", q[0].retryAfter)
-	}
-	fail(w, q[0].status, http.StatusText(q[0].status))
-	return true
-}
-
-// serveOTLP hands traces to the OpenTelemetry receiver when they carry
-// the ingestion version Langfuse wants.
-func (f *fake) serveOTLP(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("x-langfuse-ingestion-version") != "4" {
-		fail(w, http.StatusBadRequest, "want x-langfuse-ingestion-version: 4")
-		return
-	}
-	f.otel.ServeHTTP(w, r)
-}
-
-// posted is a JSON body POSTed to the fake, and where to answer it.
-type posted struct {
-	w    http.ResponseWriter
-	body map[string]any
-}
-
-func (p posted) str(k string) string { s, _ := p.body[k].(string); return s }
-
-// need refuses the body, as Langfuse does, when one of keys is missing.
-func (p posted) need(keys ...string) bool {
-	for _, k := range keys {
-		if p.str(k) == "" {
-			fail(p.w, http.StatusBadRequest, "invalid request data: "+k+" is required")
-			return false
-		}
-	}
-	return true
-}
-
-// routes store a body POSTed to their path, or answer why not and
-// return false.
-var routes = map[string]func(*fake, posted) bool{
-	"/api/public/v2/datasets":       (*fake).putDataset,
-	"/api/public/dataset-items":     (*fake).putItem,
-	"/api/public/dataset-run-items": (*fake).putRunItem,
-	"/api/public/scores":            (*fake).putScore,
-}
-
-// post keeps a POSTed body and stores it by its route, answering its id.
-func (f *fake) post(w http.ResponseWriter, r *http.Request) {
-	var body map[string]any
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		fail(w, http.StatusBadRequest, "invalid JSON: "+err.Error())
-		return
-	}
-	raw, _ := json.Marshal(body)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.bodies = append(f.bodies, string(raw))
-	put, ok := routes[r.URL.Path]
-	if !ok {
-		fail(w, http.StatusNotFound, "not found")
-		return
-	}
-	if !put(f, posted{w, body}) {
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"id": body["id"]})
-}
-
-// putDataset upserts a dataset by name.
-func (f *fake) putDataset(p posted) bool {
-	if !p.need("name") {
-		return false
-	}
-	f.datasets[p.str("name")] = p.body
-	return true
-}
-
-// putItem upserts an item of an existing dataset on its id, which is
-// unique in the project.
-func (f *fake) putItem(p posted) bool {
-	if !p.need("datasetName") {
-		return false
-	}
-	if f.datasets[p.str("datasetName")] == nil {
-		fail(p.w, http.StatusNotFound, "Dataset not found")
-		return false
-	}
-	if old := f.items[p.str("id")]; old != nil && old["datasetName"] != p.body["datasetName"] {
-		fail(p.w, http.StatusConflict, "dataset item id already used in another dataset")
-		return false
-	}
-	f.items[p.str("id")] = p.body
-	return true
-}
-
-// putRunItem adds a run item, making its run, for an existing item and a
-// trace.
-func (f *fake) putRunItem(p posted) bool {
-	if !p.need("runName", "datasetItemId", "traceId") {
-		return false
-	}
-	it := f.items[p.str("datasetItemId")]
-	if it == nil {
-		fail(p.w, http.StatusNotFound, "Dataset item not found")
-		return false
-	}
-	k := it["datasetName"].(string) + " / " + p.str("runName")
-	f.runs[k] = append(f.runs[k], p.body)
-	return true
-}
-
-// scoreTypes are the scores' dataTypes: which values fit each, and what
-// Langfuse says of one that does not.
-var scoreTypes = map[string]struct {
-	fits func(v any) bool
-	msg  string
-}{
-	"NUMERIC":     {func(v any) bool { _, ok := v.(float64); return ok }, "numeric score needs a number"},
-	"BOOLEAN":     {func(v any) bool { return v == 0.0 || v == 1.0 }, "boolean score value must be 0 or 1"},
-	"CATEGORICAL": {func(v any) bool { _, ok := v.(string); return ok }, "categorical score needs a string"},
-}
-
-// putScore upserts a score on its id when it has a trace, a name and a
-// value that fits its dataType.
-func (f *fake) putScore(p posted) bool {
-	if !p.need("traceId", "name") || p.body["value"] == nil {
-		if p.body["value"] == nil {
-			fail(p.w, http.StatusBadRequest, "value is required")
-		}
-		return false
-	}
-	typ, ok := scoreTypes[p.str("dataType")]
-	if !ok {
-		fail(p.w, http.StatusBadRequest, "unknown dataType")
-		return false
-	}
-	if !typ.fits(p.body["value"]) {
-		fail(p.w, http.StatusBadRequest, typ.msg)
-		return false
-	}
-	f.scores[p.str("id")] = p.body
-	return true
 }
 
 // run is a run of the household suite's first four cases, two attempts
@@ -309,7 +89,7 @@ func graded(s *suite.Suite, rec *record.Run) langfuse.Input {
 func TestExport(t *testing.T) {
 	f := newFake(t)
 	s, in := run(t)
-	st, err := langfuse.Export(context.Background(), f.client(t, nil), in)
+	st, err := langfuse.Export(context.Background(), client(t, f, nil), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,27 +100,27 @@ func TestExport(t *testing.T) {
 	checkSent(t, f)
 
 	// Exporting again updates what is there.
-	nItems, nScores := len(f.items), len(f.scores)
-	if _, err := langfuse.Export(context.Background(), f.client(t, nil), in); err != nil {
+	nItems, nScores := len(f.Items), len(f.Scores)
+	if _, err := langfuse.Export(context.Background(), client(t, f, nil), in); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.items) != nItems || len(f.scores) != nScores || len(f.datasets) != 1 {
-		t.Errorf("after a second export: %d items, %d scores, %d datasets; want %d, %d, 1", len(f.items), len(f.scores), len(f.datasets), nItems, nScores)
+	if len(f.Items) != nItems || len(f.Scores) != nScores || len(f.Datasets) != 1 {
+		t.Errorf("after a second export: %d items, %d scores, %d datasets; want %d, %d, 1", len(f.Items), len(f.Scores), len(f.Datasets), nItems, nScores)
 	}
 }
 
 // checkDataset checks the one dataset, name: an item for every case, the
 // first holding its prompt, kind and group, and the key's figures.
-func checkDataset(t *testing.T, f *fake, s *suite.Suite, name string, st langfuse.Stats) {
+func checkDataset(t *testing.T, f *langfusetest.Server, s *suite.Suite, name string, st langfuse.Stats) {
 	t.Helper()
-	if len(f.datasets) != 1 || f.datasets[name] == nil {
-		t.Fatalf("datasets %v, want %s", keys(f.datasets), name)
+	if len(f.Datasets) != 1 || f.Datasets[name] == nil {
+		t.Fatalf("datasets %v, want %s", keys(f.Datasets), name)
 	}
-	if len(f.items) != len(s.Cases) || st.Items != len(s.Cases) {
-		t.Errorf("%d items (stats %d), want one per case (%d)", len(f.items), st.Items, len(s.Cases))
+	if len(f.Items) != len(s.Cases) || st.Items != len(s.Cases) {
+		t.Errorf("%d items (stats %d), want one per case (%d)", len(f.Items), st.Items, len(s.Cases))
 	}
 	c0 := s.Cases[0]
-	it := f.items[langfuse.ItemID(name, c0.ID)]
+	it := f.Items[langfuse.ItemID(name, c0.ID)]
 	if it == nil {
 		t.Fatalf("no item for %s", c0.ID)
 	}
@@ -359,14 +139,14 @@ func checkDataset(t *testing.T, f *fake, s *suite.Suite, name string, st langfus
 // checkRun checks the dataset run: an item for every attempt, linking
 // its case's item and its trace, which Langfuse received, and the run's
 // description and model.
-func checkRun(t *testing.T, f *fake, in langfuse.Input, name string) {
+func checkRun(t *testing.T, f *langfusetest.Server, in langfuse.Input, name string) {
 	t.Helper()
-	runItems := f.runs[name+" / "+in.Run.Header.RunID]
+	runItems := f.Runs[name+" / "+in.Run.Header.RunID]
 	if len(runItems) != 8 {
 		t.Fatalf("dataset run has %d items, want 8 (one per attempt)", len(runItems))
 	}
 	traces := map[string]bool{}
-	for _, sp := range f.otel.Spans() {
+	for _, sp := range f.OTel.Spans() {
 		traces[sp.TraceHex()] = true
 	}
 	if len(traces) != 8 {
@@ -388,10 +168,10 @@ func checkRun(t *testing.T, f *fake, in langfuse.Input, name string) {
 
 // checkScores checks the scores: the verdict of every attempt; pass and
 // checks only where the model was graded.
-func checkScores(t *testing.T, f *fake, in langfuse.Input) {
+func checkScores(t *testing.T, f *langfusetest.Server, in langfuse.Input) {
 	t.Helper()
 	byTrace := map[string]map[string]any{}
-	for _, sc := range f.scores {
+	for _, sc := range f.Scores {
 		tr := sc["traceId"].(string)
 		if byTrace[tr] == nil {
 			byTrace[tr] = map[string]any{}
@@ -432,14 +212,14 @@ func checkAttemptScores(t *testing.T, a *record.Attempt, g *grade.AttemptGrade, 
 
 // checkSent checks every OTLP request carries the ingestion version and
 // no body the secret key.
-func checkSent(t *testing.T, f *fake) {
+func checkSent(t *testing.T, f *langfusetest.Server) {
 	t.Helper()
-	for _, h := range f.otel.Headers() {
+	for _, h := range f.OTel.Headers() {
 		if h.Get("x-langfuse-ingestion-version") != "4" {
 			t.Errorf("OTLP request without the ingestion version header")
 		}
 	}
-	for _, b := range f.bodies {
+	for _, b := range f.Bodies {
 		if strings.Contains(b, secretKey) {
 			t.Errorf("a body carries the secret key: %s", b)
 		}
@@ -460,35 +240,35 @@ func keys[V any](m map[string]V) []string {
 func TestErrors(t *testing.T) {
 	t.Run("busy then fine", func(t *testing.T) {
 		f := newFake(t)
-		f.faults["/api/public/scores"] = []fault{{429, "7"}, {429, "Wed, 21 Oct 2015 07:28:00 GMT"}}
-		f.faults["/api/public/dataset-items"] = []fault{{500, ""}, {503, ""}}
-		f.faults["/api/public/otel/v1/traces"] = []fault{{503, ""}}
+		f.Faults["/api/public/scores"] = []langfusetest.Fault{{Status: 429, RetryAfter: "7"}, {Status: 429, RetryAfter: "Wed, 21 Oct 2015 07:28:00 GMT"}}
+		f.Faults["/api/public/dataset-items"] = []langfusetest.Fault{{Status: 500, RetryAfter: ""}, {Status: 503, RetryAfter: ""}}
+		f.Faults["/api/public/otel/v1/traces"] = []langfusetest.Fault{{Status: 503, RetryAfter: ""}}
 		var waits []time.Duration
 		_, in := run(t)
-		if _, err := langfuse.Export(context.Background(), f.client(t, &waits), in); err != nil {
+		if _, err := langfuse.Export(context.Background(), client(t, f, &waits), in); err != nil {
 			t.Fatal(err)
 		}
 		if len(waits) != 4 || waits[0] != 500*time.Millisecond || waits[1] != time.Second || waits[2] != 7*time.Second || waits[3] != 0 {
 			t.Errorf("waits = %v, want 500ms and 1s after the 5xx, then the 429s' Retry-After: 7s and a date past", waits)
 		}
-		if len(f.items) == 0 || len(f.scores) == 0 {
+		if len(f.Items) == 0 || len(f.Scores) == 0 {
 			t.Errorf("nothing stored after the retries")
 		}
 	})
 	t.Run("always busy", func(t *testing.T) {
 		f := newFake(t)
 		for range 10 {
-			f.faults["/api/public/v2/datasets"] = append(f.faults["/api/public/v2/datasets"], fault{429, "1"})
+			f.Faults["/api/public/v2/datasets"] = append(f.Faults["/api/public/v2/datasets"], langfusetest.Fault{Status: 429, RetryAfter: "1"})
 		}
 		_, in := run(t)
-		_, err := langfuse.Export(context.Background(), f.client(t, nil), in)
+		_, err := langfuse.Export(context.Background(), client(t, f, nil), in)
 		if err == nil || !strings.Contains(err.Error(), "429") || !strings.Contains(err.Error(), "gave up after 5 tries") {
 			t.Errorf("err = %v, want a 429 given up after 5 tries", err)
 		}
 	})
 	t.Run("wrong keys", func(t *testing.T) {
 		f := newFake(t)
-		c, err := langfuse.New(f.srv.URL, publicKey, "sk-lf-wrong-secret-value")
+		c, err := langfuse.New(f.URL, publicKey, "sk-lf-wrong-secret-value")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -498,7 +278,7 @@ func TestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "keys were refused") || strings.Contains(err.Error(), "wrong-secret") || strings.Contains(err.Error(), secretKey) {
 			t.Fatalf("err = %v, want a refusal that does not show the key", err)
 		}
-		if len(f.otel.Spans()) != 0 || len(f.bodies) != 0 {
+		if len(f.OTel.Spans()) != 0 || len(f.Bodies) != 0 {
 			t.Errorf("something was sent with refused keys")
 		}
 		if _, err := c.Ping(context.Background()); err == nil || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "keys were refused") || strings.Contains(err.Error(), "wrong-secret") {
@@ -507,9 +287,9 @@ func TestErrors(t *testing.T) {
 	})
 	t.Run("refused payload", func(t *testing.T) {
 		f := newFake(t)
-		f.faults["/api/public/dataset-run-items"] = []fault{{400, ""}}
+		f.Faults["/api/public/dataset-run-items"] = []langfusetest.Fault{{Status: 400, RetryAfter: ""}}
 		_, in := run(t)
-		st, err := langfuse.Export(context.Background(), f.client(t, nil), in)
+		st, err := langfuse.Export(context.Background(), client(t, f, nil), in)
 		if err == nil || !strings.Contains(err.Error(), "400 Bad Request") || st.RunItems != 0 {
 			t.Errorf("err = %v, stats %+v; want a 400 that stops the export", err, st)
 		}
