@@ -420,7 +420,9 @@ func nilIfEmpty(s string) any {
 }
 
 // ms is a time as Langfuse answers it: ISO 8601, to the millisecond.
-func ms(t time.Time) string { return t.UTC().Truncate(time.Millisecond).Format("2006-01-02T15:04:05.000Z") }
+func ms(t time.Time) string {
+	return t.UTC().Truncate(time.Millisecond).Format("2006-01-02T15:04:05.000Z")
+}
 
 // observationTypes are the observation types Langfuse gives spans by
 // their gen_ai.operation.name.
