@@ -20,8 +20,10 @@ import (
 )
 
 const importHelp = `
-Usage: mcpeval import (--otlp FILE | --listen ADDR [--for DURATION] | --jsonl FILE)
+Usage: mcpeval import (--otlp FILE | --listen ADDR [--for DURATION] | --jsonl FILE |
+                       --langfuse [--name NAME] [--tag TAG]... [--session ID] [--from TIME] [--to TIME])
                       --match prompt|attribute[=KEY] --out DIR [--suite PATH]
+       mcpeval import --langfuse-dataset NAME --out FILE.yaml
 
 Reads conversations a model had outside mcpeval (production traffic) into
 a run directory, so that mcpeval score grades them against a suite. The
@@ -37,6 +39,16 @@ run's header says source: imported.
                   ADDR until interrupted, or for --for DURATION
   --jsonl FILE    one attempt a line, in the record's attempt shape (a
                   record.jsonl reads as it is)
+  --langfuse      the traces of a Langfuse project, through its public API
+                  (every page; --name, --tag, --session, --from and --to
+                  choose them): each generation a turn, each tool
+                  observation a call. Keys come from LANGFUSE_PUBLIC_KEY
+                  and LANGFUSE_SECRET_KEY, the host from LANGFUSE_HOST
+                  (https://cloud.langfuse.com when unset), as for export.
+
+--langfuse-dataset NAME writes a suite file of cases (--out FILE.yaml)
+from the items of a Langfuse dataset, as mcpeval export --langfuse writes
+them: each case verified: false unless its item says otherwise.
 
 Each conversation is matched to a case, explicitly:
 
@@ -50,7 +62,7 @@ DIR/unmatched.jsonl: none is dropped. See docs/production.md.
 `
 
 func init() {
-	register(&command{name: "import", summary: "read production traffic (OpenTelemetry, JSONL) into a run to grade", run: importCmd})
+	register(&command{name: "import", summary: "read production traffic (OpenTelemetry, Langfuse, JSONL) into a run to grade", run: importCmd})
 }
 
 func importCmd(ctx context.Context, e *env, args []string) error {
@@ -63,6 +75,10 @@ func importCmd(ctx context.Context, e *env, args []string) error {
 	out := fs.String("out", "", "the run `DIR` to write")
 	suitePath := fs.String("suite", "", "suite `PATH` the cases are matched in (default: the embedded household suite)")
 	runID := fs.String("run-id", "", "the run's `ID` (default: import- and the time)")
+	fromLangfuse := fs.Bool("langfuse", false, "read the traces of the Langfuse project LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY open")
+	dataset := fs.String("langfuse-dataset", "", "write the cases of Langfuse dataset `NAME` to the suite file --out")
+	var lf langfuseFlags
+	lf.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -71,13 +87,32 @@ func importCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("unexpected argument %q (see mcpeval help import)", pos[0])
 	}
 	sources := 0
-	for _, s := range []string{*otlpFile, *listen, *jsonlFile} {
+	for _, s := range []string{*otlpFile, *listen, *jsonlFile, *dataset} {
 		if s != "" {
 			sources++
 		}
 	}
+	if *fromLangfuse {
+		sources++
+	}
 	if sources != 1 {
-		return usagef("say what to import: one of --otlp FILE, --listen ADDR or --jsonl FILE (see mcpeval help import)")
+		return usagef("say what to import: one of --otlp FILE, --listen ADDR, --jsonl FILE, --langfuse or --langfuse-dataset NAME (see mcpeval help import)")
+	}
+	if lf.set() && !*fromLangfuse {
+		return usagef("--name, --tag, --session, --from and --to go with --langfuse")
+	}
+	filter, err := lf.filter()
+	if err != nil {
+		return err
+	}
+	if *dataset != "" {
+		if *matchFlag != "" || *suitePath != "" || *runID != "" {
+			return usagef("--langfuse-dataset writes cases, not a run: it takes --out FILE alone")
+		}
+		if *out == "" {
+			return usagef("say where to write the cases: --out FILE")
+		}
+		return importLangfuseDataset(ctx, e, *dataset, *out)
 	}
 	if *forDur != 0 && *listen == "" {
 		return usagef("--for goes with --listen")
@@ -105,6 +140,8 @@ func importCmd(ctx context.Context, e *env, args []string) error {
 	case *jsonlFile != "":
 		from = "jsonl " + *jsonlFile
 		convs, err = importJSONL(*jsonlFile)
+	case *fromLangfuse:
+		convs, from, err = importLangfuse(ctx, e, filter)
 	default:
 		from = "otlp listen"
 		convs, err = importListen(ctx, e, *listen, *forDur)

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -215,4 +216,30 @@ func LangfuseFrom(host string, f langfuse.TraceFilter) string {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return s
+}
+
+// ReadLangfuse reads the conversations of the traces f selects in the
+// Langfuse project c opens: every page of the list, then each trace with
+// its observations, in the order they started. Skipped are the ids of
+// the traces that held no conversation (no generation, tool or agent, no
+// input or output). An error names the page or the trace it came from.
+func ReadLangfuse(ctx context.Context, c *langfuse.Client, f langfuse.TraceFilter) (convs []Conversation, skipped []string, err error) {
+	list, err := c.Traces(ctx, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, t := range list {
+		full, err := c.Trace(ctx, t.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		conv, ok := LangfuseConversation(full)
+		if !ok {
+			skipped = append(skipped, t.ID)
+			continue
+		}
+		convs = append(convs, conv)
+	}
+	sort.SliceStable(convs, func(i, j int) bool { return convs[i].Attempt.Start.Before(convs[j].Attempt.Start) })
+	return convs, skipped, nil
 }

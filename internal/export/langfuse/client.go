@@ -34,6 +34,9 @@ type Client struct {
 	// Wait waits d, or until ctx is done (nil: a timer). Tests replace it
 	// to see the waits without waiting.
 	Wait func(ctx context.Context, d time.Duration) error
+	// PageSize is how many traces or items a page of a listing asks for
+	// (0: PageSize).
+	PageSize int
 }
 
 // New returns a client of the Langfuse at host (DefaultHost when empty)

@@ -126,7 +126,11 @@ const maxPages = 100000
 func (c *Client) pages(ctx context.Context, what, path string, q url.Values, add func(json.RawMessage) error) error {
 	for page := 1; page <= maxPages; page++ {
 		q.Set("page", strconv.Itoa(page))
-		q.Set("limit", strconv.Itoa(PageSize))
+		size := c.PageSize
+		if size <= 0 {
+			size = PageSize
+		}
+		q.Set("limit", strconv.Itoa(size))
 		var out struct {
 			Data []json.RawMessage `json:"data"`
 			Meta Meta              `json:"meta"`

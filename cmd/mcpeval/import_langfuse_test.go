@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/testkit/langfusetest"
+	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
+)
+
+// langfuseEnv points the commands at the stand-in f.
+func langfuseEnv(t *testing.T, f *langfusetest.Server) {
+	t.Setenv("LANGFUSE_HOST", f.URL)
+	t.Setenv("LANGFUSE_PUBLIC_KEY", f.Public)
+	t.Setenv("LANGFUSE_SECRET_KEY", f.Secret)
+}
+
+// TestImportLangfuseRoundTrip exports a household run with its content to
+// a Langfuse stand-in, reads its traces back with import --langfuse (Langfuse
+// busy once on the first page), and grades both: every attempt of a case
+// that needs no fixtures gets the same verdict and reasons, and the
+// secret key is in nothing written or shown.
+func TestImportLangfuseRoundTrip(t *testing.T) {
+	s, err := loadSuite("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ model, match string }{{"fake:invent", "attribute"}, {"fake:perfect", "prompt"}} {
+		t.Run(tc.model+"/"+tc.match, func(t *testing.T) {
+			f := langfusetest.New(t)
+			langfuseEnv(t, f)
+			dir := filepath.Join(t.TempDir(), "run")
+			mustMain(t, "run", "--model", tc.model, "--out", dir, "--quiet")
+			mustMain(t, "export", dir, "--langfuse", "--content")
+			want, _ := gradesOf(t, dir)
+			f.Faults["/api/public/traces"] = []langfusetest.Fault{{Status: 429, RetryAfter: "0"}}
+			imp := filepath.Join(t.TempDir(), "imported")
+			out := mustMain(t, "import", "--langfuse", "--match", tc.match, "--out", imp)
+			if len(f.Faults["/api/public/traces"]) != 0 {
+				t.Error("the 429 was never answered")
+			}
+			h, err := record.ReadHeader(imp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Source != record.SourceImported || !strings.HasPrefix(h.Target.Spec, "langfuse "+f.URL) {
+				t.Errorf("header source %q, target %q; want imported from langfuse %s", h.Source, h.Target.Spec, f.URL)
+			}
+			got, _ := gradesOf(t, imp)
+			compared := compareImported(t, s, want, got, tc.match, out)
+			if tc.model == "fake:invent" && !strings.Contains(strings.Join(failing(got), " "), "#") {
+				t.Error("fake:invent failed nothing once imported: the comparison would prove little")
+			}
+			t.Logf("%s %s: %d attempts graded alike\n%s", tc.model, tc.match, compared, out)
+			checkNoSecret(t, f.Secret, out, imp)
+		})
+	}
+}
+
+// failing are the attempts got failed.
+func failing(got map[string]grade.AttemptGrade) []string {
+	var out []string
+	for k, g := range got {
+		if g.Outcome == grade.Fail {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// compareImported checks every attempt of want of a case with no fixtures
+// was imported and graded alike, and says how many were compared.
+func compareImported(t *testing.T, s *suite.Suite, want, got map[string]grade.AttemptGrade, match, out string) int {
+	t.Helper()
+	compared := 0
+	for k, w := range want {
+		if s.Case(w.Case).Action != nil {
+			continue
+		}
+		g, ok := got[k]
+		if !ok {
+			if match == "prompt" && strings.Contains(out, "several cases") {
+				continue // cases that share a prompt cannot be told apart by it
+			}
+			t.Errorf("%s: not imported\n%s", k, out)
+			continue
+		}
+		compared++
+		wj, _ := json.Marshal(w)
+		gj, _ := json.Marshal(g)
+		if string(wj) != string(gj) {
+			t.Errorf("%s: graded\n%s\nimported, want as the run\n%s", k, gj, wj)
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no attempt compared")
+	}
+	return compared
+}
+
+// checkNoSecret fails when secret is in the text shown or a file of dir.
+func checkNoSecret(t *testing.T, secret, shown, dir string) {
+	t.Helper()
+	if strings.Contains(shown, secret) {
+		t.Error("the secret key was shown")
+	}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), secret) {
+				t.Errorf("%s holds the secret key", p)
+			}
+		}
+		return nil
+	})
+}
