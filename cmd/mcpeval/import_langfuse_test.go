@@ -118,3 +118,45 @@ func checkNoSecret(t *testing.T, secret, shown, dir string) {
 		return nil
 	})
 }
+
+// TestImportLangfuseDataset exports a household run to the stand-in,
+// which makes its dataset, then writes the dataset's items back as cases
+// with import --langfuse-dataset: every case comes back, with its id and
+// its prompt byte for byte, verified: false, and the file validates.
+func TestImportLangfuseDataset(t *testing.T) {
+	f := langfusetest.New(t)
+	langfuseEnv(t, f)
+	dir := recordedRun(t)
+	mustMain(t, "export", dir, "--langfuse")
+	s, err := loadSuite("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cases.yaml")
+	out := mustMain(t, "import", "--langfuse-dataset", s.Name, "--out", path)
+	if strings.Contains(out, "skipped") {
+		t.Errorf("items skipped:\n%s", out)
+	}
+	got, err := suite.Load(path)
+	if err != nil {
+		t.Fatalf("the written cases do not load: %v", err)
+	}
+	if len(got.Cases) != len(s.Cases) {
+		t.Fatalf("%d cases written, want %d\n%s", len(got.Cases), len(s.Cases), out)
+	}
+	for _, c := range s.Cases {
+		g := got.Case(c.ID)
+		switch {
+		case g == nil:
+			t.Errorf("%s: not written", c.ID)
+		case g.Prompt != c.Prompt:
+			t.Errorf("%s: prompt %q, want %q", c.ID, g.Prompt, c.Prompt)
+		case g.Verified == nil || *g.Verified:
+			t.Errorf("%s: not verified: false", c.ID)
+		case g.Group != c.Group || len(g.Figures) != len(c.Figures) || g.Key.Answer != c.Key.Answer || g.Decline != c.Decline:
+			t.Errorf("%s: group %q, %d figures, answer %q, decline %v; want %q, %d, %q, %v", c.ID, g.Group, len(g.Figures), g.Key.Answer, g.Decline, c.Group, len(c.Figures), c.Key.Answer, c.Decline)
+		}
+	}
+	mustMain(t, "validate", path, "--target", "builtin:household")
+	checkNoSecret(t, f.Secret, out, filepath.Dir(path))
+}

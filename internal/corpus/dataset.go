@@ -11,7 +11,7 @@ import (
 // DatasetItem is an item of a dataset kept elsewhere (a Langfuse
 // dataset): its id, and its input, expected output and metadata as JSON.
 type DatasetItem struct {
-	ID                               string
+	ID                              string
 	Input, ExpectedOutput, Metadata json.RawMessage
 }
 
@@ -34,6 +34,7 @@ type (
 		Tools       []string     `json:"tools"`
 		ExpectTools []string     `json:"expect_tools"`
 		Declines    bool         `json:"declines"`
+		NoInvented  bool         `json:"no_invented_figures"`
 	}
 	itemMeta struct {
 		Case           string   `json:"case"`
@@ -55,7 +56,8 @@ type Skipped struct {
 // (the item's id when it names no case), its prompt from the input (an
 // object's "prompt", or the input when it is text), and its figures, key
 // calls and answer, tools, decline and expected errors from the expected
-// output and metadata, as mcpeval export --langfuse writes them. Each is
+// output and metadata, as mcpeval export --langfuse writes them (an item
+// that declares no check gets no_invented_figures, marked). Each is
 // verified: false, unless the item's metadata says verified: true.
 // Action cases cannot be rebuilt from an item (it holds no steps or
 // fixtures), nor an item without a prompt: they are skipped, each with
@@ -143,6 +145,13 @@ func writeItemCase(b *bytes.Buffer, id, prompt string, meta itemMeta, exp itemEx
 	}
 	if exp.Declines {
 		b.WriteString("    decline: true\n")
+	}
+	switch {
+	case exp.NoInvented:
+		b.WriteString("    no_invented_figures: true\n")
+	case !exp.Declines && len(exp.Figures) == 0 && len(exp.ExpectTools) == 0:
+		b.WriteString("    # The item declares no check: say what the answer must hold.\n")
+		b.WriteString("    no_invented_figures: true\n")
 	}
 	if len(exp.Figures) > 0 {
 		b.WriteString("    figures:\n")

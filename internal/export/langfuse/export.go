@@ -213,8 +213,9 @@ func (in *Input) attempts() iter.Seq2[otlp.Attempt, error] {
 	return otlp.Items(in.Attempts)
 }
 
-// item is case cs as a dataset item: its prompt as input, its key answer
-// and figures as expected output, its kind and group as metadata. It is
+// item is case cs as a dataset item: its prompt as input, its key answer,
+// figures and tools, and whether it declines or forbids invented figures,
+// as expected output, its kind and group as metadata. It is
 // the suite's own text, redacted.
 func item(s *suite.Suite, cs *suite.Case, dataset string, red *redact.Redactor) itemBody {
 	expected := map[string]any{}
@@ -246,6 +247,9 @@ func item(s *suite.Suite, cs *suite.Case, dataset string, red *redact.Redactor) 
 	}
 	if cs.Decline {
 		expected["declines"] = true
+	}
+	if cs.NoInventedFigures {
+		expected["no_invented_figures"] = true
 	}
 	meta := map[string]any{"kind": Kind(cs), "group": cs.Group, "case": cs.ID, "suite": s.Name}
 	if len(cs.ExpectedErrors) > 0 {
