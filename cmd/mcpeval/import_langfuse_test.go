@@ -160,3 +160,35 @@ func TestImportLangfuseDataset(t *testing.T) {
 	mustMain(t, "validate", path, "--target", "builtin:household")
 	checkNoSecret(t, f.Secret, out, filepath.Dir(path))
 }
+
+// TestProductionLangfuseDoc runs the Langfuse commands of
+// docs/production.md against a stand-in Langfuse: each block shown is
+// run as it is, and the output the page shows is what import prints.
+func TestProductionLangfuseDoc(t *testing.T) {
+	b, err := os.ReadFile("../../docs/production.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	f := langfusetest.New(t)
+	langfuseEnv(t, f)
+	t.Chdir(t.TempDir())
+	for _, block := range []string{
+		"mcpeval run --out runs/demo --quiet\nmcpeval export runs/demo --langfuse --content\nmcpeval import --langfuse --match attribute --out runs/demo-langfuse\nmcpeval score runs/demo-langfuse\n",
+		"mcpeval import --langfuse-dataset household --out household-cases.yaml\nmcpeval validate household-cases.yaml --target builtin:household\n",
+	} {
+		i := strings.Index(doc, "```sh\n"+block+"```\n")
+		if i < 0 {
+			t.Fatalf("docs/production.md does not show\n%s", block)
+		}
+		_, after, _ := strings.Cut(doc[i+len("```sh\n"+block+"```\n"):], "\n```\n")
+		shown, _, _ := strings.Cut(after, "```")
+		for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+			args := strings.Fields(line)[1:]
+			got := mustMain(t, args...)
+			if args[0] == "import" && got != shown {
+				t.Errorf("docs/production.md shows\n%s\nmcpeval %s prints\n%s", shown, strings.Join(args, " "), got)
+			}
+		}
+	}
+}
