@@ -11,4 +11,8 @@
 // are tried again (after Retry-After, when it says); any other refusal
 // stops the export with what Langfuse said. The keys go in the
 // Authorization header only.
+//
+// The same client reads a project back (read.go): its traces, every page,
+// each with its observations, and a dataset with its items, for mcpeval
+// import.
 package langfuse
