@@ -31,6 +31,16 @@ type Grader struct {
 	// not, so they are not graded.
 	fixtureless map[string]int
 	fixOrder    []string
+	// counted, set by NewCounter, holds each case's counts in place of
+	// its verdicts.
+	counted map[string]*tally
+}
+
+// tally is one case's verdicts added up: their counts, and its errors by
+// kind.
+type tally struct {
+	Counts
+	kinds map[string]int
 }
 
 // NotGradedImported is the reason an imported run's action cases are not
@@ -47,6 +57,17 @@ func NewGrader(s *suite.Suite, r *record.Run) *Grader {
 		g.actions.Run(&r.Header)
 	}
 	g.confuse = newConfusionBuilder(s, &r.Header)
+	return g
+}
+
+// NewCounter is NewGrader for a caller that needs the counts only (the
+// cases', groups' and totals', the action columns, the tool confusions):
+// its Add keeps no verdict but adds each to its case's counts, so that a
+// run of any size is graded in memory that does not grow with its
+// attempts. Its Result is Run's without the attempts (Attempts is empty).
+func NewCounter(s *suite.Suite, r *record.Run) *Grader {
+	g := NewGrader(s, r)
+	g.counted = map[string]*tally{}
 	return g
 }
 
@@ -91,6 +112,21 @@ func (g *Grader) Add(a *record.Attempt) {
 	if c.JudgedOnly() {
 		ag = judgedAttempt(ag)
 	}
+	if g.counted != nil {
+		t := g.counted[c.ID]
+		if t == nil {
+			t = &tally{}
+			g.counted[c.ID] = t
+		}
+		t.add(ag)
+		if ag.Outcome == Error {
+			if t.kinds == nil {
+				t.kinds = map[string]int{}
+			}
+			t.kinds[ag.ErrorKind]++
+		}
+		return
+	}
 	g.byCase[c.ID] = append(g.byCase[c.ID], ag)
 }
 
@@ -131,8 +167,8 @@ func (g *Grader) Result() *Result {
 	groups := map[string]*GroupStats{}
 	var groupOrder []string
 	for _, c := range s.Cases {
-		as := g.byCase[c.ID]
-		if len(as) == 0 {
+		as, t := g.byCase[c.ID], g.counted[c.ID]
+		if len(as) == 0 && t == nil {
 			continue
 		}
 		sort.SliceStable(as, func(i, j int) bool { return as[i].N < as[j].N })
@@ -161,6 +197,9 @@ func (g *Grader) Result() *Result {
 				}
 				res.Totals.ErrorKinds[ag.ErrorKind]++
 			}
+		}
+		if t != nil {
+			g.addTally(res, &cs, gs, c.JudgedOnly(), t)
 		}
 		cs.finish()
 		cs.K = min(cs.Graded, s.AttemptsFor(c))
@@ -191,6 +230,36 @@ func (g *Grader) Result() *Result {
 	}
 	res.Confusion = g.confuse.result()
 	return res
+}
+
+// addTally adds case counts t to its case's stats cs and, unless the case
+// is graded by its judge, to its group's gs and the totals, as Result adds
+// each verdict.
+func (g *Grader) addTally(res *Result, cs *CaseStats, gs *GroupStats, judged bool, t *tally) {
+	cs.merge(t.Counts)
+	if judged {
+		if res.Judged == nil {
+			res.Judged = &Counts{}
+		}
+		res.Judged.merge(t.Counts)
+		return
+	}
+	gs.merge(t.Counts)
+	res.Totals.merge(t.Counts)
+	for k, n := range t.kinds {
+		if res.Totals.ErrorKinds == nil {
+			res.Totals.ErrorKinds = map[string]int{}
+		}
+		res.Totals.ErrorKinds[k] += n
+	}
+}
+
+// merge adds the outcomes o counted to c's, as add adds one verdict's.
+func (c *Counts) merge(o Counts) {
+	c.ToolErrors += o.ToolErrors
+	c.Passed += o.Passed
+	c.Failed += o.Failed
+	c.Errors += o.Errors
 }
 
 // countReads counts attempt a's reads of the server's resources.

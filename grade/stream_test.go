@@ -98,3 +98,70 @@ func TestGraderKeepsNoAttempt(t *testing.T) {
 		t.Errorf("Grader depends on attempts after Add (-Run +Grader):\n%s", d)
 	}
 }
+
+// countedOnly grades the record in dir as streamed does, with a counting
+// grader (NewCounter).
+func countedOnly(t *testing.T, s *suite.Suite, dir string) *Result {
+	t.Helper()
+	rd, err := record.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	g := NewCounter(s, rd.Run())
+	if err := rd.Each(func(a *record.Attempt) error { g.Add(a); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return g.Result()
+}
+
+// TestCounterMatchesGrader: a counting grader's result is a grader's
+// without the attempts, errors by kind, a case graded by its judge, cases
+// the suite lacks and an invalid run included.
+func TestCounterMatchesGrader(t *testing.T) {
+	s := loadSuite(t)
+	r := testRun(t)
+	// One case graded by its judge: its counts are kept apart.
+	s.Cases[0].GradedBy = suite.GradedByJudge
+	dir := t.TempDir()
+	w, err := record.Create(dir, &r.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Attempts {
+		if err := w.Attempt(&r.Attempts[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Attempt(&record.Attempt{Case: "no-such-case", N: 1, End: record.EndAnswered})
+	w.Close()
+	rs, err := suite.Load(filepath.Join("..", "internal", "report", "testdata", "suite.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		s   *suite.Suite
+		dir string
+	}{
+		{s, dir},
+		{rs, filepath.Join("..", "internal", "report", "testdata", "record.jsonl")},
+		{rs, filepath.Join("..", "internal", "report", "testdata", "invalid.jsonl")},
+	} {
+		want := streamed(t, tc.s, tc.dir)
+		if len(want.Attempts) == 0 && want.Valid {
+			t.Fatalf("%s: no attempt graded", tc.dir)
+		}
+		want.Attempts = []AttemptGrade{}
+		got := countedOnly(t, tc.s, tc.dir)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s: counting grader differs (-Grader +counting):\n%s", tc.dir, d)
+		}
+	}
+	res := streamed(t, s, dir)
+	if res.Judged == nil || res.Totals.Errors == 0 || len(res.Totals.ErrorKinds) == 0 {
+		t.Errorf("the test run should have a judged case and errors by kind: judged %v, totals %+v", res.Judged, res.Totals)
+	}
+	if res := streamed(t, rs, filepath.Join("..", "internal", "report", "testdata", "record.jsonl")); res.Totals.Failed == 0 || res.Totals.Passed == 0 {
+		t.Errorf("the report's run should have passes and failures: totals %+v", res.Totals)
+	}
+}

@@ -292,7 +292,15 @@ func scanLines(rd io.Reader, name string, run *Run, ignored func(off int64, size
 		line, at int  // the line of the attempt's latest, its index
 		errored  bool // whether the one at index ended in error
 	}
-	seen := map[Planned]*seenAt{}
+	// An attempt seen is keyed by its case's index in cases and its
+	// number, held by value: a few dozen bytes an attempt, and no copy of
+	// its case id kept per attempt.
+	type seenKey struct {
+		c uint32
+		n int
+	}
+	seen := map[seenKey]seenAt{}
+	cases := map[string]uint32{}
 	count := 0 // attempts handed on that are not replacements
 	n := 0
 	var off int64
@@ -343,13 +351,20 @@ func scanLines(rd io.Reader, name string, run *Run, ignored func(off int64, size
 				return fmt.Errorf("%s:%d: %v", name, n, err)
 			}
 			k := Planned{l.Attempt.Case, l.Attempt.N}
+			c, ok := cases[k.Case]
+			if !ok {
+				c = uint32(len(cases))
+				cases[k.Case] = c
+			}
+			sk := seenKey{c, k.N}
 			la := &lineAt{attempt: l.Attempt, off: at, size: len(data), replaces: -1}
-			if s, dup := seen[k]; dup {
+			if s, dup := seen[sk]; dup {
 				if s.errored {
 					// A retry of an errored attempt (run --resume
 					// --retry-errors): the later one counts.
 					la.replaces = s.at
 					s.line, s.errored = n, l.Attempt.End == EndError
+					seen[sk] = s
 					keep(la)
 					continue
 				}
@@ -359,7 +374,7 @@ func scanLines(rd io.Reader, name string, run *Run, ignored func(off int64, size
 				}
 				continue
 			}
-			seen[k] = &seenAt{line: n, at: count, errored: l.Attempt.End == EndError}
+			seen[sk] = seenAt{line: n, at: count, errored: l.Attempt.End == EndError}
 			count++
 			keep(la)
 		case l.End != nil:

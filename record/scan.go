@@ -2,11 +2,14 @@ package record
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
 	"os"
+	"slices"
+	"strings"
 )
 
 // Reader reads a record attempt by attempt, for runs too large to hold:
@@ -21,18 +24,27 @@ type Reader struct {
 	run   Run
 	f     *os.File
 	name  string
-	lines []span // the attempts, in Read's order
-	super []span // the superseded attempts, in the order written
-	byKey map[AttemptKey]int
+	lines []span   // the attempts, in Read's order
+	super []span   // the superseded attempts, in the order written
+	cases []string // the case ids, each once, that spans name by index
+	// byKey is the indices of lines in the order of their keys, for Load
+	// to search; made on its first call.
+	byKey []int32
 	buf   []byte
 }
 
-// span locates one attempt's line in the record file.
+// span locates one attempt's line in the record file: 24 bytes, the
+// case named by its index in Reader.cases, so that the index of a run of
+// any size stays small.
 type span struct {
-	key  AttemptKey
 	off  int64
-	size int
+	n    int
+	size uint32 // at most MaxLine
+	c    uint32
 }
+
+// key returns the key of the attempt at s.
+func (r *Reader) key(s span) AttemptKey { return AttemptKey{r.cases[s.c], s.n} }
 
 // Open reads the record in dir (or the record file dir names) as Read
 // does, and returns a Reader of its attempts. Its run (Reader.Run) has
@@ -43,17 +55,18 @@ func Open(dir string) (*Reader, error) {
 		return nil, err
 	}
 	r := &Reader{f: f, name: p}
-	cases := map[string]string{} // one copy of each case id, for every span of it
+	cases := map[string]uint32{} // the index in r.cases of each case id
 	var ignored []span
 	err = scanLines(f, p, &r.run, func(off int64, size int) {
-		ignored = append(ignored, span{off: off, size: size})
+		ignored = append(ignored, span{off: off, size: uint32(size), c: noCase})
 	}, func(l *lineAt) {
 		c, ok := cases[l.attempt.Case]
 		if !ok {
-			c = l.attempt.Case
-			cases[c] = c
+			c = uint32(len(r.cases))
+			cases[l.attempt.Case] = c
+			r.cases = append(r.cases, l.attempt.Case)
 		}
-		s := span{key: AttemptKey{c, l.attempt.N}, off: l.off, size: l.size}
+		s := span{off: l.off, n: l.attempt.N, size: uint32(l.size), c: c}
 		if l.replaces >= 0 {
 			r.super = append(r.super, r.lines[l.replaces])
 			r.lines[l.replaces] = s
@@ -151,7 +164,7 @@ func (r *Reader) Len() int { return len(r.lines) }
 func (r *Reader) Keys() []AttemptKey {
 	ks := make([]AttemptKey, len(r.lines))
 	for i, s := range r.lines {
-		ks[i] = s.key
+		ks[i] = r.key(s)
 	}
 	return ks
 }
@@ -202,20 +215,29 @@ func (r *Reader) Attempts() iter.Seq2[*Attempt, error] {
 // the record has no such attempt.
 func (r *Reader) Load(k AttemptKey) (*Attempt, error) {
 	if r.byKey == nil {
-		r.byKey = make(map[AttemptKey]int, len(r.lines))
-		for i, s := range r.lines {
-			r.byKey[s.key] = i
+		r.byKey = make([]int32, len(r.lines))
+		for i := range r.byKey {
+			r.byKey[i] = int32(i)
 		}
+		slices.SortFunc(r.byKey, func(i, j int32) int { return r.compare(r.lines[i], r.key(r.lines[j])) })
 	}
-	i, ok := r.byKey[k]
+	at, ok := slices.BinarySearchFunc(r.byKey, k, func(i int32, k AttemptKey) int { return r.compare(r.lines[i], k) })
 	if !ok {
 		return nil, nil
 	}
-	a, err := r.read(r.lines[i])
+	a, err := r.read(r.lines[r.byKey[at]])
 	if err != nil {
 		return nil, r.exact(err)
 	}
 	return a, nil
+}
+
+// compare orders the attempt at s against key k: by case, then number.
+func (r *Reader) compare(s span, k AttemptKey) int {
+	if c := strings.Compare(r.cases[s.c], k.Case); c != 0 {
+		return c
+	}
+	return cmp.Compare(s.n, k.N)
 }
 
 // Close closes the record file.
@@ -229,20 +251,21 @@ func (r *Reader) read(s span) (*Attempt, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.Key() != s.key {
-		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", s.key, r.name)
+	if s.c == noCase || a.Key() != r.key(s) {
+		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", r.what(s), r.name)
 	}
 	return a, nil
 }
 
 // decode reads the attempt line at s and decodes it in full.
 func (r *Reader) decode(s span) (*Attempt, error) {
-	if cap(r.buf) < s.size {
-		r.buf = make([]byte, s.size)
+	size := int(s.size)
+	if cap(r.buf) < size {
+		r.buf = make([]byte, size)
 	}
-	b := r.buf[:s.size]
+	b := r.buf[:size]
 	if _, err := r.f.ReadAt(b, s.off); err != nil {
-		return nil, fmt.Errorf("reading attempt %s back from %s: %w", s.key, r.name, err)
+		return nil, fmt.Errorf("reading attempt %s back from %s: %w", r.what(s), r.name, err)
 	}
 	var l line
 	err := json.Unmarshal(b, &l)
@@ -251,7 +274,20 @@ func (r *Reader) decode(s span) (*Attempt, error) {
 		r.buf = nil
 	}
 	if err != nil || l.Attempt == nil {
-		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", s.key, r.name)
+		return nil, fmt.Errorf("reading attempt %s back from %s: the record changed since it was opened", r.what(s), r.name)
 	}
 	return l.Attempt, nil
+}
+
+// noCase is the case index of a span of a line read but not handed on.
+const noCase = ^uint32(0)
+
+// what names the attempt at s in an error: its key, or for a line read
+// but not handed on (which has none), the empty key, as it was named
+// before spans named their case by index.
+func (r *Reader) what(s span) AttemptKey {
+	if s.c == noCase {
+		return AttemptKey{}
+	}
+	return r.key(s)
 }

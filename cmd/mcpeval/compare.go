@@ -123,8 +123,9 @@ func compareCmd(ctx context.Context, e *env, args []string) error {
 // loadStreamed reads the run in dir as a stream (record.Open), grades it
 // (gradeStream) and prices it with prices (nil: the built-in tables) in
 // the same pass, with the usage.Tally report prices a run with. The run
-// comes back without its attempts: its callers need its header, grades and
-// cost only.
+// comes back without its attempts, and its grades without theirs
+// (grade.NewCounter): its callers need its header, counts and cost only,
+// in memory that does not grow with the run.
 func loadStreamed(dir, suitePath string, prices *usage.Prices) (ladder.Input, error) {
 	rd, err := openRun(dir)
 	if err != nil {
@@ -132,7 +133,7 @@ func loadStreamed(dir, suitePath string, prices *usage.Prices) (ladder.Input, er
 	}
 	defer rd.Close()
 	t := usage.NewTally(&rd.Run().Header, prices)
-	res, err := gradeStream(rd, dir, suitePath, t.Add)
+	res, err := gradeStream(rd, dir, suitePath, grade.NewCounter, t.Add)
 	if err != nil {
 		return ladder.Input{}, err
 	}
@@ -142,10 +143,11 @@ func loadStreamed(dir, suitePath string, prices *usage.Prices) (ladder.Input, er
 
 // gradeStream grades the run rd reads (of dir, as the user named it),
 // attempt by attempt, against the suite at suitePath, else the suite the
-// run names; when that cannot be loaded, it reads the run's grades.json.
-// each, when not nil, is handed every attempt too: in the pass that
+// run names, with the grader newGrader starts (grade.NewGrader, or
+// grade.NewCounter for the counts only); when that cannot be loaded, it
+// reads the run's grades.json. each, when not nil, is handed every attempt too: in the pass that
 // grades them, or in a pass of its own when the grades are read.
-func gradeStream(rd *record.Reader, dir, suitePath string, each func(*record.Attempt)) (*grade.Result, error) {
+func gradeStream(rd *record.Reader, dir, suitePath string, newGrader func(*suite.Suite, *record.Run) *grade.Grader, each func(*record.Attempt)) (*grade.Result, error) {
 	rec := rd.Run()
 	p, serr := suitePath, error(nil)
 	if p == "" {
@@ -156,7 +158,7 @@ func gradeStream(rd *record.Reader, dir, suitePath string, each func(*record.Att
 		s, serr = loadSuite(p)
 	}
 	if serr == nil {
-		g := grade.NewGrader(s, rec)
+		g := newGrader(s, rec)
 		err := rd.Each(func(a *record.Attempt) error {
 			g.Add(a)
 			if each != nil {

@@ -25,9 +25,21 @@ const hundredK = 527
 // on a loaded machine, so it is a benchmark, run only when asked:
 //
 //	go test ./cmd/mcpeval -run '^$' -bench BenchmarkMemoryAt100k -benchtime 1x -timeout 3h
+//
+// Set MCPEVAL_MEM100K_DIR=DIR to keep the records and shards it makes in
+// DIR and measure another build, or one command at a time, against them:
+// those it finds complete there are used again.
 func BenchmarkMemoryAt100k(b *testing.B) {
-	dir := b.TempDir()
-	small, big := householdRecords(b, dir, hundredK)
+	dir, small, big := b.TempDir(), "", ""
+	if keep := os.Getenv("MCPEVAL_MEM100K_DIR"); keep != "" {
+		dir = keep
+		small, big = filepath.Join(dir, "small"), filepath.Join(dir, "big")
+	}
+	if small == "" || !complete(small) || !complete(big) {
+		os.RemoveAll(filepath.Join(dir, "small"))
+		os.RemoveAll(filepath.Join(dir, "big"))
+		small, big = householdRecords(b, dir, hundredK)
+	}
 	base, err := record.Read(small)
 	if err != nil {
 		b.Fatal(err)
@@ -36,8 +48,11 @@ func BenchmarkMemoryAt100k(b *testing.B) {
 		var dirs []string
 		for k := 1; k <= 2; k++ {
 			d := filepath.Join(root, "shard", string(rune('0'+k)))
-			if err := replayShard(base, d, times, record.Shard{K: k, N: 2}); err != nil {
-				b.Fatal(err)
+			if !complete(d) {
+				os.RemoveAll(d)
+				if err := replayShard(base, d, times, record.Shard{K: k, N: 2}); err != nil {
+					b.Fatal(err)
+				}
 			}
 			dirs = append(dirs, d)
 		}
@@ -51,8 +66,8 @@ func BenchmarkMemoryAt100k(b *testing.B) {
 		{"attempts=190", small, shards(filepath.Join(dir, "s"), 1), "10"},
 		{"attempts=100130", big, shards(filepath.Join(dir, "b"), hundredK), "5270"},
 	}
-	out := 0
-	next := func() string { out++; return filepath.Join(dir, fmt.Sprintf("out%d", out)) }
+	outs, out := b.TempDir(), 0
+	next := func() string { out++; return filepath.Join(outs, fmt.Sprintf("out%d", out)) }
 	for _, c := range []struct {
 		name string
 		args func(rec string, shards []string, attempts string) []string

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpeval/mcpeval/grade"
 	"github.com/mcpeval/mcpeval/internal/audit"
 	"github.com/mcpeval/mcpeval/internal/ladder"
 	"github.com/mcpeval/mcpeval/internal/pipeline"
@@ -88,7 +89,7 @@ func loadSurfaceRun(dir, suitePath string) (ladder.Input, report.SurfaceRun, err
 	defer rd.Close()
 	t := usage.NewTally(&rd.Run().Header, nil)
 	var tokens model.Usage
-	res, err := gradeStream(rd, dir, suitePath, func(a *record.Attempt) {
+	res, err := gradeStream(rd, dir, suitePath, grade.NewGrader, func(a *record.Attempt) {
 		t.Add(a)
 		tokens = tokens.Add(a.Usage())
 	})

@@ -127,10 +127,17 @@ func Apply(res *grade.Result, log *Log) *Reviewed {
 			ap.judged[c.ID] = true
 		}
 	}
+	// Only the grades of reviewed attempts are looked up: a run's every
+	// attempt is not indexed.
+	for _, r := range log.Reviews {
+		ap.grades[r.Key()] = nil
+	}
 	for i := range res.Attempts {
 		a := &res.Attempts[i]
 		k := record.AttemptKey{Case: a.Case, N: a.N}
-		ap.grades[k] = a
+		if _, ok := ap.grades[k]; ok {
+			ap.grades[k] = a
+		}
 		if a.Outcome == grade.Fail {
 			ap.prints[k] = log.Fingerprint(a)
 		}
@@ -149,7 +156,7 @@ type applying struct {
 	log     *Log
 	groupOf map[string]string                         // case id -> group
 	judged  map[string]bool                           // case ids graded by their judge
-	grades  map[record.AttemptKey]*grade.AttemptGrade // every graded attempt
+	grades  map[record.AttemptKey]*grade.AttemptGrade // every reviewed attempt, nil when not graded
 	prints  map[record.AttemptKey]string              // the fingerprint of every failed one
 	byKey   map[record.AttemptKey]int                 // index in rv.Attempts
 	rv      *Reviewed
