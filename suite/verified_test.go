@@ -107,7 +107,7 @@ func TestSetVerifiedRefuses(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, id, by, want string
-		data                []byte
+		data               []byte
 	}{
 		{"no such case", "single/nope", "ana", "holds no case with that id", data},
 		{"flow mapping", "single/flow", "ana", "not on a line of its own", data},
