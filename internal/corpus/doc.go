@@ -3,6 +3,6 @@
 // checked a drafted case, in its file (Verify), and describes a
 // suite's cases by group, kind and tool, with the share a person has
 // checked (Describe), as JSON, text or Markdown. It reads records and
-// suites, and writes only a suite file a
-// person asked it to; it runs nothing.
+// suites, writes only the suite file a person asks it to, and runs
+// nothing.
 package corpus

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -51,6 +52,8 @@ func Verify(s *suite.Suite, id, by string, at time.Time) (*Verified, error) {
 	switch {
 	case c == nil:
 		return nil, fmt.Errorf("verifying case %s: the suite %s has no such case", id, s.Path)
+	case strings.HasPrefix(s.Path, "embedded:"):
+		return nil, fmt.Errorf("verifying case %s: it comes from the suite %s, built into mcpeval: it %w", id, s.Path, ErrNotEditable)
 	case c.Verified != nil && *c.Verified:
 		who := ""
 		if c.VerifiedBy != "" {
@@ -59,8 +62,6 @@ func Verify(s *suite.Suite, id, by string, at time.Time) (*Verified, error) {
 		return nil, fmt.Errorf("verifying case %s: it is already verified%s", id, who)
 	case c.Verified == nil:
 		return nil, fmt.Errorf("verifying case %s: it is not a draft (it has no verified: false): a case a person wrote counts as checked", id)
-	case strings.HasPrefix(s.Path, "embedded:"):
-		return nil, fmt.Errorf("verifying case %s: it comes from the suite %s, built into mcpeval: it %w", id, s.Path, ErrNotEditable)
 	}
 	at = at.UTC().Truncate(time.Second)
 	if err := rewrite(c.File, func(data []byte) ([]byte, error) { return suite.SetVerified(data, id, by, at) }); err != nil {
@@ -116,4 +117,36 @@ func rewrite(name string, edit func([]byte) ([]byte, error)) error {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	return nil
+}
+
+// KeyLines are case c's key as a person checking it reads it: each call
+// (an action case's steps, a tool-call case's tools) on a line, then the
+// questions it asks and the answer. The text is as the suite holds it,
+// for the caller to escape where it is shown.
+func KeyLines(c *suite.Case) []string {
+	var out []string
+	switch {
+	case c.Action != nil:
+		for i, st := range c.Action.Steps {
+			out = append(out, fmt.Sprintf("step %d: %s", i+1, st.Tool))
+		}
+	case c.IsToolCall():
+		out = append(out, "first call: one of "+strings.Join(c.ExpectTools, ", "))
+	default:
+		for i, k := range c.Key.Calls {
+			args := "{}"
+			if len(k.Args) > 0 {
+				b, _ := json.Marshal(k.Args) // read from YAML: always encodes
+				args = string(b)
+			}
+			out = append(out, fmt.Sprintf("call %d: %s %s", i+1, k.Tool, args))
+		}
+	}
+	for _, a := range c.Key.Asks {
+		out = append(out, "asks: "+a)
+	}
+	if c.Key.Answer != "" {
+		out = append(out, "answer: "+c.Key.Answer)
+	}
+	return out
 }
