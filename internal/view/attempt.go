@@ -65,21 +65,21 @@ type attemptData struct {
 	RunURL        string
 	// Review is the current review; Stale the reviews that no longer
 	// apply.
-	Review      *review.Review
-	Stale       []review.Entry
-	CanReview   bool
-	Siblings    int
-	Reviewer    string
-	Verdicts    []verdictView
-	Recorded    string
+	Review    *review.Review
+	Stale     []review.Entry
+	CanReview bool
+	Siblings  int
+	Reviewer  string
+	Verdicts  []verdictView
+	Recorded  string
 	// ReadOnly says the server writes nothing: no form is offered.
 	ReadOnly bool
 	// Draft is the attempt's case when it is marked verified: false,
 	// with where it is; CanVerify offers to mark it checked. Verified
 	// says where a case was just marked checked.
-	Draft     *draftView
-	CanVerify bool
-	Verified  string
+	Draft       *draftView
+	CanVerify   bool
+	Verified    string
 	DurationMS  int64
 	TotalTokens string
 }
