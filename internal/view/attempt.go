@@ -65,23 +65,23 @@ type attemptData struct {
 	RunURL        string
 	// Review is the current review; Stale the reviews that no longer
 	// apply.
-	Review    *review.Review
-	Stale     []review.Entry
-	CanReview bool
-	Siblings  int
-	Reviewer  string
-	Verdicts  []verdictView
-	Recorded  string
+	Review      *review.Review
+	Stale       []review.Entry
+	CanReview   bool
+	Siblings    int
+	Reviewer    string
+	Verdicts    []verdictView
+	Recorded    string
+	DurationMS  int64
+	TotalTokens string
 	// ReadOnly says the server writes nothing: no form is offered.
 	ReadOnly bool
 	// Draft is the attempt's case when it is marked verified: false,
 	// with where it is; CanVerify offers to mark it checked. Verified
 	// says where a case was just marked checked.
-	Draft       *draftView
-	CanVerify   bool
-	Verified    string
-	DurationMS  int64
-	TotalTokens string
+	Draft     *draftView
+	CanVerify bool
+	Verified  string
 }
 
 func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
