@@ -233,8 +233,6 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		l.errorf(shown, line, 0, "not valid UTF-8: a suite is UTF-8 text")
 		return
 	}
-	fmt.Fprintf(l.hash, "%s\x00%d\x00", path.Base(name), len(data))
-	l.hash.Write(data)
 	if len(bytes.TrimSpace(data)) == 0 {
 		l.errorf(shown, 0, 0, "file is empty: want suite settings and cases")
 		return
@@ -262,6 +260,9 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 		}
 		nodes = cf.Cases
 	}
+	hashed := withoutVerification(data, nodes)
+	fmt.Fprintf(l.hash, "%s\x00%d\x00", path.Base(name), len(hashed))
+	l.hash.Write(hashed)
 	for i := range nodes {
 		n := &nodes[i]
 		c := new(Case)
@@ -538,6 +539,7 @@ func (l *loader) check(s *Suite) {
 		if c.Attempts < 0 {
 			at("attempts is %d: want a positive number", c.Attempts)
 		}
+		checkVerified(c, at)
 		checkFigures(c, at)
 		checkArgRules(c, at)
 		checkMode(c, at)

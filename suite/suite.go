@@ -133,7 +133,10 @@ type Suite struct {
 	// embedded one).
 	Path string `yaml:"-"`
 	// Hash is the SHA-256 of every file the suite was read from, in the
-	// order read, hex-encoded.
+	// order read, hex-encoded. The lines that record a person's check of
+	// a case (its verified, verified_by and verified_at, each on a line of
+	// its own) are left out: checking a case changes nothing a model is
+	// asked or graded against, so a run stays a run of the same suite.
 	Hash string `yaml:"-"`
 }
 
@@ -298,6 +301,12 @@ type Case struct {
 	// Absent (nil), the case was written by a person and counts as
 	// checked; true says a person checked a drafted one.
 	Verified *bool `yaml:"verified,omitempty"`
+	// VerifiedBy names the person who set verified: true, and VerifiedAt
+	// says when (RFC 3339, or a date); both go only with verified: true.
+	// "mcpeval review --verify" writes them. With verified, they are left
+	// out of the suite's hash (see Hash).
+	VerifiedBy string `yaml:"verified_by,omitempty"`
+	VerifiedAt string `yaml:"verified_at,omitempty"`
 	// Tools says which tools the model must, may and must not call, and
 	// which it is shown.
 	Tools ToolRules `yaml:"tools,omitempty"`

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -24,6 +26,10 @@ func TestProductionDoc(t *testing.T) {
 	}
 	spans, _, _ = strings.Cut(spans, "```")
 	spans = "{\"resourceSpans\"" + spans
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	t.Chdir(dir)
 	if err := os.WriteFile(filepath.Join(dir, "spans.json"), []byte(spans), 0o644); err != nil {
@@ -61,5 +67,56 @@ func TestProductionDoc(t *testing.T) {
 		if !strings.Contains(score, want) {
 			t.Errorf("mcpeval score prints\n%s\nwhich does not hold what docs/production.md shows\n%s", score, want)
 		}
+	}
+	keepAsCase(t, doc, root, run)
+}
+
+// keepAsCase runs the commands of docs/production.md that keep an
+// imported conversation as a case: promote drafts it, marked verified:
+// false, into a copy of the household suite's folder, and review --verify
+// marks it checked there, so that publish's unverified-cases passes.
+func keepAsCase(t *testing.T, doc, root string, run func(...string) string) {
+	t.Helper()
+	const promote = "mcpeval promote runs/imported 'single-tool/net-worth-now#2' --id single-tool/net-worth-rounded --out promoted.yaml\n"
+	const verify = "mcpeval review --verify single-tool/net-worth-rounded --suite SUITE_DIR --reviewer NAME\n"
+	for _, c := range []string{promote, verify} {
+		if !strings.Contains(doc, "```sh\n"+c+"```") {
+			t.Fatalf("docs/production.md does not show the command\n%s", c)
+		}
+	}
+	src := filepath.Join(root, "internal", "builtin", "household", "suite")
+	files, err := filepath.Glob(filepath.Join(src, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the household suite's files: %v", err)
+	}
+	if err := os.Mkdir("household", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("household", filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("promote", "runs/imported", "single-tool/net-worth-now#2", "--id", "single-tool/net-worth-rounded", "--out", "household/promoted.yaml")
+	draft, _ := os.ReadFile("household/promoted.yaml")
+	if !strings.Contains(string(draft), "\n    verified: false\n") {
+		t.Fatalf("the promoted conversation is not marked verified: false:\n%s", draft)
+	}
+	out := run("review", "--verify", "single-tool/net-worth-rounded", "--suite", "household", "--reviewer", "Ana Lim")
+	if !strings.HasPrefix(out, "verified single-tool/net-worth-rounded in household/promoted.yaml:") {
+		t.Errorf("review --verify prints %q", out)
+	}
+	after, _ := os.ReadFile("household/promoted.yaml")
+	before := strings.Replace(string(draft), "\n    verified: false\n", "\n    verified: true\n    verified_by: \"Ana Lim\"\n", 1)
+	if got := regexp.MustCompile(`    verified_at: "[0-9T:Z-]+"\n`).ReplaceAllString(string(after), ""); got != before {
+		t.Errorf("after review --verify the draft reads\n%s\nwant only the verified lines changed from\n%s", after, draft)
+	}
+	var c struct{ Cases, Verified int }
+	if err := json.Unmarshal([]byte(run("corpus", "household", "--json")), &c); err != nil || c.Cases < 2 || c.Verified != c.Cases {
+		t.Errorf("corpus after verifying: %d of %d cases checked (%v), want all", c.Verified, c.Cases, err)
 	}
 }

@@ -25,9 +25,11 @@ figures its tool results hold as commented candidates for figures:, and
 verified: false. The key is what that model did, not what is right.
 
 A suite holding a case marked verified: false is refused by publish
-(rule unverified-cases) until a person has checked the case and set
-verified: true, or publish is given --allow-unverified (the ledger row
-records it). corpus and the reports show the share of checked cases.
+(rule unverified-cases) until a person has checked the case and marked it
+checked (mcpeval review --verify CASE, or the review walk's v, sets
+verified: true and records who and when), or publish is given
+--allow-unverified (the ledger row records it). corpus and the reports
+show the share of checked cases.
 
 --id names the new case (default: the attempt's case id with -promoted
 added), as group/slug. --out writes the file (refused when it exists);
@@ -78,7 +80,11 @@ func promoteCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("%s has no attempt %s", pos[0], key)
 	}
 	h := rd.Run().Header
-	text := corpus.Promote(a, corpus.PromoteOptions{ID: *id, RunID: h.RunID, Model: h.Model.Spec})
+	newID := *id
+	if newID == "" {
+		newID = a.Case + "-promoted"
+	}
+	text := corpus.Promote(a, corpus.PromoteOptions{ID: newID, RunID: h.RunID, Model: h.Model.Spec})
 	if *out == "" {
 		_, err := e.stdout.Write(text)
 		return err
@@ -97,7 +103,7 @@ func promoteCmd(ctx context.Context, e *env, args []string) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("writing the promoted case: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "mcpeval promote: wrote %s: check it, then set verified: true\n", termsafe.Line(*out))
+	fmt.Fprintf(e.stderr, "mcpeval promote: wrote %s: check it, then mark it checked: mcpeval review --verify %s --suite SUITE\n", termsafe.Line(*out), termsafe.Line(newID))
 	return nil
 }
 

@@ -19,12 +19,14 @@ import (
 	"github.com/mcpeval/mcpeval/internal/rundir"
 	"github.com/mcpeval/mcpeval/internal/termsafe"
 	"github.com/mcpeval/mcpeval/record"
+	"github.com/mcpeval/mcpeval/suite"
 )
 
 const reviewHelp = `
 Usage: mcpeval review RUN [--reviewer NAME] [--full]
        mcpeval review RUN --case ID --attempt N --verdict VERDICT --note TEXT [--reviewer NAME]
        mcpeval review RUN --list [--json]
+       mcpeval review [RUN] --verify CASE [--suite FILE] [--reviewer NAME] [--json]
 
 A person reads every failed attempt and records one verdict:
 
@@ -37,6 +39,17 @@ case, the prompt, the transcript (tool calls with arguments and results),
 the answer and the failed checks, and reads a verdict (m, g, e; s skips,
 q quits) and a note from stdin. --case, --attempt, --verdict and --note
 record one verdict without asking, for scripts.
+
+A case drafted by mcpeval promote is marked verified: false until a person
+has checked its prompt and key. When the walk shows an attempt of such a
+case, v shows the case's prompt and key and, once confirmed, marks it
+checked in its suite file: verified: true, with verified_by (the
+reviewer) and verified_at (now) under it. Nothing else in the file
+changes, and the suite's hash stays the same, so runs made before stay
+runs of it. --verify CASE does the same without asking, for scripts, in
+the suite of RUN or the one --suite names (then RUN may be left out);
+--json prints what was written. A case of an embedded suite, or in a
+read-only file, is refused.
 
 Reviews are appended to RUN/reviews.jsonl; the record is never edited.
 A review applies while the attempt fails the same way (same answer, same
@@ -58,6 +71,7 @@ type reviewFlags struct {
 	suite, reviewer, caseID, verdict, note string
 	attempt                                int
 	list, full, json                       bool
+	verify                                 string
 }
 
 func reviewCmd(ctx context.Context, e *env, args []string) error {
@@ -71,10 +85,14 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.note, "note", "", "why, for the next reader")
 	fs.BoolVar(&f.list, "list", false, "list every review with its status, stale ones included")
 	fs.BoolVar(&f.full, "full", false, "show tool results in full, however long")
-	fs.BoolVar(&f.json, "json", false, "with --list, print the reviews and both rates as JSON on stdout")
+	fs.BoolVar(&f.json, "json", false, "with --list or --verify, print the result as JSON on stdout")
+	fs.StringVar(&f.verify, "verify", "", "mark the drafted case `ID` (verified: false) checked in its suite file")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if f.verify != "" {
+		return verifyCmd(e, pos, f)
 	}
 	if len(pos) != 1 {
 		return usagef("want one RUN directory (see mcpeval help review)")
@@ -84,7 +102,7 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 	case f.list && one:
 		return usagef("--list does not go with --case, --attempt, --verdict or --note")
 	case f.json && !f.list:
-		return usagef("--json goes with --list (see mcpeval help review)")
+		return usagef("--json goes with --list or --verify (see mcpeval help review)")
 	case one && (f.caseID == "" || f.attempt < 1 || f.verdict == "" || strings.TrimSpace(f.note) == ""):
 		return usagef("to record a verdict without asking, give all of --case, --attempt (from 1), --verdict and --note")
 	}
@@ -110,7 +128,7 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 	}
 	defer rd.Close()
 	rec := rd.Run()
-	res, err := gradeNow(rd, f.suite)
+	res, s, err := gradeNow(rd, f.suite)
 	if err != nil {
 		return err
 	}
@@ -132,35 +150,40 @@ func reviewCmd(ctx context.Context, e *env, args []string) error {
 	case one:
 		return reviewOne(e, rec, res, log, f, verdict)
 	}
-	return reviewWalk(e, rd, res, log, f)
+	return reviewWalk(e, rd, s, res, log, f)
 }
 
 // gradeNow grades the run rd reads, attempt by attempt, against the suite
 // at path, or the one its header names, with the judge's stored rulings
 // applied: a case graded by its judge is reviewed as the judge graded it.
-func gradeNow(rd *record.Reader, path string) (*grade.Result, error) {
+func gradeNow(rd *record.Reader, path string) (*grade.Result, *suite.Suite, error) {
 	rec := rd.Run()
+	s, err := runSuite(rec, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := grade.NewGrader(s, rec)
+	if err := rd.Each(func(a *record.Attempt) error { g.Add(a); return nil }); err != nil {
+		return nil, nil, badInput(err)
+	}
+	res := g.Result()
+	ops, err := judge.Read(rec.Dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	judge.Apply(s, res, ops)
+	return res, s, nil
+}
+
+// runSuite loads the suite at path, or the one the header of rec names.
+func runSuite(rec *record.Run, path string) (*suite.Suite, error) {
 	if path == "" {
 		var err error
 		if path, err = rec.Header.Suite.Locate(rec.Dir); err != nil {
 			return nil, badInput(err)
 		}
 	}
-	s, err := loadSuite(path)
-	if err != nil {
-		return nil, err
-	}
-	g := grade.NewGrader(s, rec)
-	if err := rd.Each(func(a *record.Attempt) error { g.Add(a); return nil }); err != nil {
-		return nil, badInput(err)
-	}
-	res := g.Result()
-	ops, err := judge.Read(rec.Dir)
-	if err != nil {
-		return nil, err
-	}
-	judge.Apply(s, res, ops)
-	return res, nil
+	return loadSuite(path)
 }
 
 func findGrade(res *grade.Result, caseID string, n int) *grade.AttemptGrade {
@@ -224,7 +247,7 @@ func listReviews(e *env, rv *review.Reviewed) error {
 // reviewWalk shows each failure not yet reviewed and reads a verdict for
 // it from stdin. Each failure's transcript is read back from the record
 // when it is shown.
-func reviewWalk(e *env, rd *record.Reader, res *grade.Result, log *review.Log, f reviewFlags) error {
+func reviewWalk(e *env, rd *record.Reader, st *suite.Suite, res *grade.Result, log *review.Log, f reviewFlags) error {
 	rec := rd.Run()
 	rv := review.Apply(res, log)
 	var todo []review.Attempt
@@ -266,18 +289,32 @@ walk:
 			return err
 		}
 		for {
-			s, ok := ask("\nverdict: [m]odel failure, [g]rader false fail, [e]xpectation in question, [s]kip, [q]uit? ")
+			draft := st.Case(a.Case)
+			if draft != nil && !draft.Unverified() {
+				draft = nil
+			}
+			offer := ""
+			if draft != nil {
+				offer = ", [v]erify case"
+			}
+			ans, ok := ask("\nverdict: [m]odel failure, [g]rader false fail, [e]xpectation in question" + offer + ", [s]kip, [q]uit? ")
 			if !ok {
 				break walk
 			}
-			switch strings.ToLower(s) {
+			if v := strings.ToLower(ans); draft != nil && (v == "v" || v == "verify") {
+				if !verifyAsk(e, st, draft, &reviewer, ask) {
+					break walk
+				}
+				continue
+			}
+			switch strings.ToLower(ans) {
 			case "s", "skip", "":
 				skipped++
 				continue walk
 			case "q", "quit":
 				break walk
 			}
-			v, err := review.ParseVerdict(s)
+			v, err := review.ParseVerdict(ans)
 			if err != nil {
 				fmt.Fprintln(e.stdout, "  answer m, g, e, s or q")
 				continue

@@ -20,7 +20,7 @@ import (
 )
 
 const viewHelp = `
-Usage: mcpeval view [DIR...] [--addr HOST:PORT] [--reviewer NAME]
+Usage: mcpeval view [DIR...] [--addr HOST:PORT] [--reviewer NAME] [--read-only]
 
 Serves a local web app over run directories (default ROOT/runs, the
 output root of mcpeval help run: --out-root, else $MCPEVAL_OUT_ROOT, else
@@ -28,8 +28,11 @@ the current folder's runs/, or the one beside it in a suite's folder): every run
 newest first, with its pass rate and interval, errors, reviewed share and
 cost; a run's failures grouped by identical reasons, with search; each
 attempt beside what its case expected; review in place (the verdicts of
-mcpeval review, written to the run's reviews.jsonl); the comparison of two
-runs; and runs in progress as they gain attempts.
+mcpeval review, written to the run's reviews.jsonl); a verify case button
+on an attempt of a case drafted by mcpeval promote (verified: false), which
+marks it checked in its suite file as mcpeval review --verify does; the
+comparison of two runs; and runs in progress as they gain attempts.
+--read-only writes nothing: no review, no verified case.
 
 A DIR is a run directory or a directory of them. Each run is graded
 against its suite as it is now, as mcpeval review does; a run whose suite
@@ -51,9 +54,11 @@ func init() {
 
 func viewCmd(ctx context.Context, e *env, args []string) error {
 	var addr, reviewer string
+	var readOnly bool
 	fs := newFlags(e, "view", viewHelp)
 	fs.StringVar(&addr, "addr", "127.0.0.1:0", "`HOST:PORT` to listen on (port 0: a free one)")
 	fs.StringVar(&reviewer, "reviewer", "", "the reviewer's `NAME` (default $MCPEVAL_REVIEWER)")
+	fs.BoolVar(&readOnly, "read-only", false, "write nothing: refuse reviews and verifying cases")
 	outRootFlag := fs.String("out-root", "", "with no DIR, serve the runs in `DIR`/runs (default: $MCPEVAL_OUT_ROOT, else the current folder, else beside the suite's folder when in it)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -87,14 +92,18 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 	}
 	defer ln.Close()
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		fmt.Fprintf(e.stderr, "mcpeval view: warning: listening on %s: anyone who can reach this address can read these runs and write reviews\n", ln.Addr())
+		if readOnly {
+			fmt.Fprintf(e.stderr, "mcpeval view: warning: listening on %s: anyone who can reach this address can read these runs\n", ln.Addr())
+		} else {
+			fmt.Fprintf(e.stderr, "mcpeval view: warning: listening on %s: anyone who can reach this address can read these runs, write reviews and mark drafted cases checked in their suite files (--read-only: none of these writes)\n", ln.Addr())
+		}
 	}
 	bound := ln.Addr().String()
 	if host == "localhost" {
 		bound = "localhost:" + bound[strings.LastIndex(bound, ":")+1:]
 	}
 	srv, err := view.New(view.Options{
-		Dirs: pos, Suite: viewSuite, Addr: bound, Reviewer: reviewer,
+		Dirs: pos, Suite: viewSuite, Addr: bound, Reviewer: reviewer, ReadOnly: readOnly,
 		Version: buildinfo.Get().Version, Log: log.New(e.stderr, "mcpeval view: ", 0),
 	})
 	if err != nil {

@@ -107,7 +107,7 @@ func unverifiedCases(in *input) string {
 	if len(ids) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the suite holds %d case(s) marked verified: false (%s): check each and set verified: true, or publish with --allow-unverified (the row records it)", len(ids), list(ids, 3))
+	return fmt.Sprintf("the suite holds %d case(s) marked verified: false (%s): check each and mark it checked (mcpeval review --verify CASE), or publish with --allow-unverified (the row records it)", len(ids), list(ids, 3))
 }
 
 // environ is the environment the known-secret rule reads (a variable, so

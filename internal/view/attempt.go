@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpeval/mcpeval/grade"
+	"github.com/mcpeval/mcpeval/internal/corpus"
 	"github.com/mcpeval/mcpeval/internal/report/format"
 	"github.com/mcpeval/mcpeval/internal/report/htmlreport"
 	"github.com/mcpeval/mcpeval/internal/review"
@@ -38,6 +39,12 @@ type toolView struct {
 }
 
 type verdictView struct{ Value, Label, Key string }
+
+// draftView is a case a tool drafted that no person has checked yet.
+type draftView struct {
+	Where, Prompt string
+	Key           []string
+}
 
 type attemptData struct {
 	Key, RunTitle string
@@ -67,6 +74,14 @@ type attemptData struct {
 	Recorded    string
 	DurationMS  int64
 	TotalTokens string
+	// ReadOnly says the server writes nothing: no form is offered.
+	ReadOnly bool
+	// Draft is the attempt's case when it is marked verified: false,
+	// with where it is; CanVerify offers to mark it checked. Verified
+	// says where a case was just marked checked.
+	Draft     *draftView
+	CanVerify bool
+	Verified  string
 }
 
 func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
@@ -93,7 +108,7 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 	}
 	d := attemptData{Key: run.Key, RunTitle: "Run " + run.Key, Case: caseID, N: n, Outcome: string(g.Outcome),
 		RunURL: "/run/" + pathEscape(run.Key), SuiteErr: run.SuiteErr, Reviewer: s.opts.Reviewer,
-		Recorded: q.Get("recorded"), DurationMS: a.DurationMS}
+		Recorded: q.Get("recorded"), DurationMS: a.DurationMS, ReadOnly: s.opts.ReadOnly, Verified: q.Get("verified")}
 	h := &run.Rec.Header
 	d.SystemPrompt = h.SystemPrompt
 	server := map[string]record.Tool{}
@@ -135,6 +150,10 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 			}
 			d.KeyCalls = append(d.KeyCalls, k.Tool+" "+args)
 		}
+		if c.Unverified() {
+			d.Draft = &draftView{Where: fmt.Sprintf("%s:%d", c.File, c.Line), Prompt: c.Prompt, Key: corpus.KeyLines(c)}
+			d.CanVerify = !s.opts.ReadOnly
+		}
 		flagCalls(&d.Transcript, c, g)
 		d.Transcript.AnswerParts = markAnswer(run.Suite, c, a.Answer, g.Reasons)
 	}
@@ -154,7 +173,7 @@ func (s *Server) attemptPage(w http.ResponseWriter, r *http.Request) {
 	if ra := run.RV.Attempt(caseID, n); ra != nil {
 		d.Review, d.Stale = ra.Review, ra.Stale
 	}
-	d.CanReview = g.Outcome == grade.Fail
+	d.CanReview = g.Outcome == grade.Fail && !s.opts.ReadOnly
 	d.Siblings = len(siblings(run, g)) - 1
 	for _, v := range review.Verdicts {
 		d.Verdicts = append(d.Verdicts, verdictView{Value: string(v), Label: v.Label(), Key: string(v[0])})

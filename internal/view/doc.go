@@ -11,8 +11,10 @@
 // there is one way to draw an attempt.
 //
 // The server reads run directories and never calls a model or a target.
-// It writes one file: a run's reviews.jsonl, through internal/review, with
-// the fingerprints "mcpeval review" writes. It is meant for the machine
+// It writes a run's reviews.jsonl, through internal/review, with the
+// fingerprints "mcpeval review" writes, and, when a drafted case is
+// verified, the case's suite file, through internal/corpus (Options.ReadOnly
+// writes neither). It is meant for the machine
 // it runs on: every request's Host header must name the address it is
 // bound to (against DNS rebinding), a review needs the session's CSRF
 // token, and every page carries a strict Content-Security-Policy that

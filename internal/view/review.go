@@ -24,6 +24,10 @@ func (s *Server) reviewPost(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusForbidden, "review refused: "+err.Error())
 		return
 	}
+	if s.opts.ReadOnly {
+		s.fail(w, http.StatusForbidden, "review refused: "+readOnlyRefusal)
+		return
+	}
 	f := r.PostForm
 	verdict, err := review.ParseVerdict(f.Get("verdict"))
 	if err != nil {

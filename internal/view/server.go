@@ -37,6 +37,9 @@ type Options struct {
 	Addr string
 	// Reviewer is the name reviews are written under by default.
 	Reviewer string
+	// ReadOnly refuses every write, a review or a verified case, and
+	// offers neither on the pages.
+	ReadOnly bool
 	// Version is mcpeval's version, for the footer.
 	Version string
 	// Poll is how often a live page's server looks for new attempts; one
@@ -59,7 +62,7 @@ type Server struct {
 	// a name in Host is what DNS rebinding needs.
 	anyIP string
 	mux   *http.ServeMux
-	// reviewing serialises review writes.
+	// reviewing serialises the writes: reviews and verified cases.
 	reviewing sync.Mutex
 }
 
@@ -99,6 +102,7 @@ func New(opts Options) (*Server, error) {
 	mux.HandleFunc("GET /run/{key}", s.runPage)
 	mux.HandleFunc("GET /attempt", s.attemptPage)
 	mux.HandleFunc("POST /review", s.reviewPost)
+	mux.HandleFunc("POST /verify", s.verifyPost)
 	mux.HandleFunc("GET /compare", s.comparePage)
 	mux.HandleFunc("GET /ladder", s.ladderPage)
 	mux.HandleFunc("GET /history", s.historyPage)

@@ -326,3 +326,21 @@ func (s *store) forget(dir string) {
 	delete(s.runs, dir)
 	s.mu.Unlock()
 }
+
+// forgetSuiteFile forgets every run graded against a suite read from
+// file, for each to be graded again against the file as it is now.
+func (s *store) forgetSuiteFile(file string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for dir, r := range s.runs {
+		if r.Suite == nil {
+			continue
+		}
+		for _, c := range r.Suite.Cases {
+			if c.File == file {
+				delete(s.runs, dir)
+				break
+			}
+		}
+	}
+}
