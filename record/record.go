@@ -153,6 +153,16 @@ type Overlay struct {
 	Outputs []OutputOverlay `json:"outputs,omitempty"`
 }
 
+// OutputTools names the tools whose results the overlay rewrote, in file
+// order.
+func (o *Overlay) OutputTools() []string {
+	var ts []string
+	for _, e := range o.Outputs {
+		ts = append(ts, e.Tool)
+	}
+	return ts
+}
+
 // OutputOverlay is an overlay's edit of one tool's results.
 type OutputOverlay struct {
 	Tool string `json:"tool"`

@@ -806,6 +806,9 @@ func provenance(run *record.Run, res *grade.Result, recorded int) []KV {
 	}
 	if h.Overlay != nil {
 		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, short(h.Overlay.Hash))
+		if ts := h.Overlay.OutputTools(); len(ts) > 0 {
+			tools += ", results rewritten for " + strings.Join(ts, ", ")
+		}
 	}
 	add("tools", tools)
 	tool := h.Tool.Name + " " + h.Tool.Version
