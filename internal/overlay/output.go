@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -197,20 +198,11 @@ func (p *parser) paths(where string, n *yaml.Node) []string {
 
 // path checks that n is a dotted path with no empty segment.
 func (p *parser) path(where string, n *yaml.Node) bool {
-	if n.Kind != yaml.ScalarNode || n.Value == "" || slicesContainsEmpty(strings.Split(n.Value, ".")) {
+	if n.Kind != yaml.ScalarNode || n.Value == "" || slices.Contains(strings.Split(n.Value, "."), "") {
 		p.errorf(n.Line, "%s: %q is not a path: want keys joined by dots (accounts.balance)", where, n.Value)
 		return false
 	}
 	return true
-}
-
-func slicesContainsEmpty(ss []string) bool {
-	for _, s := range ss {
-		if s == "" {
-			return true
-		}
-	}
-	return false
 }
 
 // checkTemplate reports a brace that opens no placeholder or closes none.
