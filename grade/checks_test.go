@@ -349,3 +349,15 @@ func TestNumberHelpers(t *testing.T) {
 		t.Error("traceTol($0) is NaN")
 	}
 }
+
+// TestTracerReadsWhatWasShown: a figure is traced against a result as the
+// model was shown it; a number an output overlay took out of the result
+// is not there to trace, though the server returned it.
+func TestTracerReadsWhatWasShown(t *testing.T) {
+	a := &record.Attempt{Turns: []record.Turn{{Calls: []record.Call{{Name: "t", Shown: true,
+		Result: `{"as_of":"2026-09-30"}`, Structured: json.RawMessage(`{"as_of":"2026-09-30"}`),
+		Overlaid: true, ServerResult: "Net worth SGD 2,394,755.", ServerStructured: json.RawMessage(`{"as_of":"2026-09-30","net_worth_sgd":2394755}`)}}}}}
+	if NewTracer(a).Traces(one(t, "SGD 2,394,755")) {
+		t.Error("a figure the model was never shown traces to the server's result")
+	}
+}

@@ -73,7 +73,8 @@ type Result struct {
 	Content string `json:"content"`
 	IsError bool   `json:"is_error,omitempty"`
 	// Structured is the result's structured content as the server
-	// returned it, nil when it returned none. A provider shows the model
+	// returned it (as an output overlay rewrote it, when one did), nil
+	// when it returned none. A provider shows the model
 	// Content only (which carries it under tool_results: text+structured);
 	// the fakes read a result through it as the grader does.
 	Structured json.RawMessage `json:"structured,omitempty"`

@@ -64,7 +64,8 @@ type Header struct {
 	ServerTools []Tool `json:"server_tools,omitempty"`
 	// ServerToolsHash is the hash of ServerTools.
 	ServerToolsHash string `json:"server_tools_hash,omitempty"`
-	// Overlay names the description overlay applied, if any.
+	// Overlay names the overlay applied, if any: descriptions, and the
+	// tools whose results it rewrote.
 	Overlay *Overlay `json:"overlay,omitempty"`
 	// Shard is set on a shard's record: it ran attempt K of every N.
 	Shard *Shard `json:"shard,omitempty"`
@@ -142,10 +143,34 @@ type PriceTable struct {
 	Unpriced bool `json:"unpriced,omitempty"`
 }
 
-// Overlay identifies a description overlay.
+// Overlay identifies an overlay: the descriptions the model was shown
+// and, under Outputs, the tool results rewritten before it saw them.
 type Overlay struct {
 	Path string `json:"path"`
 	Hash string `json:"hash"`
+	// Outputs are the tools whose results the overlay rewrote (its
+	// outputs:), in file order; absent when it rewrote none.
+	Outputs []OutputOverlay `json:"outputs,omitempty"`
+}
+
+// OutputTools names the tools whose results the overlay rewrote, in file
+// order.
+func (o *Overlay) OutputTools() []string {
+	var ts []string
+	for _, e := range o.Outputs {
+		ts = append(ts, e.Tool)
+	}
+	return ts
+}
+
+// OutputOverlay is an overlay's edit of one tool's results.
+type OutputOverlay struct {
+	Tool string `json:"tool"`
+	// Hash is the SHA-256 of the edit in a canonical form: the same edit
+	// hashes the same in any file.
+	Hash string `json:"hash"`
+	// Edits says in a few words what the edit does.
+	Edits string `json:"edits,omitempty"`
 }
 
 // Shard says which slice of the attempt matrix a record holds: the planned
@@ -457,8 +482,16 @@ type Call struct {
 	Args json.RawMessage `json:"args"`
 	// Result is the text content of the result, as the model was shown it.
 	Result string `json:"result"`
-	// Structured is the result's structured content, if any.
+	// Structured is the result's structured content, if any, as the model
+	// was shown it.
 	Structured json.RawMessage `json:"structured,omitempty"`
+	// Overlaid is true when an output overlay rewrote the result before
+	// the model was shown it: Result and Structured are what it was
+	// shown, ServerResult and ServerStructured what the server returned
+	// (see Returned). False, and both absent, otherwise.
+	Overlaid         bool            `json:"overlaid,omitempty"`
+	ServerResult     string          `json:"server_result,omitempty"`
+	ServerStructured json.RawMessage `json:"server_structured,omitempty"`
 	// IsError is the server's isError: the tool refused or failed the call.
 	IsError bool `json:"is_error,omitempty"`
 	// Rejected is set when the call never reached the tool: the server
@@ -507,6 +540,17 @@ type Call struct {
 	// Elicitations are the server's elicitation requests made during the
 	// call, each with the answer given.
 	Elicitations []Elicitation `json:"elicitations,omitempty"`
+}
+
+// Returned is the call as the server answered it: c itself, unless an
+// output overlay rewrote the result, when its Result and Structured are
+// the server's.
+func (c Call) Returned() Call {
+	if c.Overlaid {
+		c.Result, c.Structured = c.ServerResult, c.ServerStructured
+		c.Overlaid, c.ServerResult, c.ServerStructured = false, "", nil
+	}
+	return c
 }
 
 // CallResource is the Kind of a call that read the server's resources.

@@ -78,26 +78,55 @@ func (r *run) call(ctx context.Context, conn *target.Conn, call model.Call) (rec
 		}
 	}
 	content := text.String()
+	var structured json.RawMessage
+	if out.StructuredContent != nil {
+		if b, err := json.Marshal(out.StructuredContent); err == nil {
+			structured = b
+		}
+	}
+	if r.cfg.RewriteResult != nil && !out.IsError {
+		shownText, shownStructured, changed := r.cfg.RewriteResult(content, structured, call.Name, overlayName(rc.Server, call.Name))
+		if changed {
+			rc.Overlaid = true
+			rc.ServerResult, rc.ServerStructured = r.shownResult(&rc, content, structured, out.StructuredContent != nil)
+			content, structured = shownText, shownStructured
+		}
+	}
+	content, rc.Structured = r.shownResult(&rc, content, structured, out.StructuredContent != nil)
+	rc.Result, rc.IsError = content, out.IsError
+	res.Content, res.IsError, res.Structured = content, out.IsError, rc.Structured
+	return rc, res, nil
+}
+
+// shownResult caps a result's text and structured content at the
+// record's size, marking rc truncated where it cut, and adds the
+// structured content to the text under tool_results: text+structured.
+func (r *run) shownResult(rc *record.Call, content string, structured json.RawMessage, hadStructured bool) (string, json.RawMessage) {
 	if len(content) > r.cfg.MaxResultBytes {
 		content = truncate(content, r.cfg.MaxResultBytes)
 		rc.Truncated = true
 	}
-	if out.StructuredContent != nil {
-		if b, err := json.Marshal(out.StructuredContent); err == nil && len(b) <= r.cfg.MaxResultBytes {
-			rc.Structured = b
-		} else {
-			rc.Truncated = true
-		}
+	if len(structured) > r.cfg.MaxResultBytes || hadStructured && structured == nil {
+		structured = nil
+		rc.Truncated = true
 	}
-	if r.cfg.Suite.ToolResults == "text+structured" && len(rc.Structured) > 0 && !strings.Contains(content, string(rc.Structured)) {
+	if r.cfg.Suite.ToolResults == "text+structured" && len(structured) > 0 && !strings.Contains(content, string(structured)) {
 		if content != "" {
 			content += "\n"
 		}
-		content += string(rc.Structured)
+		content += string(structured)
 	}
-	rc.Result, rc.IsError = content, out.IsError
-	res.Content, res.IsError, res.Structured = content, out.IsError, rc.Structured
-	return rc, res, nil
+	return content, structured
+}
+
+// overlayName is the SERVER/TOOL name an output overlay may give a tool
+// of one of several servers, shown to the model as SERVER__TOOL or TOOL;
+// empty when the call went to the one server.
+func overlayName(server, shown string) string {
+	if server == "" {
+		return ""
+	}
+	return server + "/" + strings.TrimPrefix(shown, server+"__")
 }
 
 func truncate(s string, n int) string {

@@ -90,6 +90,13 @@ type Config struct {
 	// the record keeps both versions. OverlayInfo names it.
 	Overlay     func([]record.Tool) ([]record.Tool, error)
 	OverlayInfo *record.Overlay
+	// RewriteResult, when set, rewrites a tool's result before the model
+	// is shown it (an output overlay): given the result's text, its
+	// structured content and the tool's names (the name the model is
+	// shown, and SERVER/TOOL of one of several servers), it returns what
+	// the model is shown and whether that differs. The record keeps both
+	// (record.Call.Overlaid). A tool error is never rewritten.
+	RewriteResult func(text string, structured json.RawMessage, names ...string) (string, json.RawMessage, bool)
 	// Shard, when set, runs only slice K of N of the attempt matrix.
 	Shard *record.Shard
 	// Dataset, when set, runs only the cases of that dataset.

@@ -113,6 +113,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) ([]Replayed, error) {
 						return out, fmt.Errorf("replaying %s: %w", rec.Dir, err)
 					}
 				}
+				c = c.Returned() // what the server answered, not what an output overlay showed the model
 				p := Replayed{Attempt: a.Key(), Turn: ti + 1, Call: ci + 1, Tool: c.Name, Args: c.Args, Recorded: c}
 				got, _, err := r.call(ctx, conn, model.Call{ID: c.ID, Name: c.Name, WireName: c.WireName, Args: c.Args})
 				if err != nil {

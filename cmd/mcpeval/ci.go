@@ -38,7 +38,8 @@ CI:
   --dataset NAME   run only the cases of that dataset (e.g. pr, merge)
   --shard K/N      run slice K of N of the attempt matrix; combine the
                    shards' records with mcpeval merge
-  --overlay FILE   replace tool and parameter descriptions the model sees
+  --overlay FILE   replace tool and parameter descriptions the model sees,
+                   and rewrite tool results before it sees them (outputs:)
                    (the record keeps both versions and their hashes)
   --gate BASE      after the run, compare it with the baseline record BASE
                    and exit 5 on a significant regression (Fisher's exact
@@ -98,6 +99,9 @@ func (c *ciFlags) configure(cfg *runner.Config) {
 	if c.ov != nil {
 		cfg.Overlay = c.ov.Apply
 		cfg.OverlayInfo = c.ov.Info()
+		if len(c.ov.Outputs) > 0 {
+			cfg.RewriteResult = c.ov.Rewrite
+		}
 	}
 }
 

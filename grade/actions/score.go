@@ -502,7 +502,10 @@ func compare(path string, src suite.ArgSource, args any, vars suite.Vars, calls 
 		if p, err := suite.Render(pp, vars); err == nil {
 			for _, j := range earlier {
 				if j >= 0 {
-					ar.Want = append(ar.Want, suite.Lookup(Returned(calls[j]), p)...)
+					// The server's own result, not an output overlay's
+					// rewrite: the suite's paths name the server's fields,
+					// and the value the server made is what it needs back.
+					ar.Want = append(ar.Want, suite.Lookup(Returned(calls[j].Returned()), p)...)
 				}
 			}
 		}

@@ -390,3 +390,18 @@ func aggregate(s *suite.Suite, run *record.Run) *Report {
 	}
 	return ag.Report()
 }
+
+// TestProducedFromServerResult: a value a step must pass on is read from
+// what the server returned, even when an output overlay showed the model
+// the result under other field names: the suite's paths name the server's
+// fields, and the server needs its own value back.
+func TestProducedFromServerResult(t *testing.T) {
+	list := returning(call("list_things", `{}`), `{"items":[{"label":"alpha-abc123","ref":"id-7"}]}`)
+	list.Overlaid = true
+	list.ServerResult = "ok"
+	list.ServerStructured = json.RawMessage(`{"things":[{"name":"other","id":"id-1"},{"name":"alpha-abc123","id":"id-7"}]}`)
+	r := score(t, attempt("destructive/drop", list, call("drop_thing", `{"id":"id-7","confirm":true}`)))
+	if r.Columns.Arguments != full || !r.Pass {
+		t.Errorf("the id the server returned, shown renamed: arguments %s, reasons %v", r.Columns.Arguments, r.Reasons)
+	}
+}

@@ -41,6 +41,9 @@ func (c *Comparison) changes(b, n *record.Header) {
 		}
 	}
 	add("overlay", overlayLabel(b.Overlay), overlayLabel(n.Overlay))
+	for _, tool := range outputTools(b.Overlay, n.Overlay) {
+		add("output overlay on "+tool, outputLabel(b.Overlay, tool), outputLabel(n.Overlay, tool))
+	}
 	add("suite", suiteLabel(b.Suite), suiteLabel(n.Suite))
 
 	bc, nc := plannedCases(b.Planned), plannedCases(n.Planned)
@@ -144,6 +147,36 @@ func overlayLabel(o *record.Overlay) string {
 		return "none"
 	}
 	return fmt.Sprintf("%s (hash %s)", o.Path, format.Hash(o.Hash))
+}
+
+// outputTools lists the tools either run's overlay rewrote the results
+// of, the base's first.
+func outputTools(overlays ...*record.Overlay) []string {
+	var tools []string
+	for _, o := range overlays {
+		if o == nil {
+			continue
+		}
+		for _, e := range o.Outputs {
+			if !slices.Contains(tools, e.Tool) {
+				tools = append(tools, e.Tool)
+			}
+		}
+	}
+	return tools
+}
+
+// outputLabel names an overlay's edit of a tool's results: what it does
+// and its hash, or none.
+func outputLabel(o *record.Overlay, tool string) string {
+	if o != nil {
+		for _, e := range o.Outputs {
+			if e.Tool == tool {
+				return fmt.Sprintf("%s (hash %s)", e.Edits, format.Hash(e.Hash))
+			}
+		}
+	}
+	return "none"
 }
 
 func suiteLabel(s record.SuiteInfo) string {

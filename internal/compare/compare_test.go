@@ -307,3 +307,42 @@ func TestCostPerSuccess(t *testing.T) {
 		t.Errorf("unpriced: cost line %q, want %q", got, want)
 	}
 }
+
+// TestOutputOverlayChanged: a change of an output overlay is attributed to
+// the tool whose results it rewrites, and a tool whose edit stayed the
+// same is not named.
+func TestOutputOverlayChanged(t *testing.T) {
+	s := testSuite(3)
+	base := testRun(s, "base", allPass)
+	nw := testRun(s, "new", allPass)
+	base.Header.Overlay = &record.Overlay{Path: "drop.yaml", Hash: "aaaa", Outputs: []record.OutputOverlay{
+		{Tool: "get_alpha", Hash: "11111111111111", Edits: "drop alpha"},
+		{Tool: "get_beta", Hash: "22222222222222", Edits: "limit rows to 3"},
+	}}
+	nw.Header.Overlay = &record.Overlay{Path: "rename.yaml", Hash: "bbbb", Outputs: []record.OutputOverlay{
+		{Tool: "get_alpha", Hash: "33333333333333", Edits: "rename alpha→a"},
+		{Tool: "get_beta", Hash: "22222222222222", Edits: "limit rows to 3"},
+		{Tool: "get_gamma", Hash: "44444444444444", Edits: "text"},
+	}}
+	c := Compare(base, nw, grade.Run(s, base), grade.Run(s, nw))
+	got := map[string][2]string{}
+	for _, ch := range c.Changes {
+		if strings.HasPrefix(ch.What, "output overlay") {
+			got[ch.What] = [2]string{ch.Base, ch.New}
+		}
+	}
+	want := map[string][2]string{
+		"output overlay on get_alpha": {"drop alpha (hash 111111111111)", "rename alpha→a (hash 333333333333)"},
+		"output overlay on get_gamma": {"none", "text (hash 444444444444)"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output overlay changes (-want +got):\n%s", diff)
+	}
+	var out strings.Builder
+	if err := Text(&out, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "output overlay on get_alpha  drop alpha (hash 111111111111) → rename alpha→a (hash 333333333333)") {
+		t.Errorf("text does not attribute the change to the output overlay on get_alpha:\n%s", out.String())
+	}
+}

@@ -4,7 +4,8 @@
 // A Comparison says first what changed between the runs (the model and its
 // options, the system prompt, the tool definitions the model was shown,
 // with a per-tool diff of descriptions and input schemas, the server's own
-// definitions when an overlay was applied, the suite, the cases, the
+// definitions when an overlay was applied, each tool whose results an
+// output overlay rewrote differently, the suite, the cases, the
 // attempts), and only then what moved: the overall pass rate, each group's
 // and each case's, every one with both rates, their Wilson intervals, n and
 // the p-value of Fisher's exact test (two-sided) on the 2×2 table of passed

@@ -26,6 +26,8 @@ type Overlay struct {
 	Path string
 	// Tools are the tool edits, in file order.
 	Tools []Tool
+	// Outputs are the output edits (outputs:), in file order.
+	Outputs []Output
 }
 
 // Tool is the edit of one tool.
@@ -100,16 +102,21 @@ func Load(path string) (*Overlay, error) {
 // Parse reads an overlay from data; name locates its errors.
 func Parse(data []byte, name string) (*Overlay, error) {
 	p := &parser{name: name}
-	tools := p.tools(data)
-	if tools == nil {
+	tools, outputs := p.tools(data)
+	if tools == nil && outputs == nil {
 		return nil, p.es.err()
 	}
 	o := &Overlay{Path: name}
 	seen := map[string]int{}
-	for k, v := range pairs(tools) {
-		if t, ok := p.tool(k, v, seen); ok {
-			o.Tools = append(o.Tools, t)
+	if tools != nil {
+		for k, v := range pairs(tools) {
+			if t, ok := p.tool(k, v, seen); ok {
+				o.Tools = append(o.Tools, t)
+			}
 		}
+	}
+	if outputs != nil {
+		o.Outputs = p.outputs(outputs)
 	}
 	if err := p.es.err(); err != nil {
 		return nil, err
@@ -128,20 +135,20 @@ func (p *parser) errorf(line int, format string, args ...any) {
 	p.es = append(p.es, &Error{File: p.name, Line: line, Msg: msg})
 }
 
-// tools checks the file as a whole and returns its tools: mapping, or nil
-// when there is none to read.
-func (p *parser) tools(data []byte) *yaml.Node {
+// tools checks the file as a whole and returns its tools: and outputs:
+// mappings, each nil when there is none to read.
+func (p *parser) tools(data []byte) (tools, outputs *yaml.Node) {
 	if len(data) > MaxSize {
 		p.errorf(0, "%d bytes, more than the %d an overlay may have", len(data), MaxSize)
-		return nil
+		return nil, nil
 	}
 	if line := yamlloc.InvalidUTF8Line(data); line > 0 {
 		p.errorf(line, "not valid UTF-8: an overlay is UTF-8 text")
-		return nil
+		return nil, nil
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		p.errorf(0, "the file is empty: want tools: {TOOL: {description: ..., params: {PARAM: ...}}}")
-		return nil
+		return nil, nil
 	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
@@ -150,7 +157,7 @@ func (p *parser) tools(data []byte) *yaml.Node {
 			line, msg = ps[0].Line, ps[0].Msg
 		}
 		p.errorf(line, "%s", strings.TrimPrefix(msg, "yaml: "))
-		return nil
+		return nil, nil
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -158,26 +165,27 @@ func (p *parser) tools(data []byte) *yaml.Node {
 	}
 	if root.Kind != yaml.MappingNode {
 		p.errorf(root.Line, "want a mapping with tools: at the top")
-		return nil
+		return nil, nil
 	}
-	var tools *yaml.Node
 	for k, v := range pairs(root) {
 		switch k.Value {
 		case "tools":
 			tools = v
+		case "outputs":
+			outputs = v
 		default:
-			p.errorf(k.Line, "unknown field %q: an overlay has tools only", k.Value)
+			p.errorf(k.Line, "unknown field %q: an overlay has tools and outputs only", k.Value)
 		}
 	}
-	if tools == nil {
-		p.errorf(root.Line, "no tools: want tools: {TOOL: {description: ..., params: {PARAM: ...}}}")
-		return nil
+	if tools == nil && outputs == nil {
+		p.errorf(root.Line, "no tools: want tools: {TOOL: {description: ..., params: {PARAM: ...}}} or outputs: {TOOL: {drop: [PATH], ...}}")
+		return nil, nil
 	}
-	if tools.Kind != yaml.MappingNode || len(tools.Content) == 0 {
+	if tools != nil && (tools.Kind != yaml.MappingNode || len(tools.Content) == 0) {
 		p.errorf(tools.Line, "tools: want a mapping from tool names to their edits")
-		return nil
+		return nil, nil
 	}
-	return tools
+	return tools, outputs
 }
 
 // tool reads the edit of the tool named k; seen holds the line of each
@@ -346,6 +354,11 @@ func (o *Overlay) Apply(tools []record.Tool) ([]record.Tool, error) {
 		}
 		t.InputSchema = b
 	}
+	for _, e := range o.Outputs {
+		if _, ok := index[e.Name]; !ok {
+			errorf(e.Line, "outputs: tool %s: the target lists no such tool (it lists %s)", e.Name, strings.Join(names, ", "))
+		}
+	}
 	if err := es.err(); err != nil {
 		return nil, err
 	}
@@ -369,7 +382,8 @@ func properties(raw json.RawMessage) (map[string]any, map[string]any, error) {
 
 // Hash returns the SHA-256, hex-encoded, of the overlay's content in a
 // canonical form: two files that make the same edits hash the same,
-// whatever their layout and comments.
+// whatever their layout and comments. A file without outputs: hashes as
+// it did before output overlays were read.
 func (o *Overlay) Hash() string {
 	type param struct {
 		Name        string `json:"name"`
@@ -395,11 +409,22 @@ func (o *Overlay) Hash() string {
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
 	b, _ := json.Marshal(ts)
+	if len(o.Outputs) > 0 {
+		var outs []any
+		for _, e := range slices.SortedFunc(slices.Values(o.Outputs), func(a, b Output) int { return strings.Compare(a.Name, b.Name) }) {
+			outs = append(outs, e.canonical())
+		}
+		b, _ = json.Marshal(map[string]any{"tools": json.RawMessage(b), "outputs": outs})
+	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
-// Info names the overlay for a record.
+// Info names the overlay for a record, with each tool its outputs: edit.
 func (o *Overlay) Info() *record.Overlay {
-	return &record.Overlay{Path: o.Path, Hash: o.Hash()}
+	info := &record.Overlay{Path: o.Path, Hash: o.Hash()}
+	for _, e := range o.Outputs {
+		info.Outputs = append(info.Outputs, record.OutputOverlay{Tool: e.Name, Hash: e.Hash(), Edits: e.Summary()})
+	}
+	return info
 }

@@ -114,7 +114,7 @@ func TestHash(t *testing.T) {
 // FuzzLoad: no input makes Parse or Apply panic; every error is located
 // in the file; what parses applies deterministically.
 func FuzzLoad(f *testing.F) {
-	for _, p := range []string{"testdata/household.yaml", "testdata/unknown.yaml"} {
+	for _, p := range []string{"testdata/household.yaml", "testdata/unknown.yaml", "testdata/outputs.yaml"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -140,6 +140,12 @@ func FuzzLoad(f *testing.F) {
 		for _, tl := range a {
 			if !json.Valid(tl.InputSchema) {
 				t.Fatalf("tool %s: input schema no longer JSON: %s", tl.Name, tl.InputSchema)
+			}
+		}
+		for _, e := range o.Outputs {
+			_, st, _ := o.Rewrite(`{"a":[{"b":1}],"c":"d"}`, json.RawMessage(`{"a":[{"b":1},{"b":2}],"c":"d"}`), e.Name)
+			if !json.Valid(st) {
+				t.Fatalf("tool %s: rewritten structured content no longer JSON: %s", e.Name, st)
 			}
 		}
 		again, err := Parse(data, "fuzz.yaml")

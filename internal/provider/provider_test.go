@@ -34,13 +34,13 @@ func TestOpenFakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"perfect", "refuse", "invent", "wrong-args", "no-confirm", "declines", "extra-change", "gives-up", "acts-first", "ignores-answer", "asks-forever"} {
+	for _, name := range []string{"perfect", "refuse", "invent", "wrong-args", "no-confirm", "declines", "extra-change", "gives-up", "acts-first", "ignores-answer", "asks-forever", "reads"} {
 		m, info, err := Open("fake:"+name, Options{Suite: s})
 		if err != nil || m == nil || !info.Fake {
 			t.Errorf("fake:%s: %v (info %+v)", name, err, info)
 		}
 	}
-	if got, want := len(fake.Names()), 12; got != want {
+	if got, want := len(fake.Names()), 13; got != want {
 		t.Errorf("%d fakes registered, want %d: %v", got, want, fake.Names())
 	}
 	if _, _, err := Open("fake:nosuch", Options{Suite: s}); err == nil {

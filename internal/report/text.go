@@ -125,6 +125,9 @@ func provenance(w io.Writer, res *grade.Result, h *record.Header, prefix string)
 	tools := fmt.Sprintf("%d shown, hash %s", len(h.Tools), format.Hash(h.ToolsHash))
 	if h.Overlay != nil {
 		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, format.Hash(h.Overlay.Hash))
+		if ts := h.Overlay.OutputTools(); len(ts) > 0 {
+			tools += ", results rewritten for " + strings.Join(ts, ", ")
+		}
 	}
 	fmt.Fprintf(w, "%stools   %s\n", prefix, termsafe.Line(tools))
 	target := h.Target.Spec

@@ -14,6 +14,11 @@
 //     only after the last of them is answered.
 //   - fake:refuse declines everything and calls nothing.
 //   - fake:invent answers with made-up figures and calls nothing.
+//   - fake:reads makes the key's calls as fake:perfect does, then answers
+//     from what the tools returned, not from the key: it states each of
+//     the case's figures that a result it was shown holds as a number, and
+//     says it could not find the others (the proof that an output overlay
+//     reaches the model).
 //   - fake:user plays a case's user (its user:, see suite.SimUser): it
 //     answers a question of the model under test with the facts the user
 //     knows that the question names (all of them when it names none), and

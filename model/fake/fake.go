@@ -28,6 +28,9 @@ var behaviours = map[string]Behaviour{
 	"extra-change": behaviour(extraChangeVariant),
 	"gives-up":     behaviour(givesUpVariant),
 	"user":         user,
+	// It answers from the tool results it was shown, not from the key:
+	// the proof that an output overlay reaches the model.
+	"reads": reads,
 	// The fakes of a conversation: they differ from fake:perfect only on
 	// a case whose key asks the user something.
 	"acts-first":     behaviour(actsFirstVariant),

@@ -98,7 +98,7 @@ func TestPerfectFollowsActionSteps(t *testing.T) {
 
 // TestNames checks that every fake is in the one registry.
 func TestNames(t *testing.T) {
-	want := []string{"acts-first", "asks-forever", "declines", "extra-change", "gives-up", "ignores-answer", "invent", "no-confirm", "perfect", "refuse", "user", "wrong-args"}
+	want := []string{"acts-first", "asks-forever", "declines", "extra-change", "gives-up", "ignores-answer", "invent", "no-confirm", "perfect", "reads", "refuse", "user", "wrong-args"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}

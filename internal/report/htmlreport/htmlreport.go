@@ -335,6 +335,10 @@ type CallView struct {
 	Size int
 	// Flag, when set, says which rule the call broke; the call is marked.
 	Flag string
+	// Overlaid is set when an output overlay rewrote the result: Result is
+	// what the model was shown, Original what the server returned.
+	Overlaid bool
+	Original string
 	// Notes are the progress and log notifications the server sent about
 	// the call, a line each; Dropped counts those the record did not keep.
 	Notes   []string
@@ -710,6 +714,9 @@ func fixtureCall(kind string, c record.Call) CallView {
 	if c.Truncated {
 		cv.Note = strings.TrimPrefix(cv.Note+"; result cut to the record's size cap", "; ")
 	}
+	if c.Overlaid {
+		cv.Overlaid, cv.Original = true, format.IndentJSON(c.ServerResult)
+	}
 	cv.Size = len([]rune(cv.Result))
 	cv.Long = cv.Size > foldAt
 	for _, n := range c.Notes {
@@ -799,6 +806,9 @@ func provenance(run *record.Run, res *grade.Result, recorded int) []KV {
 	}
 	if h.Overlay != nil {
 		tools += fmt.Sprintf(", overlay %s (%s)", h.Overlay.Path, short(h.Overlay.Hash))
+		if ts := h.Overlay.OutputTools(); len(ts) > 0 {
+			tools += ", results rewritten for " + strings.Join(ts, ", ")
+		}
 	}
 	add("tools", tools)
 	tool := h.Tool.Name + " " + h.Tool.Version
