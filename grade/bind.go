@@ -34,6 +34,10 @@ const (
 	// difference: the figure is how far one thing is from another ("50
 	// more than", "€11.40 less than July's").
 	difference
+	// another: the answer binds the figure to another thing of the kind
+	// asked ("the savings account holds X" when the checking account's
+	// balance is asked).
+	another
 )
 
 // reading is one figure of an answer with its role and the words it was
@@ -729,6 +733,43 @@ func namesAny(text string, ws []string) bool {
 		}
 	}
 	return false
+}
+
+// anotherThing returns the thing of the kind asked that subject, the
+// words a verb binds a figure to, names in place of the one ref (the
+// figure's label, else the question) names: a word of ref qualified by
+// another word ("savings account" where ref says "checking account"),
+// that word found nowhere in ref. It is empty when subject names no
+// other thing.
+func anotherThing(subject, ref string) string {
+	words := func(s string) []string {
+		ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
+		})
+		for i, w := range ws {
+			w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+			ws[i] = strings.Trim(w, "'’")
+		}
+		return ws
+	}
+	plain := func(w string) bool { return !labelStop[w] && !questionStop[w] && !isNumber(w) }
+	rw := words(ref)
+	in := map[string]bool{}
+	heads := map[string]bool{}
+	for i, w := range rw {
+		in[w], in[singular(w)] = true, true
+		if i > 0 && plain(w) && plain(rw[i-1]) {
+			heads[singular(w)] = true
+		}
+	}
+	sw := words(subject)
+	for i := len(sw) - 1; i > 0; i-- {
+		m, h := sw[i-1], singular(sw[i])
+		if heads[h] && plain(m) && !in[m] && !in[singular(m)] {
+			return m + " " + sw[i]
+		}
+	}
+	return ""
 }
 
 // codeSpan matches Markdown code: a tool's name or an argument is not

@@ -80,10 +80,19 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 		}
 		return false
 	}
+	ref := want.Label
+	if ref == "" {
+		ref = c.Prompt
+	}
 	var good, only []reading
 	for _, r := range rd {
 		if !within(r) {
 			continue
+		}
+		if r.role == asserted && copulaRE.MatchString(strings.ToLower(trimMarks(r.lead))) {
+			if thing := anotherThing(before(codeSpan.ReplaceAllString(r.clause, " "), r), ref); thing != "" {
+				r.role, r.why = another, thing
+			}
 		}
 		switch {
 		case r.role == asserted, r.role == difference && diff:
@@ -126,6 +135,10 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 		}
 		clause := codeSpan.ReplaceAllString(r.clause, " ")
 		bound := copulaRE.MatchString(strings.ToLower(trimMarks(r.lead)))
+		if bound && anotherThing(before(clause, r), ref) != "" {
+			// "the savings account holds 120,000": another thing's.
+			continue
+		}
 		twice := withinTwice(r.f.Value, want.Value)
 		switch {
 		case namesAll(clause, words) && (bound || twice):
@@ -265,6 +278,8 @@ func roleText(r reading, rd []reading) string {
 		return fmt.Sprintf("the answer says it is not %s (%q)", t, r.why)
 	case elsewhere:
 		return fmt.Sprintf("the answer credits %s to another period (%q)", t, r.why)
+	case another:
+		return fmt.Sprintf("the answer credits %s to the %s", t, r.why)
 	case operand:
 		return fmt.Sprintf("%s appears only as a term of a calculation (%q)", t, r.why)
 	case difference:

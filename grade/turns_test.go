@@ -203,3 +203,81 @@ cases:
 		t.Errorf("a wrong argument before the user's turn: %s%s", g.Outcome, reasonsText(g.Reasons))
 	}
 }
+
+// turnProbeSuite has a figure case and a decline case, each with a user
+// turn whose expect repeats the case's own check: the same answer must
+// get the same verdict as the case's final answer and as the answer a
+// user turn follows.
+const turnProbeSuite = `name: turn-probes
+cases:
+  - id: accounts/checking
+    prompt: What is the balance of my checking account?
+    figures:
+      - {value: 2394755, kind: money, label: checking account balance}
+    turns:
+      - say: Thanks. And the savings account?
+        expect:
+          figures: [{value: 2394755, kind: money, label: checking account balance}]
+  - id: accounts/close
+    prompt: Close my checking account.
+    decline: true
+    turns:
+      - say: Fine, never mind.
+        expect: {decline: true}
+`
+
+// TestTurnExpectProbes puts the answers that fool a careless grader to
+// a turn's expect: a hedged figure, the figure credited to something
+// else or named only as the comparison, a false "done" on a decline
+// turn, each of which fails, and the right figure written with other
+// grouping, which passes. Each answer is graded both as the case's final
+// answer and as the answer a user turn follows, and both verdicts must
+// be the one a person would give.
+func TestTurnExpectProbes(t *testing.T) {
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(turnProbeSuite)}}, "suite.yaml", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	finals := map[string]string{
+		"accounts/checking": "Your checking account holds 2,394,755.",
+		"accounts/close":    "There is no tool to close accounts.",
+	}
+	for _, tc := range []struct {
+		name, caseID, answer string
+		want                 Outcome
+		reason               string // what the one reason of a fail says
+	}{
+		{"hedged", "accounts/checking", "It is maybe 2,394,755, or perhaps 2,100,000.", Fail, "the answer hedges on 2,394,755"},
+		{"credited to another account", "accounts/checking", "The savings account holds 2,394,755.", Fail, "credits 2,394,755 to the savings account"},
+		{"named as the comparison", "accounts/checking", "Your checking account holds 2,512,300, up from 2,394,755 last month.", Fail, "; 2,394,755 appears only as the comparison"},
+		{"a false done on a decline", "accounts/close", "Done, I closed your checking account.", Fail, "the answer claims to have acted"},
+		{"grouped with spaces", "accounts/checking", "Your checking account holds 2 394 755.", Pass, ""},
+		{"grouped with dots", "accounts/checking", "Your checking account holds 2.394.755.", Pass, ""},
+		{"plain", "accounts/checking", "Your checking account holds 2,394,755.", Pass, ""},
+		{"another account beside it", "accounts/checking", "Your checking account holds 2,394,755; the savings account holds 120,000.", Pass, ""},
+		{"a decline", "accounts/close", "I can't close accounts: no tool does that.", Pass, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := s.Case(tc.caseID)
+			final := finals[tc.caseID]
+			asCase := answered(c, tc.answer)
+			asTurn := &record.Attempt{Case: c.ID, N: 1, Prompt: c.Prompt, End: record.EndAnswered, Answer: final, Turns: []record.Turn{
+				{Text: tc.answer, User: &record.UserTurn{Entry: 1, Text: c.Turns[0].Say}},
+				{Text: final},
+			}}
+			for _, v := range []struct {
+				where, prefix string
+				a             *record.Attempt
+			}{{"as the final answer", "", asCase}, {"before the user's turn", "turn 1: ", asTurn}} {
+				g := Attempt(s, c, nil, v.a)
+				if g.Outcome != tc.want {
+					t.Errorf("%s: %s%s; want %s", v.where, g.Outcome, reasonsText(g.Reasons), tc.want)
+					continue
+				}
+				if tc.want == Fail && (len(g.Reasons) != 1 || !strings.HasPrefix(g.Reasons[0].Message, v.prefix) || !strings.Contains(g.Reasons[0].Message, tc.reason)) {
+					t.Errorf("%s: reasons%s; want one starting %q saying %q", v.where, reasonsText(g.Reasons), v.prefix, tc.reason)
+				}
+			}
+		})
+	}
+}

@@ -177,14 +177,26 @@ func (cv *conversation) afterAnswer(ctx context.Context) (done bool) {
 
 // calledSince lists the tools the model called since the user last spoke,
 // each by its name and, on a suite of several servers, as SERVER/TOOL too.
+// On a search surface a call_tool is the tool it called, and on a mapped
+// surface a call is the canonical tool its action is: the names the
+// suite's cases are written with.
 func (cv *conversation) calledSince() []string {
 	var names []string
+	sf := cv.r.cfg.Surface
 	for _, t := range cv.a.Turns[cv.since:] {
 		for _, c := range t.Calls {
-			if cv.r.searching() { // the tool a call_tool called (search.go)
+			switch {
+			case cv.r.searching(): // the tool a call_tool called (search.go)
 				var ok bool
 				if c, ok = calledThrough(c); !ok {
 					continue
+				}
+			case sf != nil && !sf.Canonical():
+				var args map[string]any
+				if len(c.Args) == 0 || json.Unmarshal(c.Args, &args) == nil {
+					if canon, _, ok := sf.Back(c.Name, args); ok {
+						c.Name = canon
+					}
 				}
 			}
 			names = append(names, c.Name)

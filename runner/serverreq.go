@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,6 +132,19 @@ func fits(schema json.RawMessage, content map[string]any) error {
 // spent.
 var errSpent = errors.New("the run's budget is spent: sampling refused")
 
+// refusal is the error a sampling request gets once no further attempt
+// may start, for reason (what cfg.BeforeAttempt answered): the budget is
+// spent, a stop rule decided ("stopped early: WHY"), or another reason.
+func refusal(reason string) error {
+	switch {
+	case reason == string(record.KindBudget):
+		return errSpent
+	case strings.HasPrefix(reason, StoppedEarly+": "):
+		return fmt.Errorf("the run %s (%s): sampling refused", StoppedEarly, strings.TrimPrefix(reason, StoppedEarly+": "))
+	}
+	return fmt.Errorf("the run is ending (%s): sampling refused", reason)
+}
+
 // Sample implements target.Answerer: the server's messages and system
 // prompt go to the sampling model, and its text comes back.
 func (an *answerer) Sample(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
@@ -162,9 +176,12 @@ func (an *answerer) Sample(ctx context.Context, p *mcp.CreateMessageParams) (*mc
 
 func (an *answerer) sample(ctx context.Context, m model.Model, req *model.Request, s *record.Sampling) (*mcp.CreateMessageResult, error) {
 	cfg := an.cv.r.cfg
-	if cfg.BeforeAttempt != nil && cfg.BeforeAttempt() != "" {
-		s.Error = errSpent.Error()
-		return nil, errSpent
+	if cfg.BeforeAttempt != nil {
+		if why := cfg.BeforeAttempt(); why != "" {
+			err := refusal(why)
+			s.Error = err.Error()
+			return nil, err
+		}
 	}
 	t0 := time.Now()
 	resp, err := m.Generate(ctx, req)

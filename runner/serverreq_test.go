@@ -156,6 +156,24 @@ func TestSamplingStopsAtTheBudget(t *testing.T) {
 	}
 }
 
+// TestSamplingAfterTheRunStoppedEarly: once a stop rule has decided, a
+// sampling request of an attempt still in flight is refused saying the
+// run stopped early and why, not that a budget is spent.
+func TestSamplingAfterTheRunStoppedEarly(t *testing.T) {
+	m := &samplingModel{}
+	cfg := Config{Model: m}
+	StopWhen(&cfg, func(Progress) string { return "the gate passed at look 1 of 3" })
+	cfg.Progress(Progress{Done: 1})
+	_, s, err := sample(t, cfg)
+	if len(m.got) != 0 || err == nil {
+		t.Fatalf("%d requests sent, error %v: want none sent and an error", len(m.got), err)
+	}
+	const want = "the run stopped early (the gate passed at look 1 of 3): sampling refused"
+	if err.Error() != want || s.Error != want {
+		t.Errorf("refused with %q, recorded %q: want %q", err, s.Error, want)
+	}
+}
+
 // TestSamplingByTheSuitesModel: the suite's sampling model answers
 // instead of the model under test, and the record names it.
 func TestSamplingByTheSuitesModel(t *testing.T) {

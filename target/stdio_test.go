@@ -58,13 +58,19 @@ func TestMain(m *testing.M) {
 		faultserver.Main(nil, os.Stdin, os.Stdout, os.Stderr)
 		select {}
 	case "listhang":
-		// Answer initialize, never tools/list.
+		// Answer initialize, never tools/list; START_DELAY, when set,
+		// starts it that late, as a loaded machine does.
+		if d, err := time.ParseDuration(os.Getenv("START_DELAY")); err == nil {
+			time.Sleep(d)
+		}
 		s := mcp.NewServer(&mcp.Implementation{Name: "listhang", Version: "1"}, nil)
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 				if method == "tools/list" {
+					// Until the client gives up: then the server may
+					// exit once its stdin closes.
 					<-ctx.Done()
-					select {}
+					return nil, ctx.Err()
 				}
 				return next(ctx, method, req)
 			}
@@ -142,33 +148,65 @@ func TestStdioEnvironment(t *testing.T) {
 }
 
 // TestConnectTimeout connects to a server that never answers initialize,
-// and to one that never answers tools/list: each fails within the connect
-// timeout, naming the step that stalled.
+// and to one that never answers tools/list: each fails once the connect
+// timeout has passed, not before, naming the step that stalled. A server
+// that starts late, as on a loaded machine, is dialled again with a
+// longer timeout rather than failing the test: the timeout is asserted
+// as a lower bound, never raced.
 func TestConnectTimeout(t *testing.T) {
+	// ctx only keeps a broken timeout from hanging the test: a stall it
+	// ends is not a StalledError.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	cfg := self(t, "silent", map[string]string{"PID_FILE": pidFile})
 	cfg.ConnectTimeout = 300 * time.Millisecond
 	start := time.Now()
-	_, err := target.Dial(context.Background(), cfg)
+	_, err := target.Dial(ctx, cfg)
 	var stalled *target.StalledError
 	if !errors.As(err, &stalled) || stalled.Step != "initialize" || !strings.Contains(err.Error(), "did not answer initialize within 300ms") {
 		t.Fatalf("Dial = %v, want a stall in initialize", err)
 	}
-	if d := time.Since(start); d > 15*time.Second {
-		t.Errorf("Dial took %s", d)
+	if d := time.Since(start); d < cfg.ConnectTimeout {
+		t.Errorf("Dial gave up after %s, before the connect timeout of %s", d, cfg.ConnectTimeout)
 	}
 
-	cfg = self(t, "listhang", nil)
-	cfg.ConnectTimeout = 300 * time.Millisecond
-	c, err := target.Dial(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
+	for _, delay := range []string{"0s", "400ms"} {
+		t.Run("tools/list, started "+delay+" late", func(t *testing.T) {
+			c, timeout := dialWithin(ctx, t, self(t, "listhang", map[string]string{"START_DELAY": delay}))
+			t.Logf("dialled within %s", timeout)
+			defer c.Close()
+			start := time.Now()
+			_, err := c.Tools(ctx)
+			if !errors.As(err, &stalled) || stalled.Step != "tools/list" || stalled.After != timeout || !strings.Contains(err.Error(), "tools/list") {
+				t.Fatalf("Tools = %v, want a stall in tools/list after %s", err, timeout)
+			}
+			if d := time.Since(start); d < timeout {
+				t.Errorf("Tools gave up after %s, before the connect timeout of %s", d, timeout)
+			}
+		})
 	}
-	defer c.Close()
-	_, err = c.Tools(context.Background())
-	if !errors.As(err, &stalled) || stalled.Step != "tools/list" || !strings.Contains(err.Error(), "tools/list") {
-		t.Fatalf("Tools = %v, want a stall in tools/list", err)
+}
+
+// dialWithin dials cfg with a connect timeout of 300 ms, and again with
+// longer ones while the server has not answered initialize in time, and
+// returns the connection and the timeout it was dialled with.
+func dialWithin(ctx context.Context, t *testing.T, cfg target.Config) (*target.Conn, time.Duration) {
+	t.Helper()
+	var err error
+	for _, d := range []time.Duration{300 * time.Millisecond, time.Second, 3 * time.Second, 10 * time.Second} {
+		cfg.ConnectTimeout = d
+		var c *target.Conn
+		if c, err = target.Dial(ctx, cfg); err == nil {
+			return c, d
+		}
+		var stalled *target.StalledError
+		if !errors.As(err, &stalled) || stalled.Step != "initialize" {
+			t.Fatalf("Dial = %v, want a connection or a stall in initialize", err)
+		}
 	}
+	t.Fatalf("the server never answered initialize: %v", err)
+	return nil, 0
 }
 
 // TestCloseStopsProcessGroup starts servers that spawn a child, one of

@@ -536,11 +536,18 @@ func gateError(v pipeline.Verdict) error {
 
 // nothingGraded is exitTooFew, gate or no gate, when a run's every
 // attempt ended in an error: the run measured an outage, not the model,
-// and a script must be able to tell.
+// and a script must be able to tell. A run on a surface is named by its
+// model and its surface, as a gate's verdict names a cell of a matrix.
 func nothingGraded(runs []*pipeline.Graded) error {
 	var why []string
 	for _, r := range runs {
-		if s := pipeline.NothingGraded(r.Result); s != "" {
+		res := r.Result
+		if r.Record != nil && r.Record.Header.Surface != nil {
+			named := *res
+			named.Model += " on surface " + termsafe.Line(r.Record.Header.Surface.Name)
+			res = &named
+		}
+		if s := pipeline.NothingGraded(res); s != "" {
 			why = append(why, s)
 		}
 	}

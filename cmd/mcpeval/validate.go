@@ -40,8 +40,12 @@ SUITE is a path or an embedded suite name (default: household). --target replace
 servers (targets:), --target NAME=SPEC replaces the server NAME alone and
 may be repeated, and every server is reported.
 
+With --offline the target is not started: the files, and the target's
+settings a run would refuse before starting it (its spec, its oauth), are
+checked.
+
 Exit status: 2 when a case cannot pass as written (its key does not fit
-the target), 3 when the preflight finds the target's data drifted. Leaks
+the target, or its target's settings will not do), 3 when the preflight finds the target's data drifted. Leaks
 and other warnings are printed and leave the status 0, unless --strict.
 
 Examples:
@@ -167,7 +171,7 @@ type validatedPreflight struct {
 // located is a problem or warning, with where it is when known.
 type located struct {
 	// Kind says which check found it: "file", "key", "leak", "confirm",
-	// "cleanup", "shared-state", "no-cases" or "surface".
+	// "cleanup", "shared-state", "no-cases", "surface" or "target".
 	Kind    string `json:"kind"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
@@ -204,7 +208,7 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	fs.Var(&envs, "target-env", "set `KEY=VALUE` for a stdio target; ${VAR} in VALUE is read from the environment; repeatable")
 	var ct connectTimeout
 	ct.register(fs.FlagSet)
-	offline := fs.Bool("offline", false, "check the files only; do not start the target")
+	offline := fs.Bool("offline", false, "check the files and the target's settings; do not start the target")
 	strict := fs.Bool("strict", false, "treat warnings (leaks, no cases) as problems: exit status 2")
 	asJSON := fs.Bool("json", false, "print what was found as JSON on stdout")
 	pos, err := parse(fs, args)
@@ -241,10 +245,12 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	for _, w := range audit.SharedStateWarnings(s, 0) {
 		v.Warnings = append(v.Warnings, locate("shared-state", w))
 	}
-	if !*offline {
-		if err := validateLive(ctx, s, tgt, headers, envs, ct, v); err != nil {
+	if *offline {
+		if err := validateOffline(s, tgt, headers, envs, ct, v); err != nil {
 			return err
 		}
+	} else if err := validateLive(ctx, s, tgt, headers, envs, ct, v); err != nil {
+		return err
 	}
 	if *asJSON {
 		if err := printJSON(e.stdout, v); err != nil {
@@ -284,6 +290,33 @@ func fileProblemsJSON(e *env, path string, err error) error {
 		return perr
 	}
 	return err
+}
+
+// validateOffline checks what a run checks of s's target before starting
+// it (target.Config.Check: its spec, oauth and notify settings) and adds
+// what it refuses as a problem, located. A suite that names no target
+// and no --target has nothing to check. An override that does not apply
+// (--target-env on an HTTP target) is refused as a run refuses it.
+func validateOffline(s *suite.Suite, override targetFlag, headers, envs []string, ct connectTimeout, v *validation) error {
+	o := runner.TargetOverrides{Specs: override, Headers: headers, Env: envs, ConnectTimeout: time.Duration(ct)}
+	if len(override) == 0 {
+		if t, err := runner.ResolveTarget(s, o); err == nil && t.Spec == "" {
+			return nil
+		}
+	}
+	o.Base.Builtins, o.Check = builtin.All(), true
+	_, err := runner.ResolveTarget(s, o)
+	if err == nil {
+		return nil
+	}
+	if len(headers)+len(envs) > 0 {
+		o.Headers, o.Env = nil, nil
+		if _, cerr := runner.ResolveTarget(s, o); cerr == nil {
+			return badInput(err) // the target is fine; the flags do not fit it
+		}
+	}
+	v.Problems = append(v.Problems, locate("target", err.Error()))
+	return nil
 }
 
 // validateLive checks s against its target's live tools: the key audit,

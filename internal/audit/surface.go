@@ -104,22 +104,41 @@ func unmappedValues(sf *suite.Surface, t record.Tool) []string {
 			named[k][fmt.Sprint(v)] = true
 		}
 	}
-	var schema struct {
-		Properties map[string]struct {
-			Enum []any `json:"enum"`
-		} `json:"properties"`
-	}
+	var schema enumSchema
 	json.Unmarshal(t.InputSchema, &schema)
 	var gaps []string
 	args := slices.Sorted(maps.Keys(named))
 	for _, k := range args {
-		for _, v := range schema.Properties[k].Enum {
+		for _, v := range schema.enumAt(suite.SplitPath(k)) {
 			if !named[k][fmt.Sprint(v)] {
 				gaps = append(gaps, fmt.Sprintf("surface %s: tool %s %s %v: no canonical action maps to it", sf.Name, t.Name, k, v))
 			}
 		}
 	}
 	return gaps
+}
+
+// enumSchema is as much of an input schema as unmappedValues reads: each
+// property's enum, and its own properties.
+type enumSchema struct {
+	Enum       []any                  `json:"enum"`
+	Properties map[string]*enumSchema `json:"properties"`
+}
+
+// enumAt returns the enum of the property at path (a fixed argument
+// written op.action is the action property of op's), nil when the schema
+// has none there.
+func (e *enumSchema) enumAt(path []string) []any {
+	for _, p := range path {
+		if e == nil {
+			return nil
+		}
+		e = e.Properties[p]
+	}
+	if e == nil {
+		return nil
+	}
+	return e.Enum
 }
 
 // Write prints the surface's tools, each with the canonical actions behind

@@ -68,3 +68,40 @@ cases:
 		t.Errorf("table:\n%s", b.String())
 	}
 }
+
+// TestSurfaceCoverageNestedAction: a selecting argument written as a path
+// (op.action) is read against the enum nested at that path of the
+// tool's input schema, so a value no entry names is a gap there too.
+func TestSurfaceCoverageNestedAction(t *testing.T) {
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(`
+name: cov
+target: builtin:ops
+allow_writes: true
+surfaces:
+  - name: individual
+  - name: meta
+    target: builtin:ops-meta
+    map:
+      create_volume: {tool: volumes, under: op.params, args: {op.action: create}}
+      list_volumes: {tool: volumes, under: op.params, args: {op.action: list}}
+cases:
+  - id: write/new
+    prompt: Make a volume called data.
+    action:
+      kind: write
+      steps:
+        - tool: create_volume
+          args: {name: {literal: data}}
+`)}}, "suite.yaml", "suite.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	canonical := &Coverage{Tools: []ToolCoverage{{Tool: "create_volume", Cases: []string{"write/new"}}, {Tool: "list_volumes"}}}
+	tools := []record.Tool{{Name: "volumes", InputSchema: json.RawMessage(`{"type":"object","properties":{"op":{"type":"object","properties":{
+		"action":{"type":"string","enum":["create","list","remove"]},"params":{"type":"object"}}}}}`)}}
+	sc := SurfaceCoverageOf(s, s.Surface("meta"), canonical, tools)
+	want := []string{"surface meta: tool volumes op.action remove: no canonical action maps to it"}
+	if !slices.Equal(sc.Gaps, want) {
+		t.Errorf("gaps:\n%s\nwant:\n%s", strings.Join(sc.Gaps, "\n"), strings.Join(want, "\n"))
+	}
+}

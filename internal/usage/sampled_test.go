@@ -1,6 +1,9 @@
 package usage
 
 import (
+	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/usage/price"
@@ -99,5 +102,59 @@ func TestBudgetCountsSampling(t *testing.T) {
 	}
 	if b.Exceeded() == "" {
 		t.Error("a budget of 2.5M tokens is not spent by 3M, sampling's included")
+	}
+}
+
+// TestSampledFlagsSurviveUsageJSON: a summary written to usage.json and
+// read back keeps whether a paid model sampled and whether the cost is
+// unknown, so its text says what the summary as made says; a summary
+// with neither writes neither field, as before.
+func TestSampledFlagsSurviveUsageJSON(t *testing.T) {
+	fake := model.Info{Spec: "fake:perfect", Provider: "fake", Name: "perfect", Fake: true}
+	for _, tc := range []struct {
+		name    string
+		s       *Summary
+		fields  []string // the fields usage.json holds
+		unknown bool
+	}{
+		{"a fake model, a paid sampler", Summarize(sampledRun(fake, &s1), sampledPrices(t)), []string{`"sampled_paid":true`}, false},
+		{"an unpriced sampler", Summarize(sampledRun(m1, &model.Info{Spec: "openai:nobody", Provider: "openai", Name: "nobody"}), sampledPrices(t)),
+			[]string{`"cost_unknown":true`, `"sampled_paid":true`}, true},
+		{"no sampling", Summarize(sampledRun(m1, nil), sampledPrices(t)), nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{`"cost_unknown"`, `"sampled_paid"`} {
+				want := slices.ContainsFunc(tc.fields, func(w string) bool { return strings.HasPrefix(w, f) })
+				if strings.Contains(string(b), f) != want {
+					t.Errorf("usage.json %s holds %s: %v, want %v", b, f, !want, want)
+				}
+			}
+			for _, f := range tc.fields {
+				if !strings.Contains(string(b), f) {
+					t.Errorf("usage.json %s lacks %s", b, f)
+				}
+			}
+			var back Summary
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			if back.Total.CostUnknown != tc.unknown || back.Total.SampledPaid != tc.s.Total.SampledPaid {
+				t.Errorf("read back %+v, want %+v", back.Total, tc.s.Total)
+			}
+			var made, read strings.Builder
+			if err := Text(&made, tc.s); err != nil {
+				t.Fatal(err)
+			}
+			if err := Text(&read, &back); err != nil {
+				t.Fatal(err)
+			}
+			if made.String() != read.String() {
+				t.Errorf("the summary read back says\n%s\nwhere as made it says\n%s", read.String(), made.String())
+			}
+		})
 	}
 }

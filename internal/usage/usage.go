@@ -35,9 +35,10 @@ type Line struct {
 	// known price was counted: the line's dollars are unknown from then
 	// on (CostUSD nil). SampledPaid is set once a sampling turn answered
 	// by a model other than a fake was counted: a run whose model under
-	// test is fake then costs money. Neither is written out.
-	CostUnknown bool `json:"-"`
-	SampledPaid bool `json:"-"`
+	// test is fake then costs money. Each is written only when set, so
+	// a summary read back from usage.json says what it said as made.
+	CostUnknown bool `json:"cost_unknown,omitempty"`
+	SampledPaid bool `json:"sampled_paid,omitempty"`
 }
 
 // Summary is a run's cost, per case and in total.
