@@ -102,8 +102,8 @@ func LoadFS(fsys fs.FS, name, display string) (*Suite, error) {
 		}
 		l.file(s, f, shown, i == 0)
 	}
-	l.casesFrom(s, files[0], first) // casedata.go
-	s.Path = display                // a file stays a file; a directory stays the directory
+	l.casesFrom(s, files[0], first)
+	s.Path = display // a file stays a file; a directory stays the directory
 	l.check(s)
 	l.csvColumns()
 	if len(l.errs) > 0 {
