@@ -139,8 +139,10 @@ func csvPath(name string) (csvColumn, error) {
 		if seg == "" {
 			return c, errors.New("an empty name between dots: want names such as key.calls.1.tool")
 		}
-		switch t.Kind() {
-		case reflect.Struct:
+		switch {
+		case isText(t):
+			return c, fmt.Errorf("%s holds one value, which has no field %q", where, seg)
+		case t.Kind() == reflect.Struct:
 			ft, ok := yamlFieldType(t, seg)
 			if !ok && ownReader(t) {
 				// The type reads itself (tool_choice, elicitation): the
@@ -156,10 +158,10 @@ func csvPath(name string) (csvColumn, error) {
 			}
 			c.path = append(c.path, csvStep{Key: seg})
 			t = ft
-		case reflect.Map:
+		case t.Kind() == reflect.Map:
 			c.path = append(c.path, csvStep{Key: seg})
 			t = t.Elem()
-		case reflect.Slice:
+		case t.Kind() == reflect.Slice:
 			n, err := strconv.Atoi(seg)
 			switch {
 			case isValue(t.Elem()):
@@ -175,6 +177,7 @@ func csvPath(name string) (csvColumn, error) {
 	}
 	t = deref(t)
 	switch {
+	case isText(t):
 	case t.Kind() == reflect.Slice && isValue(t.Elem()):
 		c.list, c.text = true, deref(t.Elem()).Kind() == reflect.String
 	case t.Kind() == reflect.String:
@@ -197,11 +200,20 @@ func deref(t reflect.Type) reflect.Type {
 // isValue reports whether t is written as one value: text, a number, a
 // boolean, or any value (an argument's).
 func isValue(t reflect.Type) bool {
+	if isText(t) {
+		return true
+	}
 	switch deref(t).Kind() {
 	case reflect.Struct, reflect.Map, reflect.Slice, reflect.Array:
 		return false
 	}
 	return true
+}
+
+// isText reports whether t is read from one text (a tolerance: 0.25%).
+func isText(t reflect.Type) bool {
+	_, ok := reflect.PointerTo(deref(t)).MethodByName("UnmarshalText")
+	return ok
 }
 
 // ownReader reports whether t reads itself from YAML, and so may take a

@@ -75,6 +75,7 @@ type jsonLine struct {
 	line   []byte
 	lineNo int
 	dec    *json.Decoder
+	last   int // the column col last returned
 }
 
 // col is the column (in characters, from 1) where the next token starts.
@@ -83,16 +84,17 @@ func (p *jsonLine) col() int {
 	for i < len(p.line) && strings.IndexByte(" \t\r,:", p.line[i]) >= 0 {
 		i++
 	}
-	return utf8.RuneCount(p.line[:min(i, len(p.line))]) + 1
+	p.last = utf8.RuneCount(p.line[:min(i, len(p.line))]) + 1
+	return p.last
 }
 
-// errCol places a decoding error on the line.
+// errCol places a decoding error on the line: at the start of the value
+// it was found in, or past the end of a line that stops short.
 func (p *jsonLine) errCol(err error) int {
-	var se *json.SyntaxError
-	if errors.As(err, &se) && se.Offset > 0 && int(se.Offset) <= len(p.line) {
-		return utf8.RuneCount(p.line[:se.Offset]) + 1 // the byte it stopped at
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return utf8.RuneCount(p.line) + 1
 	}
-	return p.col()
+	return p.last
 }
 
 func (p *jsonLine) value() (*yaml.Node, error) {
