@@ -105,6 +105,7 @@ func LoadFS(fsys fs.FS, name, display string) (*Suite, error) {
 	l.casesFrom(s, files[0], first)
 	s.Path = display // a file stays a file; a directory stays the directory
 	l.check(s)
+	l.checkImportCases(s, first)
 	l.csvColumns()
 	if len(l.errs) > 0 {
 		return nil, l.errs.sorted()
@@ -212,6 +213,10 @@ func friendlyType(t string) string {
 		return "a turn's when (want asked, called, matches)"
 	case "SimUser":
 		return "a user (want model, instructions, knows)"
+	case "Import":
+		return "import (want match, attribute, rules)"
+	case "ImportRule":
+		return "an import rule (want case, prompt_regex, attribute, equals)"
 	}
 	return t
 }
@@ -340,6 +345,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	l.checkSlice(s, file, data)
 	l.checkSurfaces(s, file, data)
 	l.checkReplay(s, file, data) // replay.go
+	l.checkImport(s, file, root) // importrule.go
 	if n := nodeAt(root, "turn_cap"); n != nil && s.TurnCap <= 0 {
 		l.errorf(file, n.Line, n.Column, "turn_cap is %d: want a positive number (leave it out for the default, 8)", s.TurnCap)
 	}
