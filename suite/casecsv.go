@@ -178,6 +178,7 @@ func csvPath(name string) (csvColumn, error) {
 	t = deref(t)
 	switch {
 	case isText(t):
+		c.text = true
 	case t.Kind() == reflect.Slice && isValue(t.Elem()):
 		c.list, c.text = true, deref(t.Elem()).Kind() == reflect.String
 	case t.Kind() == reflect.String:
@@ -291,11 +292,10 @@ func csvRow(cols []csvColumn, rec []string, line int) (*yaml.Node, error) {
 // leaf is the node of one non-empty cell.
 func (c csvColumn) leaf(cell string, line, col int) *yaml.Node {
 	value := func(v string) *yaml.Node {
-		n := &yaml.Node{Kind: yaml.ScalarNode, Value: v, Line: line, Column: col}
-		if c.text {
-			n.Tag = "!!str"
-		} else {
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v, Line: line, Column: col}
+		if !c.text {
 			n.Value = strings.TrimSpace(v)
+			n.Tag = cellTag(n.Value)
 		}
 		return n
 	}
@@ -309,6 +309,25 @@ func (c csvColumn) leaf(cell string, line, col int) *yaml.Node {
 		}
 	}
 	return seq
+}
+
+// cellTag is how a cell that is not text reads: a whole number, a
+// decimal number, true or false, else text. Nothing else YAML would read
+// into a plain value (a date, null, 0x1F) is: a cell stays what it says.
+func cellTag(v string) string {
+	switch {
+	case v == "true" || v == "false":
+		return "!!bool"
+	case strings.Trim(v, "+-0123456789") == "":
+		if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return "!!int"
+		}
+	case strings.Trim(v, "+-0123456789.eE") == "":
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			return "!!float"
+		}
+	}
+	return "!!str"
 }
 
 func (t *cellTree) put(path []csvStep, leaf *yaml.Node, col int) error {

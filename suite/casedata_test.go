@@ -63,3 +63,24 @@ func TestCaseDataFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestCSVCells: a CSV cell of an argument reads as a number or a boolean
+// when it is written as one, and as text otherwise: a date stays text, as
+// it does in JSON; a text field keeps a cell that reads as a number.
+func TestCSVCells(t *testing.T) {
+	s, err := LoadFS(fstest.MapFS{
+		"suite.yaml": {Data: []byte("name: s\ncases_from: [a.csv]\n")},
+		"a.csv":      {Data: []byte("id,prompt,no_invented_figures,key.calls.1.tool,key.calls.1.args.as_of,key.calls.1.args.n,key.calls.1.args.x,key.calls.1.args.ok,key.answer\na/b,2026,true,t,2026-03-31,3,1.5,false,42\n")},
+	}, ".", "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Cases[0]
+	args := c.Key.Calls[0].Args
+	if args["as_of"] != "2026-03-31" || args["n"] != 3 || args["x"] != 1.5 || args["ok"] != false {
+		t.Errorf("args %#v: want as_of text, n 3, x 1.5, ok false", args)
+	}
+	if c.Prompt != "2026" || c.Key.Answer != "42" {
+		t.Errorf("prompt %q, answer %q: want the cells' text", c.Prompt, c.Key.Answer)
+	}
+}
