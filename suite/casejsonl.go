@@ -43,10 +43,10 @@ func (l *loader) jsonlCases(s *Suite, file string, data []byte) {
 func jsonLineNode(line []byte, lineNo int) (*yaml.Node, int, error) {
 	p := &jsonLine{line: line, lineNo: lineNo, dec: json.NewDecoder(bytes.NewReader(line))}
 	p.dec.UseNumber()
-	n, err := p.value()
-	var dup *dupKeyError
-	if errors.As(err, &dup) {
-		return nil, dup.col, err
+	n, err := p.value(0)
+	var se *shapeError
+	if errors.As(err, &se) {
+		return nil, se.col, err
 	}
 	if err != nil {
 		return nil, p.errCol(err), fmt.Errorf("invalid JSON: %w", err)
@@ -60,16 +60,15 @@ func jsonLineNode(line []byte, lineNo int) (*yaml.Node, int, error) {
 	return n, 0, nil
 }
 
-// dupKeyError is a key written twice in one object: JSON allows it, but
-// only one value could count.
-type dupKeyError struct {
-	key string
+// shapeError is JSON a case cannot be read from although it parses: a
+// key written twice in one object (only one value could count), or
+// nesting too deep.
+type shapeError struct {
+	msg string
 	col int
 }
 
-func (e *dupKeyError) Error() string {
-	return fmt.Sprintf("key %q appears twice in one object: write it once", e.key)
-}
+func (e *shapeError) Error() string { return e.msg }
 
 type jsonLine struct {
 	line   []byte
@@ -97,7 +96,15 @@ func (p *jsonLine) errCol(err error) int {
 	return p.last
 }
 
-func (p *jsonLine) value() (*yaml.Node, error) {
+// maxDepth is how deeply a case's JSON may nest: far more than any field
+// of a case needs, and few enough that a hostile line cannot exhaust the
+// stack.
+const maxDepth = 64
+
+func (p *jsonLine) value(depth int) (*yaml.Node, error) {
+	if depth > maxDepth {
+		return nil, &shapeError{fmt.Sprintf("nested more than %d deep: no field of a case is", maxDepth), p.col()}
+	}
 	col := p.col()
 	tok, err := p.dec.Token()
 	if err == io.EOF {
@@ -121,10 +128,10 @@ func (p *jsonLine) value() (*yaml.Node, error) {
 				}
 				k, _ := kt.(string) // the decoder allows only a string here
 				if seen[k] {
-					return nil, &dupKeyError{k, kcol}
+					return nil, &shapeError{fmt.Sprintf("key %q appears twice in one object: write it once", k), kcol}
 				}
 				seen[k] = true
-				val, err := p.value()
+				val, err := p.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
@@ -133,7 +140,7 @@ func (p *jsonLine) value() (*yaml.Node, error) {
 		case '[':
 			n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
 			for p.dec.More() {
-				val, err := p.value()
+				val, err := p.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
