@@ -273,17 +273,17 @@ func csvRow(cols []csvColumn, rec []string, line int) (*yaml.Node, error) {
 		}
 	}
 	root := &cellTree{col: 1}
-	any := false
+	filled := false
 	for i, cell := range rec[:min(len(rec), len(cols))] {
 		if strings.TrimSpace(cell) == "" {
 			continue
 		}
-		any = true
+		filled = true
 		if err := root.put(cols[i].path, cols[i].leaf(cell, line, i+1), i+1); err != nil {
 			return nil, fmt.Errorf("column %q: %w", cols[i].name, err)
 		}
 	}
-	if !any {
+	if !filled {
 		return nil, nil
 	}
 	return root.node(line), nil
