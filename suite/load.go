@@ -88,6 +88,7 @@ func LoadFS(fsys fs.FS, name, display string) (*Suite, error) {
 	}
 	l := &loader{fsys: fsys, hash: sha256.New()}
 	s := &Suite{Path: display}
+	first := ""
 	for i, f := range files {
 		shown := display
 		if len(files) > 1 || f != name {
@@ -96,10 +97,16 @@ func LoadFS(fsys fs.FS, name, display string) (*Suite, error) {
 				shown = filepath.Join(display, f)
 			}
 		}
+		if i == 0 {
+			first = shown
+		}
 		l.file(s, f, shown, i == 0)
 	}
+	l.casesFrom(s, files[0], first)
 	s.Path = display // a file stays a file; a directory stays the directory
 	l.check(s)
+	l.checkImportCases(s, first)
+	l.csvColumns()
 	if len(l.errs) > 0 {
 		return nil, l.errs.sorted()
 	}
@@ -139,6 +146,9 @@ type loader struct {
 	errs Errors
 	hash hash.Hash
 	data []byte // the file being read, to place errors that carry no line
+	// csvCols holds the header of each CSV file of cases read, by the
+	// file's name in errors: a problem at column N names the column.
+	csvCols map[string][]string
 }
 
 func (l *loader) errorf(file string, line, col int, format string, args ...any) {
@@ -203,6 +213,10 @@ func friendlyType(t string) string {
 		return "a turn's when (want asked, called, matches)"
 	case "SimUser":
 		return "a user (want model, instructions, knows)"
+	case "Import":
+		return "import (want match, attribute, rules)"
+	case "ImportRule":
+		return "an import rule (want case, prompt_regex, attribute, equals)"
 	}
 	return t
 }
@@ -264,25 +278,30 @@ func (l *loader) file(s *Suite, name, shown string, first bool) {
 	fmt.Fprintf(l.hash, "%s\x00%d\x00", path.Base(name), len(hashed))
 	l.hash.Write(hashed)
 	for i := range nodes {
-		n := &nodes[i]
-		c := new(Case)
-		if err := n.Load(c, yaml.WithKnownFields()); err != nil {
-			l.yamlErr(shown, err)
-			continue
-		}
-		c.File, c.Line = shown, n.Line
-		l.figureValues(c, n)
-		if a := mapValue(n, "attempts"); a != nil && c.Attempts == 0 {
-			l.errorf(c.File, a.Line, a.Column, "case %s: attempts is 0: want a positive number (leave it out for the suite's)", c.ID)
-		}
-		if tc := nodeAt(n, "action", "turn_cap"); tc != nil && c.Action != nil && c.Action.TurnCap == 0 {
-			l.errorf(c.File, tc.Line, tc.Column, "case %s: action turn_cap is 0: want a positive number (leave it out for the default)", c.ID)
-		}
-		l.answerChecks(c, n)
-		l.caseUser(c, n, s.User)
-		l.userTurns(c, n)
-		s.Cases = append(s.Cases, c)
+		l.caseNode(s, &nodes[i], shown)
 	}
+}
+
+// caseNode loads one case from its node in file, checks what the node
+// tells, and adds it to s.
+func (l *loader) caseNode(s *Suite, n *yaml.Node, file string) {
+	c := new(Case)
+	if err := n.Load(c, yaml.WithKnownFields()); err != nil {
+		l.yamlErr(file, err)
+		return
+	}
+	c.File, c.Line = file, n.Line
+	l.figureValues(c, n)
+	if a := mapValue(n, "attempts"); a != nil && c.Attempts == 0 {
+		l.errorf(c.File, a.Line, a.Column, "case %s: attempts is 0: want a positive number (leave it out for the suite's)", c.ID)
+	}
+	if tc := nodeAt(n, "action", "turn_cap"); tc != nil && c.Action != nil && c.Action.TurnCap == 0 {
+		l.errorf(c.File, tc.Line, tc.Column, "case %s: action turn_cap is 0: want a positive number (leave it out for the default)", c.ID)
+	}
+	l.answerChecks(c, n)
+	l.caseUser(c, n, s.User)
+	l.userTurns(c, n)
+	s.Cases = append(s.Cases, c)
 }
 
 // head checks the suite settings.
@@ -327,6 +346,7 @@ func (l *loader) head(s *Suite, file string, data []byte) {
 	l.checkSlice(s, file, data)
 	l.checkSurfaces(s, file, data)
 	l.checkReplay(s, file, data) // replay.go
+	l.checkImport(s, file, root) // importrule.go
 	if n := nodeAt(root, "turn_cap"); n != nil && s.TurnCap <= 0 {
 		l.errorf(file, n.Line, n.Column, "turn_cap is %d: want a positive number (leave it out for the default, 8)", s.TurnCap)
 	}

@@ -502,6 +502,9 @@ func TestDocExamples(t *testing.T) {
 			t.Errorf("%s: fragment %q: want case, cases or settings", at, ex.fragment)
 			continue
 		}
+		for name, data := range docDataFiles(t) { // what a cases_from names
+			files[name] = &fstest.MapFile{Data: data}
+		}
 		if err := validateYAML(s, doc); err != nil {
 			t.Errorf("%s: the example does not validate against the schema: %v\n%s", at, err, numbered(doc))
 		}

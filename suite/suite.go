@@ -126,6 +126,15 @@ type Suite struct {
 	// Replay says what of a tool's result mcpeval replay ignores when it
 	// compares it with the recorded one (see Replay); nil: nothing.
 	Replay *Replay `yaml:"replay,omitempty"`
+	// Import says how mcpeval import matches imported conversations to
+	// this suite's cases (see Import); nil: the command's --match alone.
+	Import *Import `yaml:"import,omitempty"`
+	// CasesFrom names further files of cases written as data, read after
+	// the YAML files in the order named: JSON Lines (.jsonl, one case
+	// object a line) or CSV (.csv, a header row naming the fields, then
+	// one case a row), each a path inside the suite's folder, from it.
+	// Their cases are the same as YAML cases (see docs/suite.md).
+	CasesFrom []string `yaml:"cases_from,omitempty"`
 	// Cases are the questions.
 	Cases []*Case `yaml:"-"`
 

@@ -22,7 +22,7 @@ import (
 const importHelp = `
 Usage: mcpeval import (--otlp FILE | --listen ADDR [--for DURATION] | --jsonl FILE |
                        --langfuse [--name NAME] [--tag TAG]... [--session ID] [--from TIME] [--to TIME])
-                      --match prompt|attribute[=KEY] --out DIR [--suite PATH]
+                      [--match prompt|attribute[=KEY]] --out DIR [--suite PATH]
        mcpeval import --langfuse-dataset NAME --out FILE.yaml
 
 Reads conversations a model had outside mcpeval (production traffic) into
@@ -56,6 +56,9 @@ Each conversation is matched to a case, explicitly:
                               first user message (both trimmed)
   --match attribute[=KEY]     the case the attribute KEY names
                               (mcpeval.case.id, as mcpeval export writes it)
+
+Without --match, the suite's import: settings say (match: prompt,
+attribute or rules, docs/production.md); --match overrides them.
 
 Conversations that match no case are listed, and written to
 DIR/unmatched.jsonl: none is dropped. See docs/production.md.
@@ -129,6 +132,9 @@ func importCmd(ctx context.Context, e *env, args []string) error {
 	}
 	s, err := loadSuite(*suitePath)
 	if err != nil {
+		return err
+	}
+	if m, err = suiteMatch(m, s); err != nil {
 		return err
 	}
 	var convs []ingest.Conversation
@@ -206,7 +212,7 @@ func parseMatch(s string) (ingest.Match, error) {
 	by, key, _ := strings.Cut(s, "=")
 	switch {
 	case s == "":
-		return ingest.Match{}, usagef("say how conversations are matched to cases: --match prompt or --match attribute[=KEY] (see mcpeval help import)")
+		return ingest.Match{}, nil // the suite's import: settings say
 	case by == ingest.ByPrompt && key == "" && !strings.Contains(s, "="):
 		return ingest.Match{By: by}, nil
 	case by == ingest.ByAttribute && (key != "" || !strings.Contains(s, "=")):

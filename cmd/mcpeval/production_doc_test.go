@@ -120,3 +120,50 @@ func keepAsCase(t *testing.T, doc, root string, run func(...string) string) {
 		t.Errorf("corpus after verifying: %d of %d cases checked (%v), want all", c.Verified, c.Cases, err)
 	}
 }
+
+// TestProductionDocImportRule runs the example of docs/production.md's
+// import rule: its suite saved as traffic/suite.yaml and its attempts as
+// traffic.jsonl, imported without --match, print what the page shows.
+func TestProductionDocImportRule(t *testing.T) {
+	b, err := os.ReadFile("../../docs/production.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "### The suite's import rule\n")
+	if !ok {
+		t.Fatal("docs/production.md has no section The suite's import rule")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	block := func(fence string) string {
+		t.Helper()
+		_, rest, ok := strings.Cut(sec, "\n"+fence+"\n")
+		if !ok {
+			t.Fatalf("the section shows no %s block", fence)
+		}
+		body, after, _ := strings.Cut(rest, "```")
+		sec = after
+		return body
+	}
+	suiteYAML, traffic, cmd, shown := block("```yaml"), block("```jsonl"), block("```sh"), block("```")
+	const want = "mcpeval import --jsonl traffic.jsonl --suite traffic --out runs/traffic\n"
+	if cmd != want {
+		t.Fatalf("the section shows the command %q, want %q", cmd, want)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll("traffic", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"traffic/suite.yaml": suiteYAML, "traffic.jsonl": traffic} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), strings.Fields(want)[1:], nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	if out.String() != shown {
+		t.Errorf("docs/production.md shows\n%s\nmcpeval import prints\n%s", shown, out.String())
+	}
+}

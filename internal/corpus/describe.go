@@ -40,6 +40,9 @@ type Case struct {
 	// Tools are the tools the case names anywhere (key and rules).
 	Tools    []string `json:"tools"`
 	Verified bool     `json:"verified"`
+	// From says where the case is written: FILE:LINE, a suite file or a
+	// file its cases_from names.
+	From string `json:"from"`
 }
 
 // Count is how many cases share a group, kind or tool, and how many of
@@ -82,7 +85,7 @@ func Describe(s *suite.Suite) *Corpus {
 		}
 	}
 	for _, c := range s.Cases {
-		dc := Case{ID: c.ID, Group: c.Group, Kind: Kind(c), Prompt: c.Prompt, Key: keyTools(c), Tools: caseTools(c), Verified: !c.Unverified()}
+		dc := Case{ID: c.ID, Group: c.Group, Kind: Kind(c), Prompt: c.Prompt, Key: keyTools(c), Tools: caseTools(c), Verified: !c.Unverified(), From: from(c)}
 		out.Cases = append(out.Cases, dc)
 		out.Total++
 		if dc.Verified {
@@ -96,6 +99,13 @@ func Describe(s *suite.Suite) *Corpus {
 	}
 	out.Groups, out.Kinds, out.Tools = sorted(groups), sorted(kinds), sorted(tools)
 	return out
+}
+
+func from(c *suite.Case) string {
+	if c.Line > 0 {
+		return fmt.Sprintf("%s:%d", c.File, c.Line)
+	}
+	return c.File
 }
 
 func keyTools(c *suite.Case) []string {
@@ -200,6 +210,9 @@ func (c *Corpus) Text(w io.Writer) error {
 			mark = "  [unverified]"
 		}
 		fmt.Fprintf(&b, "  %s  (%s)  key: %s%s\n    %s\n", termsafe.Line(k.ID), k.Kind, termsafe.Line(strings.Join(k.Key, " → ")), mark, termsafe.Line(strings.Join(strings.Fields(k.Prompt), " ")))
+		if k.From != "" {
+			fmt.Fprintf(&b, "    from %s\n", termsafe.Line(k.From))
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

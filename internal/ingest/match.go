@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,6 +19,9 @@ const (
 	// ByAttribute matches a conversation to the case its attribute
 	// Match.Key names (mcpeval.case.id by default).
 	ByAttribute = "attribute"
+	// ByRules matches a conversation to the case of the Match.Rules that
+	// hold of it: unmatched when none holds, or rules of several cases do.
+	ByRules = "rules"
 )
 
 // Match says how conversations are matched to cases.
@@ -24,6 +29,18 @@ type Match struct {
 	By string
 	// Key is the attribute of ByAttribute (CaseAttribute when empty).
 	Key string
+	// Rules are the rules of ByRules, as a suite's import: settings
+	// write them.
+	Rules []suite.ImportRule
+}
+
+// SuiteMatch is the matching a suite's import: settings say, and false
+// when it says none.
+func SuiteMatch(s *suite.Suite) (Match, bool) {
+	if s.Import == nil || s.Import.Match == "" {
+		return Match{}, false
+	}
+	return Match{By: s.Import.Match, Key: s.Import.Attribute, Rules: s.Import.Rules}, true
 }
 
 // Unmatched is a conversation no case took, with why.
@@ -55,8 +72,12 @@ func (m Match) Apply(s *suite.Suite, convs []Conversation) (*Result, error) {
 			p := strings.TrimSpace(c.Prompt)
 			byPrompt[p] = append(byPrompt[p], c.ID)
 		}
-	} else if m.By != ByAttribute {
-		return nil, fmt.Errorf("matching by %q: want %s or %s", m.By, ByPrompt, ByAttribute)
+	} else if m.By != ByAttribute && m.By != ByRules {
+		return nil, fmt.Errorf("matching by %q: want %s, %s or %s", m.By, ByPrompt, ByAttribute, ByRules)
+	}
+	rules, err := compileRules(s, m.Rules)
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{}
 	n := map[string]int{}
@@ -85,6 +106,8 @@ func (m Match) Apply(s *suite.Suite, convs []Conversation) (*Result, error) {
 			default:
 				id = v
 			}
+		case ByRules:
+			id, why = rules.match(cv)
 		}
 		if id == "" {
 			res.Unmatched = append(res.Unmatched, Unmatched{From: cv.From, Why: why, Prompt: cv.Attempt.Prompt, Attempt: cv.Attempt})
@@ -108,4 +131,57 @@ func (m Match) Apply(s *suite.Suite, convs []Conversation) (*Result, error) {
 		return a.N < b.N
 	})
 	return res, nil
+}
+
+// rule is an import rule ready to test conversations with.
+type rule struct {
+	suite.ImportRule
+	re *regexp.Regexp
+}
+
+type ruleSet []rule
+
+func compileRules(s *suite.Suite, in []suite.ImportRule) (ruleSet, error) {
+	out := make(ruleSet, 0, len(in))
+	for i, r := range in {
+		if s.Case(r.Case) == nil {
+			return nil, fmt.Errorf("import rule %d: no case %s in suite %s", i+1, r.Case, s.Name)
+		}
+		var re *regexp.Regexp
+		if r.PromptRegex != "" {
+			var err error
+			if re, err = regexp.Compile(r.PromptRegex); err != nil {
+				return nil, fmt.Errorf("import rule %d: prompt_regex: %w", i+1, err)
+			}
+		}
+		out = append(out, rule{r, re})
+	}
+	return out, nil
+}
+
+// match returns the case whose rules hold of cv, or why none is taken.
+func (rs ruleSet) match(cv Conversation) (id, why string) {
+	var ids []string
+	for _, r := range rs {
+		holds := false
+		if r.re != nil {
+			holds = r.re.MatchString(cv.Attempt.Prompt)
+		} else {
+			v, ok := cv.Attrs[r.Attribute]
+			holds = ok && v == r.Equals
+		}
+		if holds && !slices.Contains(ids, r.Case) {
+			ids = append(ids, r.Case)
+		}
+	}
+	switch len(ids) {
+	case 0:
+		if strings.TrimSpace(cv.Attempt.Prompt) == "" {
+			return "", "no rule holds, and it has no prompt (was the traffic exported with its content?)"
+		}
+		return "", "no import rule holds"
+	case 1:
+		return ids[0], ""
+	}
+	return "", "import rules of several cases hold (" + strings.Join(ids, ", ") + ")"
 }
