@@ -338,13 +338,13 @@ func (e *Output) canonical() any {
 	ps := func(in []Pair) []pair {
 		var out []pair
 		for _, p := range in {
-			out = append(out, pair{p.Path, p.To})
+			out = append(out, pair(p))
 		}
 		return out
 	}
 	var ls []limit
 	for _, l := range e.Limit {
-		ls = append(ls, limit{l.Path, l.N})
+		ls = append(ls, limit(l))
 	}
 	var t *string
 	if e.HasText {

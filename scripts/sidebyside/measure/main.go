@@ -43,7 +43,7 @@ func main() {
 
 func measure(w io.Writer, args []string) (int, error) {
 	if len(args) == 0 {
-		return 2, fmt.Errorf("usage: measure run|report ...")
+		return 2, fmt.Errorf("usage: measure run|report")
 	}
 	switch args[0] {
 	case "run":
