@@ -45,6 +45,11 @@ const NotGradedImported = "not graded: imported traffic has no fixtures"
 // hand them to Add.
 func NewGrader(s *suite.Suite, r *record.Run) *Grader {
 	g := &Grader{s: s, run: r, index: map[string]int{}, missing: map[string]int{}}
+	if r.Header.Preflight.Valid {
+		// A verdict per planned attempt, room made once: a slice grown
+		// by appending leaves its smaller copies behind, as large again.
+		g.graded = make([]AttemptGrade, 0, len(r.Header.Planned))
+	}
 	for i, c := range s.Cases {
 		if _, ok := g.index[c.ID]; !ok {
 			g.index[c.ID] = i
