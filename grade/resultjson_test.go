@@ -92,9 +92,9 @@ func TestReadResultIsUnmarshal(t *testing.T) {
 			t.Errorf("%s: read attempt by attempt, the rest is\n%+v\nwant\n%+v", name, head, &want)
 		}
 	}
-	got, _ := ReadResult(strings.NewReader(`{"attempts":[{"case":"x","n":1},{"case":"x","n":2}]}`), nil)
+	got, _ := ReadResult(strings.NewReader(`{"attempts":[{"case":"spend/groceries","n":1},{"case":"spend/groceries","n":2}]}`), nil)
 	if a, b := got.Attempts[0].Case, got.Attempts[1].Case; a != b || unsafeData(a) != unsafeData(b) {
-		t.Errorf("the attempts of case x hold two copies of its id")
+		t.Errorf("the attempts of one case hold two copies of its id")
 	}
 }
 
