@@ -1,8 +1,9 @@
 package grade
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/mcpeval/mcpeval/grade/actions"
 	"github.com/mcpeval/mcpeval/record"
@@ -15,10 +16,12 @@ import (
 // attempt, so a run of any size is graded in memory proportional to its
 // verdicts. Fed a record's attempts in order, its Result is Run's.
 type Grader struct {
-	s        *suite.Suite
-	run      *record.Run
-	n        int
-	byCase   map[string][]AttemptGrade
+	s      *suite.Suite
+	run    *record.Run
+	n      int
+	graded []AttemptGrade // the verdicts, in the order added
+	// index is each case's place in the suite, the order of Result.
+	index    map[string]int
 	missing  map[string]int
 	order    []string // the missing cases, in the order first seen
 	actions  *actions.Aggregator
@@ -51,7 +54,17 @@ const NotGradedImported = "not graded: imported traffic has no fixtures"
 // Dir, Header, End and Warnings are read; its attempts, if any, are not:
 // hand them to Add.
 func NewGrader(s *suite.Suite, r *record.Run) *Grader {
-	g := &Grader{s: s, run: r, byCase: map[string][]AttemptGrade{}, missing: map[string]int{}}
+	g := &Grader{s: s, run: r, index: map[string]int{}, missing: map[string]int{}}
+	if r.Header.Preflight.Valid {
+		// A verdict per planned attempt, room made once: a slice grown
+		// by appending leaves its smaller copies behind, as large again.
+		g.graded = make([]AttemptGrade, 0, len(r.Header.Planned))
+	}
+	for i, c := range s.Cases {
+		if _, ok := g.index[c.ID]; !ok {
+			g.index[c.ID] = i
+		}
+	}
 	if r.Header.Preflight.Valid && hasActions(s) && !r.Header.Imported() {
 		g.actions = actions.NewAggregator(s)
 		g.actions.Run(&r.Header)
@@ -127,12 +140,15 @@ func (g *Grader) Add(a *record.Attempt) {
 		}
 		return
 	}
-	g.byCase[c.ID] = append(g.byCase[c.ID], ag)
+	g.graded = append(g.graded, ag)
 }
 
 // Result adds up the attempts added so far. A run whose preflight failed
 // is not graded; attempts of cases the suite does not have are reported in
 // Warnings, not graded.
+//
+// The verdicts are handed over to the Result, sorted where they are, not
+// copied: Result is called once, after the last Add.
 func (g *Grader) Result() *Result {
 	r, s := g.run, g.s
 	h := &r.Header
@@ -164,14 +180,28 @@ func (g *Grader) Result() *Result {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("case %s: %d attempt%s recorded, but the suite has no such case: not graded", id, g.missing[id], plural(g.missing[id])))
 	}
 
+	g.sort()
+	res.Attempts = g.graded[:len(g.graded):len(g.graded)]
+	if res.Attempts == nil {
+		res.Attempts = []AttemptGrade{}
+	}
+	g.graded = nil
 	groups := map[string]*GroupStats{}
 	var groupOrder []string
-	for _, c := range s.Cases {
-		as, t := g.byCase[c.ID], g.counted[c.ID]
+	rest := res.Attempts
+	for i, c := range s.Cases {
+		if g.index[c.ID] != i {
+			continue // a second case of the same id: its attempts are the first's
+		}
+		k := 0
+		for k < len(rest) && rest[k].Case == c.ID {
+			k++
+		}
+		as, t := rest[:k], g.counted[c.ID]
+		rest = rest[k:]
 		if len(as) == 0 && t == nil {
 			continue
 		}
-		sort.SliceStable(as, func(i, j int) bool { return as[i].N < as[j].N })
 		cs := CaseStats{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Judged: c.JudgedOnly()}
 		gs := groups[c.Group]
 		if gs == nil && !c.JudgedOnly() {
@@ -180,7 +210,6 @@ func (g *Grader) Result() *Result {
 			groupOrder = append(groupOrder, c.Group)
 		}
 		for _, ag := range as {
-			res.Attempts = append(res.Attempts, ag)
 			cs.add(ag)
 			if c.JudgedOnly() {
 				if res.Judged == nil {
@@ -260,6 +289,44 @@ func (c *Counts) merge(o Counts) {
 	c.Passed += o.Passed
 	c.Failed += o.Failed
 	c.Errors += o.Errors
+}
+
+// sort puts the verdicts in the order of Result: the cases in suite
+// order, each case's attempts by number, attempts of the same number in
+// the order added. They are moved in place, each once, after a stable
+// sort of their positions.
+func (g *Grader) sort() {
+	as := g.graded
+	perm := make([]int32, len(as))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(i, j int32) int {
+		a, b := &as[i], &as[j]
+		if c := cmp.Compare(g.index[a.Case], g.index[b.Case]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.N, b.N)
+	})
+	// Position i takes the verdict at perm[i]: follow each cycle of the
+	// permutation once, marking the positions done.
+	for i := range perm {
+		if perm[i] < 0 || int(perm[i]) == i {
+			continue
+		}
+		held := as[i]
+		j := i
+		for {
+			from := int(perm[j])
+			perm[j] = -1
+			if from == i {
+				as[j] = held
+				break
+			}
+			as[j] = as[from]
+			j = from
+		}
+	}
 }
 
 // countReads counts attempt a's reads of the server's resources.

@@ -1,8 +1,10 @@
 package grade
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -96,6 +98,51 @@ func TestGraderKeepsNoAttempt(t *testing.T) {
 	}
 	if d := cmp.Diff(Run(s, r), g.Result(), cmp.FilterPath(func(p cmp.Path) bool { return p.String() == "Warnings" }, cmp.Ignore())); d != "" {
 		t.Errorf("Grader depends on attempts after Add (-Run +Grader):\n%s", d)
+	}
+}
+
+// TestGraderOrdersAttempts: attempts added in any order (a run's workers
+// finish out of order) come out in suite order, each case's by number,
+// attempts of the same number in the order added.
+func TestGraderOrdersAttempts(t *testing.T) {
+	s := loadSuite(t)
+	r := testRun(t)
+	g := NewGrader(s, &record.Run{Header: r.Header, End: &record.End{Complete: true}})
+	var added []AttemptGrade
+	add := func(a record.Attempt) {
+		g.Add(&a)
+		added = append(added, Attempt(s, s.Case(a.Case), &r.Header, &a))
+	}
+	for i := len(r.Attempts) - 1; i >= 0; i-- {
+		a := r.Attempts[i]
+		add(a)
+		a.N += 7
+		add(a)
+		if i%3 == 0 {
+			a.N -= 7
+			a.End, a.Error = record.EndError, &record.Error{Kind: record.KindTarget, Message: "again"}
+			add(a) // a second attempt of the same number, after the first
+		}
+	}
+	var want []string
+	for _, c := range s.Cases {
+		var as []AttemptGrade
+		for _, a := range added {
+			if a.Case == c.ID {
+				as = append(as, a)
+			}
+		}
+		sort.SliceStable(as, func(i, j int) bool { return as[i].N < as[j].N })
+		for _, a := range as {
+			want = append(want, fmt.Sprintf("%s#%d %s", a.Case, a.N, a.Outcome))
+		}
+	}
+	var got []string
+	for _, a := range g.Result().Attempts {
+		got = append(got, fmt.Sprintf("%s#%d %s", a.Case, a.N, a.Outcome))
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("the attempts' order (-want +got):\n%s", d)
 	}
 }
 

@@ -344,6 +344,10 @@ func scanLines(rd io.Reader, name string, run *Run, ignored func(off int64, size
 				return fmt.Errorf("%s:1: record format %q: this mcpeval reads %q", name, l.Header.Format, Format)
 			}
 			run.Header = *l.Header
+			internPlanned(run.Header.Planned)
+			// Room for the attempts planned, made once: a map grown
+			// line by line leaves its smaller copies behind.
+			seen = make(map[seenKey]seenAt, len(run.Header.Planned))
 		case l.Header != nil:
 			return fmt.Errorf("%s:%d: a second header", name, n)
 		case l.Attempt != nil:
@@ -396,6 +400,21 @@ func scanLines(rd io.Reader, name string, run *Run, ignored func(off int64, size
 		run.Warnings = append(run.Warnings, run.End.Warnings...)
 	}
 	return nil
+}
+
+// internPlanned makes the planned attempts of one case share one copy of
+// its id: a header decoded holds a string per planned attempt, 100,000 of
+// them for a large run.
+func internPlanned(ps []Planned) {
+	ids := map[string]string{}
+	for i := range ps {
+		id, ok := ids[ps[i].Case]
+		if !ok {
+			id = ps[i].Case
+			ids[id] = id
+		}
+		ps[i].Case = id
+	}
 }
 
 // lightLine is a record line as far as reading it by the rules needs: the

@@ -72,6 +72,9 @@ func Open(dir string) (*Reader, error) {
 			r.lines[l.replaces] = s
 			return
 		}
+		if r.lines == nil {
+			r.lines = make([]span, 0, len(r.run.Header.Planned)) // room made once
+		}
 		r.lines = append(r.lines, s)
 	})
 	if err == nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -254,5 +255,26 @@ func TestReadHeader(t *testing.T) {
 		if herr == nil || rerr == nil || herr.Error() != rerr.Error() {
 			t.Errorf("%s: ReadHeader error %v, Read's %v", name, herr, rerr)
 		}
+	}
+}
+
+// TestOpenSharesPlannedIDs: the planned attempts of one case share one
+// copy of its id, which a header decoded holds once per attempt.
+func TestOpenSharesPlannedIDs(t *testing.T) {
+	dir := t.TempDir()
+	h := &Header{Planned: []Planned{{Case: "spend/groceries", N: 1}, {Case: "spend/groceries", N: 2}, {Case: "b", N: 1}}}
+	w, err := Create(dir, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p := r.Run().Header.Planned
+	if len(p) != 3 || p[0].Case != "spend/groceries" || unsafe.StringData(p[0].Case) != unsafe.StringData(p[1].Case) {
+		t.Errorf("planned %v: the attempts of one case hold two copies of its id", p)
 	}
 }

@@ -26,19 +26,35 @@ const hundredK = 527
 //
 //	go test ./cmd/mcpeval -run '^$' -bench BenchmarkMemoryAt100k -benchtime 1x -timeout 3h
 //
-// Set MCPEVAL_MEM100K_DIR=DIR to keep the records and shards it makes in
-// DIR and measure another build, or one command at a time, against them:
-// those it finds complete there are used again.
+// Making the records takes a good part of that. With
+// $MCPEVAL_MEMORY_100K set to a directory, they are made there and kept,
+// and records found complete there are used again, so that one command
+// is measured at a time without making them each time:
+//
+//	MCPEVAL_MEMORY_100K=/tmp/mem100k go test ./cmd/mcpeval -run '^$' -bench 'BenchmarkMemoryAt100k/score' -benchtime 1x -timeout 3h
+//
+// A command that writes beside a record (score writes its grades) writes
+// in the kept directory too.
 func BenchmarkMemoryAt100k(b *testing.B) {
-	dir, small, big := b.TempDir(), "", ""
-	if keep := os.Getenv("MCPEVAL_MEM100K_DIR"); keep != "" {
-		dir = keep
-		small, big = filepath.Join(dir, "small"), filepath.Join(dir, "big")
+	dir := b.TempDir()
+	small, big := filepath.Join(dir, "small"), filepath.Join(dir, "big")
+	keep := os.Getenv("MCPEVAL_MEMORY_100K")
+	if keep != "" {
+		small, big = filepath.Join(keep, "small"), filepath.Join(keep, "big")
 	}
-	if small == "" || !complete(small) || !complete(big) {
-		os.RemoveAll(filepath.Join(dir, "small"))
-		os.RemoveAll(filepath.Join(dir, "big"))
-		small, big = householdRecords(b, dir, hundredK)
+	records := dir // where the records are, the outputs staying in dir
+	if keep != "" {
+		records = keep
+	}
+	if keep == "" || !complete(small) || !complete(big) {
+		if keep != "" {
+			if err := os.MkdirAll(keep, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			os.RemoveAll(small)
+			os.RemoveAll(big)
+		}
+		small, big = householdRecords(b, records, hundredK)
 	}
 	base, err := record.Read(small)
 	if err != nil {
@@ -48,11 +64,13 @@ func BenchmarkMemoryAt100k(b *testing.B) {
 		var dirs []string
 		for k := 1; k <= 2; k++ {
 			d := filepath.Join(root, "shard", string(rune('0'+k)))
-			if !complete(d) {
-				os.RemoveAll(d)
-				if err := replayShard(base, d, times, record.Shard{K: k, N: 2}); err != nil {
-					b.Fatal(err)
-				}
+			if keep != "" && complete(d) {
+				dirs = append(dirs, d)
+				continue
+			}
+			os.RemoveAll(d)
+			if err := replayShard(base, d, times, record.Shard{K: k, N: 2}); err != nil {
+				b.Fatal(err)
 			}
 			dirs = append(dirs, d)
 		}
@@ -63,11 +81,11 @@ func BenchmarkMemoryAt100k(b *testing.B) {
 		shards    []string
 		attempts  string
 	}{
-		{"attempts=190", small, shards(filepath.Join(dir, "s"), 1), "10"},
-		{"attempts=100130", big, shards(filepath.Join(dir, "b"), hundredK), "5270"},
+		{"attempts=190", small, shards(filepath.Join(records, "s"), 1), "10"},
+		{"attempts=100130", big, shards(filepath.Join(records, "b"), hundredK), "5270"},
 	}
-	outs, out := b.TempDir(), 0
-	next := func() string { out++; return filepath.Join(outs, fmt.Sprintf("out%d", out)) }
+	out := 0
+	next := func() string { out++; return filepath.Join(dir, fmt.Sprintf("out%d", out)) }
 	for _, c := range []struct {
 		name string
 		args func(rec string, shards []string, attempts string) []string

@@ -111,6 +111,7 @@ type runFlags struct {
 }
 
 func runCmd(ctx context.Context, e *env, args []string) error {
+	defer limitHeap()()
 	var f runFlags
 	fs := newFlags(e, "run", runHelp+outRootHelp+ciHelp)
 	fs.StringVar(&f.suite, "suite", "", "suite `PATH` or embedded suite name")

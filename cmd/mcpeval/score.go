@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -49,7 +50,28 @@ func init() {
 	register(&command{name: "report", summary: "show a graded run (text, --json or --markdown)", run: reportCmd})
 }
 
+// heapLimit is the soft memory limit of score, report and run: what they
+// hold at once is a verdict per attempt and the attempt being read, a few
+// tens of MB at 100,000 attempts, while the garbage of reading the attempts
+// one by one would otherwise grow the heap to twice that before it is
+// collected.
+const heapLimit = 40 << 20
+
+// limitHeap sets the Go runtime's soft memory limit to heapLimit, unless
+// the environment sets one (GOMEMLIMIT), and returns the function that
+// puts the previous one back. Near the limit the garbage collector runs
+// sooner, never with more than half the CPU: a command holding more than
+// the limit runs on, collecting more often.
+func limitHeap() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(heapLimit)
+	return func() { debug.SetMemoryLimit(prev) }
+}
+
 func scoreCmd(ctx context.Context, e *env, args []string) error {
+	defer limitHeap()()
 	fs := newFlags(e, "score", scoreHelp)
 	suitePath := fs.String("suite", "", "suite `PATH` (default: the run's)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
@@ -114,6 +136,7 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 }
 
 func reportCmd(ctx context.Context, e *env, args []string) error {
+	defer limitHeap()()
 	fs := newFlags(e, "report", reportHelp)
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	asMD := fs.Bool("markdown", false, "print the summary as Markdown")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,25 @@ func TestMergeWritesEveryFile(t *testing.T) {
 	}
 	if graded := argumentsColumnOf(t, filepath.Join(merged, "grades.json")); graded != `{"Num":6,"Den":6}` {
 		t.Errorf("the merged run's grades.json: arguments %s, want 6/6", graded)
+	}
+}
+
+// TestLimitHeap: score, report and run set the soft memory limit for as
+// long as they run and put the previous one back, and leave alone one the
+// environment sets.
+func TestLimitHeap(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	restore := limitHeap()
+	if got := debug.SetMemoryLimit(-1); got != heapLimit {
+		t.Errorf("the limit while a command runs: %d, want %d", got, heapLimit)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Errorf("the limit after: %d, want the previous %d", got, prev)
+	}
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	limitHeap()()
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Errorf("with GOMEMLIMIT set, the limit became %d", got)
 	}
 }

@@ -264,7 +264,7 @@ func (g *Graded) judge(ctx context.Context, opts Options, asked *record.Run) {
 // this grading does not produce.
 func (g *Graded) write() {
 	dir := g.Record.Dir
-	g.problem(rundir.WriteJSON(rundir.Path(dir, rundir.Grades), g.Result))
+	g.problem(rundir.WriteGrades(dir, g.Result))
 	if g.Result.Actions != nil {
 		g.problem(rundir.WriteJSON(rundir.Path(dir, rundir.Actions), g.Result.Actions))
 	} else {

@@ -123,18 +123,46 @@ var ErrNoGrades = errors.New("no grades")
 
 // ReadGrades reads the grades last written to run directory dir. A run
 // with no grades file returns an error wrapping ErrNoGrades.
-func ReadGrades(dir string) (*grade.Result, error) {
+func ReadGrades(dir string) (*grade.Result, error) { return EachGrade(dir, nil) }
+
+// EachGrade reads the grades last written to run directory dir as a stream
+// (grade.ReadResult): each attempt's grade is handed to each, in the
+// file's order, and not kept, and the rest of the graded run is returned
+// (its Attempts nil). It is the way to read the grades of a run of any
+// size holding only what is shown of its attempts. With each nil it is
+// ReadGrades. A run with no grades file returns an error wrapping
+// ErrNoGrades; an error of each is returned as it is.
+func EachGrade(dir string, each func(*grade.AttemptGrade) error) (*grade.Result, error) {
 	p := Path(dir, Grades)
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", p, ErrNoGrades)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading grades: %w", err)
 	}
-	var res grade.Result
-	if err := json.Unmarshal(b, &res); err != nil {
+	defer f.Close()
+	var eachErr error
+	fn := each
+	if each != nil {
+		fn = func(a *grade.AttemptGrade) error {
+			eachErr = each(a)
+			return eachErr
+		}
+	}
+	res, err := grade.ReadResult(f, fn)
+	if err != nil {
+		if eachErr != nil {
+			return nil, eachErr
+		}
 		return nil, fmt.Errorf("%s: %v", p, err)
 	}
-	return &res, nil
+	return res, nil
+}
+
+// WriteGrades writes res to run directory dir's grades file, atomically
+// (WriteFile), as WriteJSON would write it, an attempt at a time
+// (grade.WriteResult).
+func WriteGrades(dir string, res *grade.Result) error {
+	return WriteFile(Path(dir, Grades), func(w io.Writer) error { return grade.WriteResult(w, res) })
 }

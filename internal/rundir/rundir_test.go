@@ -2,9 +2,11 @@ package rundir
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/grade"
@@ -114,5 +116,42 @@ func onlyFiles(t *testing.T, dir string, names ...string) {
 		if got[i] != names[i] {
 			t.Fatalf("%s holds %v, want %v", dir, got, names)
 		}
+	}
+}
+
+// TestWriteGradesEachGrade: WriteGrades writes what WriteJSON writes, and
+// EachGrade hands its attempts on one by one, keeping none, or stops
+// with each's error.
+func TestWriteGradesEachGrade(t *testing.T) {
+	dir := t.TempDir()
+	res := &grade.Result{RunID: "r1", Valid: true, Attempts: []grade.AttemptGrade{
+		{Case: "a", N: 1, Outcome: grade.Pass, Reasons: []grade.Reason{}},
+		{Case: "a", N: 2, Outcome: grade.Fail, Reasons: []grade.Reason{{Check: grade.CheckFigures, Message: "<missing>"}}},
+	}, Totals: grade.Totals{Counts: grade.Counts{Passed: 1, Failed: 1}}}
+	if err := WriteJSON(Path(dir, "want.json"), res); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteGrades(dir, res); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(Path(dir, "want.json"))
+	got, _ := os.ReadFile(Path(dir, Grades))
+	if string(got) != string(want) {
+		t.Errorf("WriteGrades wrote\n%s\nwant\n%s", got, want)
+	}
+	var seen []string
+	head, err := EachGrade(dir, func(a *grade.AttemptGrade) error {
+		seen = append(seen, fmt.Sprintf("%s#%d %s", a.Case, a.N, a.Outcome))
+		return nil
+	})
+	if err != nil || head.Attempts != nil || head.RunID != "r1" || head.Totals.Failed != 1 || strings.Join(seen, ",") != "a#1 pass,a#2 fail" {
+		t.Errorf("EachGrade: %v, %+v, handed on %v", err, head, seen)
+	}
+	stop := errors.New("stop")
+	if _, err := EachGrade(dir, func(*grade.AttemptGrade) error { return stop }); err != stop {
+		t.Errorf("EachGrade stopped by each: %v, want its error as it is", err)
+	}
+	if _, err := EachGrade(t.TempDir(), func(*grade.AttemptGrade) error { return nil }); !errors.Is(err, ErrNoGrades) {
+		t.Errorf("EachGrade without grades: %v, want ErrNoGrades", err)
 	}
 }
