@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,7 +48,10 @@ func (c *cachedToken) setToken(t *oauth2.Token) {
 		c.RefreshToken = t.RefreshToken
 	}
 	if scope, ok := t.Extra("scope").(string); ok && scope != "" {
+		// A set (RFC 6749 §3.3): kept sorted, as unionScopes keeps
+		// what is asked for, whatever order the server grants in.
 		c.Scopes = strings.Fields(scope)
+		slices.Sort(c.Scopes)
 	}
 }
 
