@@ -53,9 +53,15 @@ const NotGradedImported = "not graded: imported traffic has no fixtures"
 // NewGrader starts grading run r against suite s as it is now. Only r's
 // Dir, Header, End and Warnings are read; its attempts, if any, are not:
 // hand them to Add.
-func NewGrader(s *suite.Suite, r *record.Run) *Grader {
+func NewGrader(s *suite.Suite, r *record.Run) *Grader { return newGrader(s, r, false) }
+
+// newGrader is NewGrader, or NewCounter when counting: a counting grader
+// keeps no verdict, so it makes no room for them.
+func newGrader(s *suite.Suite, r *record.Run, counting bool) *Grader {
 	g := &Grader{s: s, run: r, index: map[string]int{}, missing: map[string]int{}}
-	if r.Header.Preflight.Valid {
+	if counting {
+		g.counted = map[string]*tally{}
+	} else if r.Header.Preflight.Valid {
 		// A verdict per planned attempt, room made once: a slice grown
 		// by appending leaves its smaller copies behind, as large again.
 		g.graded = make([]AttemptGrade, 0, len(r.Header.Planned))
@@ -78,11 +84,7 @@ func NewGrader(s *suite.Suite, r *record.Run) *Grader {
 // its Add keeps no verdict but adds each to its case's counts, so that a
 // run of any size is graded in memory that does not grow with its
 // attempts. Its Result is Run's without the attempts (Attempts is empty).
-func NewCounter(s *suite.Suite, r *record.Run) *Grader {
-	g := NewGrader(s, r)
-	g.counted = map[string]*tally{}
-	return g
-}
+func NewCounter(s *suite.Suite, r *record.Run) *Grader { return newGrader(s, r, true) }
 
 // Add grades attempt a. The attempt is not kept.
 func (g *Grader) Add(a *record.Attempt) {

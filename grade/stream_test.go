@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"testing"
 
@@ -210,5 +211,36 @@ func TestCounterMatchesGrader(t *testing.T) {
 	}
 	if res := streamed(t, rs, filepath.Join("..", "internal", "report", "testdata", "record.jsonl")); res.Totals.Failed == 0 || res.Totals.Passed == 0 {
 		t.Errorf("the report's run should have passes and failures: totals %+v", res.Totals)
+	}
+}
+
+// TestCounterRoomDoesNotGrowWithPlan: a counting grader makes no room for
+// a verdict per planned attempt, since it keeps none: starting one for a
+// run that plans 100,000 attempts allocates what starting one for a run
+// of its few attempts does, within 1 MB.
+func TestCounterRoomDoesNotGrowWithPlan(t *testing.T) {
+	s := loadSuite(t)
+	r := testRun(t)
+	big := *r
+	big.Header.Planned = nil
+	for n := 1; len(big.Header.Planned) < 100_000; n++ {
+		for _, a := range r.Attempts {
+			big.Header.Planned = append(big.Header.Planned, record.Planned{Case: a.Case, N: n})
+		}
+	}
+	allocated := func(r *record.Run) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		g := NewCounter(s, r)
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(g)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := allocated(r), allocated(&big)
+	if large > small+1<<20 {
+		t.Errorf("NewCounter allocated %d bytes for a run planning %d attempts, %d for one planning %d: want within 1 MB", large, len(big.Header.Planned), small, len(r.Header.Planned))
+	}
+	if !big.Header.Preflight.Valid {
+		t.Fatal("the run is not valid: no verdict would be made room for")
 	}
 }

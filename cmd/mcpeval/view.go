@@ -53,6 +53,14 @@ func init() {
 }
 
 func viewCmd(ctx context.Context, e *env, args []string) error {
+	// A run read holds a verdict per attempt, some 20 MB at 100,000
+	// attempts, while reading its attempts one by one makes as much
+	// garbage again: the soft limit keeps the peak near what is held. It
+	// costs an idle server nothing (the collector runs only as it
+	// allocates); one holding more than the limit (several large runs)
+	// collects more often while it reads a run or serves a page, never
+	// with more than half the CPU.
+	defer limitHeap()()
 	var addr, reviewer string
 	var readOnly bool
 	fs := newFlags(e, "view", viewHelp)
