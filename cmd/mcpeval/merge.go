@@ -34,6 +34,7 @@ func init() {
 }
 
 func mergeCmd(ctx context.Context, e *env, args []string) error {
+	defer limitHeap()()
 	fs := newFlags(e, "merge", mergeHelp)
 	out := fs.String("out", "", "the merged run's `DIR` (required)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")

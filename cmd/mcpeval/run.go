@@ -386,11 +386,9 @@ func (f *runFlags) prepareResume(e *env, fs *flagSet) (*record.Run, error) {
 	return resume, nil
 }
 
-// neverGraded reports whether run directory dir holds no grades.
-func neverGraded(dir string) bool {
-	_, err := rundir.ReadGrades(dir)
-	return errors.Is(err, rundir.ErrNoGrades)
-}
+// neverGraded reports whether run directory dir holds no grades; the
+// grades of a large run are not read to find out.
+func neverGraded(dir string) bool { return !rundir.Graded(dir) }
 
 // overrides returns the target flags as runner.ResolveTarget takes them,
 // for the target of surface sf (nil: the suite's).

@@ -50,7 +50,7 @@ func init() {
 	register(&command{name: "report", summary: "show a graded run (text, --json or --markdown)", run: reportCmd})
 }
 
-// heapLimit is the soft memory limit of score, report and run: what they
+// heapLimit is the soft memory limit of score, report, merge and run: what they
 // hold at once is a verdict per attempt and the attempt being read, a few
 // tens of MB at 100,000 attempts, while the garbage of reading the attempts
 // one by one would otherwise grow the heap to twice that before it is

@@ -283,11 +283,9 @@ func (g *Graded) problem(err error) {
 	}
 }
 
-// neverGraded reports whether run directory dir holds no grades.
-func neverGraded(dir string) bool {
-	_, err := rundir.ReadGrades(dir)
-	return errors.Is(err, rundir.ErrNoGrades)
-}
+// neverGraded reports whether run directory dir holds no grades; the
+// grades of a large run are not read to find out.
+func neverGraded(dir string) bool { return !rundir.Graded(dir) }
 
 // WithoutErrors returns rec as a resume sees it when errored attempts are
 // to be run again: without its errored attempts, and not ended, so that

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -82,6 +84,22 @@ type SummaryAttempt struct {
 // record is. h and cost may be nil; opts add to it (WithAgreement, the
 // judge's measured agreement, in the judged block).
 func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost, opts ...Option) *Summary {
+	s := summaryHead(res, h, recordPath, cost, opts)
+	for _, c := range res.Cases {
+		sc := summaryCase(&c)
+		for _, a := range res.Attempts {
+			if a.Case != c.ID {
+				continue
+			}
+			sc.Attempts = append(sc.Attempts, summaryAttempt(&a))
+		}
+		s.Cases = append(s.Cases, sc)
+	}
+	return s
+}
+
+// summaryHead is the summary of res without its cases (an empty list).
+func summaryHead(res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost, opts []Option) *Summary {
 	o := collect(opts)
 	s := &Summary{
 		RunID: res.RunID, Model: res.Model, Valid: res.Valid, Invalid: res.Invalid, Record: recordPath,
@@ -97,33 +115,125 @@ func NewSummary(res *grade.Result, h *record.Header, recordPath string, cost *us
 			s.Model = h.Model.Spec
 		}
 	}
-	for _, c := range res.Cases {
-		sc := SummaryCase{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Counts: c.Counts, PassAtK: c.PassAtK, PassHatK: c.PassHatK, K: c.K, Inconsistent: c.Inconsistent, Judged: c.Judged, Attempts: []SummaryAttempt{}}
-		for _, a := range res.Attempts {
-			if a.Case != c.ID {
-				continue
-			}
-			reasons := a.Reasons
-			if reasons == nil {
-				reasons = []grade.Reason{}
-			}
-			sc.Attempts = append(sc.Attempts, SummaryAttempt{N: a.N, Verdict: a.Outcome, Reasons: reasons, ErrorKind: a.ErrorKind, ToolErrors: a.ToolErrors, Judge: a.Judge, Judged: a.Judged})
-		}
-		s.Cases = append(s.Cases, sc)
-	}
 	return s
+}
+
+// summaryCase is the summary of case c, without its attempts (an empty
+// list).
+func summaryCase(c *grade.CaseStats) SummaryCase {
+	return SummaryCase{ID: c.ID, Group: c.Group, Prompt: c.Prompt, Counts: c.Counts, PassAtK: c.PassAtK, PassHatK: c.PassHatK, K: c.K, Inconsistent: c.Inconsistent, Judged: c.Judged, Attempts: []SummaryAttempt{}}
+}
+
+// summaryAttempt is the summary of attempt a.
+func summaryAttempt(a *grade.AttemptGrade) SummaryAttempt {
+	reasons := a.Reasons
+	if reasons == nil {
+		reasons = []grade.Reason{}
+	}
+	return SummaryAttempt{N: a.N, Verdict: a.Outcome, Reasons: reasons, ErrorKind: a.ErrorKind, ToolErrors: a.ToolErrors, Judge: a.Judge, Judged: a.Judged}
 }
 
 // JSON writes the summary of res as indented JSON: run_id, model, valid,
 // record (recordPath), cases with their attempts' verdicts and reasons,
 // totals, the judged cases with their judges' agreement, resource reads
 // and cost. h and cost may be nil; opts add to it (WithAgreement).
+//
+// It writes what json.Encoder would write of NewSummary, byte for byte,
+// attempt by attempt: neither a copy of every verdict nor the whole
+// document is held at once.
 func JSON(w io.Writer, res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost, opts ...Option) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(NewSummary(res, h, recordPath, cost, opts...)); err != nil {
+	if err := writeSummary(w, res, h, recordPath, cost, opts); err != nil {
 		return fmt.Errorf("writing JSON summary: %w", err)
 	}
 	return nil
+}
+
+// writeSummary writes the summary of res as JSON writes it; the cases
+// and their attempts are encoded one at a time and spliced in where the
+// indented encoding of the rest has them empty.
+func writeSummary(w io.Writer, res *grade.Result, h *record.Header, recordPath string, cost *usage.Cost, opts []Option) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cases := res.Cases
+	b, err := indent(summaryHead(res, h, recordPath, cost, opts), "")
+	if err != nil {
+		return err
+	}
+	const empty = "\n  \"cases\": [],\n"
+	i := bytes.Index(b, []byte(empty))
+	if len(cases) == 0 || i < 0 {
+		bw.Write(b)
+		return bw.Flush()
+	}
+	bw.Write(b[:i])
+	bw.WriteString("\n  \"cases\": [")
+	for k := range cases {
+		if k > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		if err := writeCase(bw, &cases[k], res.Attempts); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n  ],\n")
+	bw.Write(b[i+len(empty):])
+	return bw.Flush()
+}
+
+// writeCase writes the summary of case c, at the depth of an element of
+// the summary's cases, with its attempts taken from attempts in their
+// order, one at a time.
+func writeCase(bw *bufio.Writer, c *grade.CaseStats, attempts []grade.AttemptGrade) error {
+	sc := summaryCase(c)
+	b, err := indent(&sc, "    ")
+	if err != nil {
+		return err
+	}
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	const empty = "\"attempts\": []"
+	i := bytes.LastIndex(b, []byte(empty))
+	if i < 0 {
+		return fmt.Errorf("encoding case %s: no attempts field", c.ID)
+	}
+	bw.Write(b[:i])
+	bw.WriteString("\"attempts\": [")
+	n := 0
+	for k := range attempts {
+		a := &attempts[k]
+		if a.Case != c.ID {
+			continue
+		}
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		n++
+		bw.WriteString("\n        ")
+		sa := summaryAttempt(a)
+		ab, err := indent(&sa, "        ")
+		if err != nil {
+			return err
+		}
+		bw.Write(bytes.TrimSuffix(ab, []byte{'\n'}))
+	}
+	if n > 0 {
+		bw.WriteString("\n      ]")
+	} else {
+		bw.WriteString("]")
+	}
+	bw.Write(b[i+len(empty):])
+	return nil
+}
+
+// indent encodes v as the summary's encoder does (indented by two
+// spaces, HTML left unescaped), each line after the first starting with
+// prefix.
+func indent(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -118,6 +118,13 @@ func Remove(dir, name string) error {
 	return nil
 }
 
+// Graded reports whether run directory dir holds a grades file, without
+// reading it: a grades file ReadGrades cannot read is there all the same.
+func Graded(dir string) bool {
+	_, err := os.Stat(Path(dir, Grades))
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
 // ErrNoGrades is returned by ReadGrades for a run that was never graded.
 var ErrNoGrades = errors.New("no grades")
 

@@ -155,3 +155,18 @@ func TestWriteGradesEachGrade(t *testing.T) {
 		t.Errorf("EachGrade without grades: %v, want ErrNoGrades", err)
 	}
 }
+
+// TestGraded checks that a run is graded when it has a grades file, even
+// one that cannot be read as grades, and not when it has none.
+func TestGraded(t *testing.T) {
+	dir := t.TempDir()
+	if Graded(dir) {
+		t.Error("Graded of a run without grades.json is true")
+	}
+	if err := os.WriteFile(Path(dir, Grades), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !Graded(dir) {
+		t.Error("Graded of a run with a grades.json it cannot read is false")
+	}
+}
