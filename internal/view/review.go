@@ -15,20 +15,10 @@ import (
 // reviewPost records a verdict on a failed attempt, and on the identical
 // failures of its case when asked, in the run's reviews.jsonl.
 func (s *Server) reviewPost(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, http.StatusBadRequest, "reading the review: "+err.Error())
+	f, ok := s.acceptPost(w, r, "reading the review", "review refused")
+	if !ok {
 		return
 	}
-	if err := s.sameOrigin(r); err != nil {
-		s.fail(w, http.StatusForbidden, "review refused: "+err.Error())
-		return
-	}
-	if s.opts.ReadOnly {
-		s.fail(w, http.StatusForbidden, "review refused: "+readOnlyRefusal)
-		return
-	}
-	f := r.PostForm
 	verdict, err := review.ParseVerdict(f.Get("verdict"))
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, "review refused: "+err.Error())

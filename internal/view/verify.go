@@ -14,24 +14,35 @@ import (
 // readOnlyRefusal is what a server started read-only answers a write.
 const readOnlyRefusal = "the viewer was started with --read-only: it writes nothing (no reviews, no verified cases)"
 
+// acceptPost reads a form posted to the viewer and lets it through only
+// from the viewer's own pages (sameOrigin) and when the viewer may write:
+// every handler that changes a file goes through it, so none can forget a
+// check. Refusals say what was being done (reading, refused).
+func (s *Server) acceptPost(w http.ResponseWriter, r *http.Request, reading, refused string) (url.Values, bool) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, http.StatusBadRequest, reading+": "+err.Error())
+		return nil, false
+	}
+	if err := s.sameOrigin(r); err != nil {
+		s.fail(w, http.StatusForbidden, refused+": "+err.Error())
+		return nil, false
+	}
+	if s.opts.ReadOnly {
+		s.fail(w, http.StatusForbidden, refused+": "+readOnlyRefusal)
+		return nil, false
+	}
+	return r.PostForm, true
+}
+
 // verifyPost marks the drafted case of an attempt (verified: false)
 // checked by the reviewer, in its suite file, as "mcpeval review
 // --verify" does.
 func (s *Server) verifyPost(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, http.StatusBadRequest, "reading the request: "+err.Error())
+	f, ok := s.acceptPost(w, r, "reading the request", "verify refused")
+	if !ok {
 		return
 	}
-	if err := s.sameOrigin(r); err != nil {
-		s.fail(w, http.StatusForbidden, "verify refused: "+err.Error())
-		return
-	}
-	if s.opts.ReadOnly {
-		s.fail(w, http.StatusForbidden, "verify refused: "+readOnlyRefusal)
-		return
-	}
-	f := r.PostForm
 	reviewer := strings.TrimSpace(f.Get("reviewer"))
 	switch {
 	case reviewer == "":
