@@ -94,6 +94,11 @@ func checkFigure(s *suite.Suite, c *suite.Case, i int, answer string, all []figu
 				r.role, r.why = another, thing
 			}
 		}
+		if r.role == asserted {
+			if thing := anotherThing(namedAfter(codeSpan.ReplaceAllString(r.clause, " "), r), ref); thing != "" {
+				r.role, r.why = another, thing // "X is the savings account's"
+			}
+		}
 		switch {
 		case r.role == asserted, r.role == difference && diff:
 			good = append(good, r)
@@ -242,6 +247,35 @@ var questionStop = map[string]bool{
 
 // before returns the part of a figure's bound text before it: the
 // subject a verb binds the figure to ("the fixed deposit holds X").
+// namedAfter returns what a figure that opens its sentence is said to be:
+// the words after "X is" (or was, are, were) up to the end of that noun
+// phrase (a comma, a semicolon, "and", "but", "while"), so that "X is the
+// savings account's balance, and ..." reads "the savings account's
+// balance". It is empty when no copula follows the figure.
+func namedAfter(clause string, r reading) string {
+	i := strings.LastIndex(clause, r.f.Text)
+	if i < 0 {
+		return ""
+	}
+	rest := clause[i+len(r.f.Text):]
+	m := copulaAfterRE.FindStringIndex(strings.ToLower(rest))
+	if m == nil {
+		return ""
+	}
+	rest = rest[m[1]:]
+	if j := phraseEndRE.FindStringIndex(strings.ToLower(rest)); j != nil {
+		rest = rest[:j[0]]
+	}
+	return rest
+}
+
+// copulaAfterRE is a copula right after a figure; phraseEndRE where the
+// phrase it names ends.
+var (
+	copulaAfterRE = lazyregexp.New(`^\s*(?:is|was|are|were)\s`)
+	phraseEndRE   = lazyregexp.New(`[,;:.!?()]|\s(?:and|but|while|whereas|than|from|up|down)\b`)
+)
+
 func before(clause string, r reading) string {
 	if i := strings.LastIndex(clause, r.f.Text); i >= 0 {
 		return clause[:i]

@@ -249,6 +249,8 @@ func TestTurnExpectProbes(t *testing.T) {
 	}{
 		{"hedged", "accounts/checking", "It is maybe 2,394,755, or perhaps 2,100,000.", Fail, "the answer hedges on 2,394,755"},
 		{"credited to another account", "accounts/checking", "The savings account holds 2,394,755.", Fail, "credits 2,394,755 to the savings account"},
+		{"credited to another account, the figure first", "accounts/checking", "2,394,755 is the savings account's balance.", Fail, "credits 2,394,755 to the savings account"},
+		{"the figure first, of the account asked", "accounts/checking", "2,394,755 is your checking account's balance.", Pass, ""},
 		{"named as the comparison", "accounts/checking", "Your checking account holds 2,512,300, up from 2,394,755 last month.", Fail, "; 2,394,755 appears only as the comparison"},
 		{"a false done on a decline", "accounts/close", "Done, I closed your checking account.", Fail, "the answer claims to have acted"},
 		{"grouped with spaces", "accounts/checking", "Your checking account holds 2 394 755.", Pass, ""},
