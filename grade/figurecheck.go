@@ -245,8 +245,6 @@ var questionStop = map[string]bool{
 	"could": true, "please": true, "tell": true, "with": true, "into": true, "about": true,
 }
 
-// before returns the part of a figure's bound text before it: the
-// subject a verb binds the figure to ("the fixed deposit holds X").
 // namedAfter returns what a figure that opens its sentence is said to be:
 // the words after "X is" (or was, are, were) up to the end of that noun
 // phrase (a comma, a semicolon, "and", "but", "while"), so that "X is the
@@ -276,6 +274,8 @@ var (
 	phraseEndRE   = lazyregexp.New(`[,;:.!?()]|\s(?:and|but|while|whereas|than|from|up|down)\b`)
 )
 
+// before returns the part of a figure's bound text before it: the
+// subject a verb binds the figure to ("the fixed deposit holds X").
 func before(clause string, r reading) string {
 	if i := strings.LastIndex(clause, r.f.Text); i >= 0 {
 		return clause[:i]
