@@ -45,8 +45,9 @@ settings a run would refuse before starting it (its spec, its oauth), are
 checked.
 
 Exit status: 2 when a case cannot pass as written (its key does not fit
-the target, or its target's settings will not do), 3 when the preflight finds the target's data drifted. Leaks
-and other warnings are printed and leave the status 0, unless --strict.
+the target) or the target's settings are refused, 3 when the preflight
+finds the target's data drifted. Leaks and other warnings are printed and
+leave the status 0, unless --strict.
 
 Examples:
   mcpeval validate
@@ -181,6 +182,26 @@ type located struct {
 // fileLine splits a "file:line: message" warning into its parts.
 var fileLine = regexp.MustCompile(`^(.+?):(\d+): (.*)$`)
 
+// problemsSay says what validate's problems stop: the cases, the target's
+// settings, or both.
+func problemsSay(ps []located) string {
+	target := 0
+	for _, p := range ps {
+		if p.Kind == "target" {
+			target++
+		}
+	}
+	cases := len(ps) - target
+	var say []string
+	if cases > 0 {
+		say = append(say, either(cases, "a case", "cases")+" cannot pass as written")
+	}
+	if target > 0 {
+		say = append(say, "the target's settings are refused")
+	}
+	return strings.Join(say, "; ")
+}
+
 func locate(kind, w string) located {
 	if m := fileLine.FindStringSubmatch(w); m != nil {
 		n, _ := strconv.Atoi(m[2])
@@ -261,7 +282,7 @@ func validateCmd(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case len(v.Problems) > 0:
-		return usagef("%d %s: %s cannot pass as written", len(v.Problems), either(len(v.Problems), "problem", "problems"), either(len(v.Problems), "a case", "cases"))
+		return usagef("%d %s: %s", len(v.Problems), either(len(v.Problems), "problem", "problems"), problemsSay(v.Problems))
 	case v.Preflight != nil && len(v.Preflight.Problems) > 0:
 		return exitf(exitInvalid, "preflight: %d problems: the target's data is not what the suite expects", len(v.Preflight.Problems))
 	case *strict && len(v.Warnings) > 0:
