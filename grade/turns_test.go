@@ -251,6 +251,8 @@ func TestTurnExpectProbes(t *testing.T) {
 		{"credited to another account", "accounts/checking", "The savings account holds 2,394,755.", Fail, "credits 2,394,755 to the savings account"},
 		{"credited to another account, the figure first", "accounts/checking", "2,394,755 is the savings account's balance.", Fail, "credits 2,394,755 to the savings account"},
 		{"the figure first, of the account asked", "accounts/checking", "2,394,755 is your checking account's balance.", Pass, ""},
+		{"qualified by a word of no other account", "accounts/checking", "2,394,755 is your total account balance.", Pass, ""},
+		{"qualified before the figure", "accounts/checking", "Your current account balance is 2,394,755.", Pass, ""},
 		{"named as the comparison", "accounts/checking", "Your checking account holds 2,512,300, up from 2,394,755 last month.", Fail, "; 2,394,755 appears only as the comparison"},
 		{"a false done on a decline", "accounts/close", "Done, I closed your checking account.", Fail, "the answer claims to have acted"},
 		{"grouped with spaces", "accounts/checking", "Your checking account holds 2 394 755.", Pass, ""},
