@@ -3,17 +3,16 @@ package target
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
-	"strings"
 
+	"github.com/mcpeval/mcpeval/internal/netclient"
 	"github.com/mcpeval/mcpeval/internal/redact"
 )
 
 // baseTransport is the transport under every HTTP client mcpeval makes for
 // a target (a test swaps it for one that trusts its TLS server).
-var baseTransport http.RoundTripper = http.DefaultTransport
+var baseTransport http.RoundTripper = netclient.Transport()
 
 // RedirectError says a target's server, or its authorization server,
 // answered with a redirect mcpeval refuses to follow: one to another
@@ -21,16 +20,7 @@ var baseTransport http.RoundTripper = http.DefaultTransport
 // for the target must not go, or one from https to plain http. An MCP
 // endpoint that has moved is a misconfiguration: the suite or the flag
 // must name the new URL.
-type RedirectError struct {
-	From, To string // the origins
-}
-
-func (e *RedirectError) Error() string {
-	if strings.HasPrefix(e.From, "https://") && !strings.HasPrefix(e.To, "https://") {
-		return fmt.Sprintf("refused a redirect from %s to %s: it leaves https", e.From, e.To)
-	}
-	return fmt.Sprintf("refused a redirect from %s to %s: the target's headers and tokens go to its own origin only; name the new URL if the server has moved", e.From, e.To)
-}
+type RedirectError = netclient.RedirectError
 
 // IsRedirect reports whether err is, or wraps, a refused redirect.
 func IsRedirect(err error) bool {
@@ -38,37 +28,13 @@ func IsRedirect(err error) bool {
 	return errors.As(err, &re)
 }
 
-// maxRedirects is how many same-origin redirects a request may follow.
-const maxRedirects = 10
-
 // checkRedirect is the CheckRedirect of every HTTP client made for a
 // target: it follows a redirect only within the first request's origin,
 // and never from https to http.
-func checkRedirect(req *http.Request, via []*http.Request) error {
-	from, to := origin(via[0].URL), origin(req.URL)
-	if from != to {
-		return &RedirectError{From: from, To: to}
-	}
-	if len(via) >= maxRedirects {
-		return fmt.Errorf("stopped after %d redirects", maxRedirects)
-	}
-	return nil
-}
+var checkRedirect = netclient.SameOrigin("the target's headers and tokens", "name the new URL if the server has moved")
 
 // origin returns u's scheme, host and port, the port made explicit.
-func origin(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if port == "" {
-		switch scheme {
-		case "https":
-			port = "443"
-		case "http":
-			port = "80"
-		}
-	}
-	return scheme + "://" + net.JoinHostPort(host, port)
-}
+func origin(u *url.URL) string { return netclient.Origin(u) }
 
 // headerTransport adds the target's configured headers to the requests
 // that go to its own origin, and to no other; it bounds every response

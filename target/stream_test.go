@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/netclient"
 	"github.com/mcpeval/mcpeval/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -298,8 +299,8 @@ func TestNoStandaloneStreamNoLeak(t *testing.T) {
 	}
 }
 
-// baseTransportIdle closes the idle keep-alive connections of the default
+// baseTransportIdle closes the idle keep-alive connections of the shared
 // transport, whose reader goroutines are not a leak.
 func baseTransportIdle() {
-	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	netclient.Transport().CloseIdleConnections()
 }

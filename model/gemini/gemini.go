@@ -19,6 +19,7 @@ import (
 	"cloud.google.com/go/auth/httptransport"
 	"google.golang.org/genai"
 
+	"github.com/mcpeval/mcpeval/internal/netclient"
 	"github.com/mcpeval/mcpeval/internal/provider/send"
 	"github.com/mcpeval/mcpeval/internal/provider/specopt"
 	"github.com/mcpeval/mcpeval/internal/retry"
@@ -110,13 +111,13 @@ func New(info model.Info, cfg Config) (*Model, error) {
 			return nil, err
 		}
 	}
-	base := http.DefaultTransport
+	var base http.RoundTripper = netclient.Transport()
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
 		base = cfg.HTTPClient.Transport
 	}
 	cc := &genai.ClientConfig{
 		HTTPOptions: genai.HTTPOptions{BaseURL: cfg.BaseURL},
-		HTTPClient:  &http.Client{Transport: tapTransport{base}},
+		HTTPClient:  &http.Client{Transport: tapTransport{base}, CheckRedirect: specopt.Redirect},
 	}
 	if m.vertex {
 		if cfg.Project == "" || cfg.Location == "" {
@@ -134,6 +135,7 @@ func New(info model.Info, cfg Config) (*Model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("model spec %q: authorizing Vertex AI requests: %s", info.Spec, retry.Short(retry.Redact(err.Error()), 300))
 		}
+		hc.CheckRedirect = specopt.Redirect
 		cc.Backend, cc.Project, cc.Location, cc.HTTPClient = genai.BackendVertexAI, cfg.Project, cfg.Location, hc
 		m.key, m.creds = "", creds
 	} else {

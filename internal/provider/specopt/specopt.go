@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/netclient"
 	"github.com/mcpeval/mcpeval/model"
 )
 
@@ -146,10 +147,26 @@ func isHTTP(u *url.URL) bool {
 	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
-// Client returns hc, or a plain http.Client when hc is nil.
+// Client returns the client a provider's requests go through: hc, or when
+// hc is nil one over the shared pool (netclient.Transport, which keeps a
+// connection per request in flight rather than the standard library's two).
+// Either way redirects are followed only within the origin asked, unless hc
+// has a policy of its own: the API key, in whatever header the provider
+// sends it (x-api-key, api-key, x-goog-api-key), goes to the provider's
+// own host only. Go's client drops only Authorization and cookies on a
+// redirect to another host.
 func Client(hc *http.Client) *http.Client {
 	if hc == nil {
-		return &http.Client{}
+		return &http.Client{Transport: netclient.Transport(), CheckRedirect: Redirect}
+	}
+	if hc.CheckRedirect == nil {
+		c := *hc
+		c.CheckRedirect = Redirect
+		return &c
 	}
 	return hc
 }
+
+// Redirect is the redirect policy of every provider's client: within the
+// origin asked only (netclient.SameOrigin).
+var Redirect = netclient.SameOrigin("the model API's key and headers", "set the provider's base URL to the new one if the API has moved")

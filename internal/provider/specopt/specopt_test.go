@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpeval/mcpeval/internal/netclient"
 	"github.com/mcpeval/mcpeval/model"
 )
 
@@ -128,7 +129,14 @@ func TestDefaults(t *testing.T) {
 		t.Error("Timeout does not keep a set timeout or default an unset one")
 	}
 	hc := &http.Client{Timeout: time.Second}
-	if Client(hc) != hc || Client(nil) == nil {
-		t.Error("Client does not keep a given client or make a plain one")
+	if c := Client(hc); c.Timeout != time.Second || c.CheckRedirect == nil || hc.CheckRedirect != nil {
+		t.Error("Client does not keep a given client's settings, add the redirect policy to a copy, or leave the given one alone")
+	}
+	own := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return nil }}
+	if Client(own) != own {
+		t.Error("Client replaced a given client that has a redirect policy of its own")
+	}
+	if c := Client(nil); c == nil || c.Transport != netclient.Transport() || c.CheckRedirect == nil {
+		t.Error("Client(nil) is not over the shared pool with the redirect policy")
 	}
 }
