@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -72,6 +73,7 @@ type Model struct {
 	maxTokens int64
 	effort    sdk.OutputConfigEffort
 	thinking  sdk.ThinkingConfigParamUnion
+	tools     toolCache
 }
 
 // New checks info's options and returns the model. It sends nothing.
@@ -214,24 +216,11 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNew
 		p.System = []sdk.TextBlockParam{{Text: req.System, CacheControl: sdk.NewCacheControlEphemeralParam()}}
 	}
 	for i, t := range req.Tools {
-		schema := bytes.TrimSpace(t.InputSchema)
-		if len(schema) == 0 {
-			schema = []byte(`{"type":"object","properties":{}}`)
+		tu, err := m.tools.param(t, mp.Wire(t.Name), i == len(req.Tools)-1)
+		if err != nil {
+			return p, err
 		}
-		if !json.Valid(schema) {
-			return p, fmt.Errorf("tool %q: input schema is not JSON", t.Name)
-		}
-		tp := sdk.ToolParam{
-			Name:        mp.Wire(t.Name),
-			InputSchema: param.Override[sdk.ToolInputSchemaParam](json.RawMessage(schema)),
-		}
-		if t.Description != "" {
-			tp.Description = param.NewOpt(t.Description)
-		}
-		if i == len(req.Tools)-1 {
-			tp.CacheControl = sdk.NewCacheControlEphemeralParam()
-		}
-		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: &tp})
+		p.Tools = append(p.Tools, tu)
 	}
 	if req.ToolChoice != nil { // see toolchoice.go
 		tc, err := m.toolChoice(req, mp)
@@ -270,6 +259,68 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNew
 		}
 	}
 	return p, nil
+}
+
+// toolCache keeps each tool's wire form as the SDK encodes it, by what it
+// is made from: every request of a run carries the same tools, and the
+// SDK encodes a param through a MarshalJSON at every level of nesting
+// (union, tool, schema), each output validated and compacted again by the
+// level above. Encoding the household server's eight small tools so was
+// 46% of encoding a request and 5.7% of a run's CPU; a server with many
+// large schemas pays more. A cached tool goes out as the union's override:
+// the same bytes, validated once more, and nothing of it encoded again.
+type toolCache struct {
+	mu sync.Mutex
+	m  map[string]sdk.ToolUnionParam
+}
+
+// maxCachedTools bounds the cache: past it, it starts again empty (a run
+// whose tools change with every request gains nothing from it anyway).
+const maxCachedTools = 4096
+
+// param returns tool t's wire form under the name wire, with a cache
+// breakpoint when last (the last tool carries the prefix's breakpoint).
+func (c *toolCache) param(t model.Tool, wire string, last bool) (sdk.ToolUnionParam, error) {
+	schema := bytes.TrimSpace(t.InputSchema)
+	if len(schema) == 0 {
+		schema = []byte(`{"type":"object","properties":{}}`)
+	}
+	mark := "-"
+	if last {
+		mark = "c"
+	}
+	key := mark + strconv.Itoa(len(wire)) + ":" + wire + strconv.Itoa(len(t.Description)) + ":" + t.Description + string(schema)
+	c.mu.Lock()
+	tu, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return tu, nil
+	}
+	if !json.Valid(schema) {
+		return tu, fmt.Errorf("tool %q: input schema is not JSON", t.Name)
+	}
+	tp := sdk.ToolParam{
+		Name:        wire,
+		InputSchema: param.Override[sdk.ToolInputSchemaParam](json.RawMessage(schema)),
+	}
+	if t.Description != "" {
+		tp.Description = param.NewOpt(t.Description)
+	}
+	if last {
+		tp.CacheControl = sdk.NewCacheControlEphemeralParam()
+	}
+	raw, err := json.Marshal(sdk.ToolUnionParam{OfTool: &tp})
+	if err != nil {
+		return tu, fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	tu = param.Override[sdk.ToolUnionParam](json.RawMessage(raw))
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedTools {
+		c.m = make(map[string]sdk.ToolUnionParam)
+	}
+	c.m[key] = tu
+	c.mu.Unlock()
+	return tu, nil
 }
 
 // markLast sets a cache breakpoint on the last block of a message that can

@@ -31,6 +31,10 @@
 #                     older) are installed; default a fresh temporary folder.
 #                     Give one to install only once.
 #   SKIP_PROMPTFOO=1  measure mcpeval only
+#   OTHER=NAME=BINARY also measure another build of mcpeval (BINARY, which
+#                     serves as its own server too) as the tool NAME, in
+#                     turns with this tree's: to compare two builds, such as
+#                     one against a patched dependency, in one sitting
 #   RESULTS=FILE      keep the runs' JSON lines in FILE (measure report
 #                     prints them again)
 set -euo pipefail
@@ -122,6 +126,13 @@ round() {
 		measure mcpeval "$n" "$k" "$work/mcpeval" run --suite household --target "stdio:$server" \
 			--model anthropic:claude-haiku-4-5 --attempts "$repeat" --concurrency "$CONCURRENCY" \
 			--spend --budget-tokens 0 --out "$work/run-$id" --quiet
+		if [ -n "${OTHER:-}" ]; then
+			local other_name=${OTHER%%=*} other_bin=${OTHER#*=}
+			measure "$other_name" "$n" "$k" "$other_bin" run --suite household \
+				--target "stdio:$other_bin serve-target household" \
+				--model anthropic:claude-haiku-4-5 --attempts "$repeat" --concurrency "$CONCURRENCY" \
+				--spend --budget-tokens 0 --out "$work/run-$id-other" --quiet
+		fi
 		if [ "${SKIP_PROMPTFOO:-}" != 1 ]; then
 			measure promptfoo "$n" "$k" "$promptfoo" eval -c "$work/promptfoo.yaml" --repeat "$repeat" \
 				-j "$CONCURRENCY" --no-cache --no-progress-bar --no-table -o "$work/promptfoo-$id.json"
@@ -131,7 +142,7 @@ round() {
 					-o "$work/promptfoo-$id-1turn.json"
 			fi
 		fi
-		rm -rf "$work/run-$id" "$work"/promptfoo-"$id"*.json
+		rm -rf "$work/run-$id" "$work/run-$id-other" "$work"/promptfoo-"$id"*.json
 	done
 }
 
