@@ -18,7 +18,8 @@ import (
 // from a go-sdk client. Besides wall time it reports server-cpu-sec/call,
 // the CPU time (user and system) the server process spent per call, read
 // from /proc before and after the calls: the work of serve-target's side
-// alone, which a loaded machine inflates less than wall time.
+// alone, which a loaded machine inflates less than wall time; and
+// server-peak-MiB, the server's largest resident set.
 func BenchmarkServeTargetCall(b *testing.B) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -49,6 +50,26 @@ func BenchmarkServeTargetCall(b *testing.B) {
 	if cpu1, ok1 := procCPU(cmd.Process.Pid); ok && ok1 {
 		b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "server-cpu-sec/call")
 	}
+	if kb, ok := procPeakRSS(cmd.Process.Pid); ok {
+		b.ReportMetric(float64(kb)/1024, "server-peak-MiB")
+	}
+}
+
+// procPeakRSS is the largest resident set process pid has had, in KiB
+// (VmHWM of /proc/PID/status); ok is false without /proc.
+func procPeakRSS(pid int) (int64, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			_, err := fmt.Sscan(v, &kb)
+			return kb, err == nil
+		}
+	}
+	return 0, false
 }
 
 // procCPU is the CPU time (user and system) process pid has used, from
