@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcpeval/mcpeval/internal/builtin"
@@ -111,4 +113,43 @@ func TestRunRefusesRedirect(t *testing.T) {
 			noFileHolds(t, out, "PLANTED")
 		})
 	}
+}
+
+// TestRunKeepsModelKeyAtHome: a run whose model API answers with a
+// redirect to another origin does not follow it: the other origin is sent
+// nothing, the refusal is said and recorded, and the key is in no file.
+func TestRunKeepsModelKeyAtHome(t *testing.T) {
+	const key = "sk-ant-api03-PLANTED-model-redirect"
+	var elsewhere atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+		http.NotFound(w, r)
+	}))
+	defer other.Close()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+	}))
+	defer api.Close()
+	t.Setenv("ANTHROPIC_API_KEY", key)
+	t.Setenv("ANTHROPIC_BASE_URL", api.URL)
+	out := filepath.Join(t.TempDir(), "run")
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"run", "--quiet", "--json", "--spend", "--suite", "household",
+		"--case", "single-tool/net-worth-now", "--attempts", "1", "--model", "anthropic:claude-haiku-4-5", "--out", out}, nil, &stdout, &stderr)
+	if code == 0 {
+		t.Fatalf("a run whose model API redirected elsewhere exited 0\n%s", stderr.String())
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("the other origin was sent %d requests", n)
+	}
+	rec, err := os.ReadFile(filepath.Join(out, "record.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, where := range []string{stdout.String() + stderr.String(), string(rec)} {
+		if !strings.Contains(where, "refused a redirect from "+api.URL) {
+			t.Errorf("the refusal is not said: %s", where)
+		}
+	}
+	noFileHolds(t, out, "PLANTED")
 }

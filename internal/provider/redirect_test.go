@@ -81,6 +81,9 @@ func TestRedirectKeepsTheKeyAtHome(t *testing.T) {
 			if !strings.Contains(err.Error(), "refused a redirect") {
 				t.Errorf("error %q does not say the redirect was refused", err)
 			}
+			if !strings.HasPrefix(err.Error(), tc.spec+": ") {
+				t.Errorf("error %q does not begin with the spec it was asked under", err)
+			}
 			if strings.Contains(err.Error(), key) {
 				t.Errorf("error %q carries the key", err)
 			}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -73,7 +72,7 @@ type Model struct {
 	maxTokens int64
 	effort    sdk.OutputConfigEffort
 	thinking  sdk.ThinkingConfigParamUnion
-	tools     toolCache
+	tools     send.ToolCache[sdk.ToolUnionParam]
 }
 
 // New checks info's options and returns the model. It sends nothing.
@@ -160,7 +159,7 @@ func (m *Model) options(opts map[string]string, provider string, allowed []strin
 
 // Generate sends req and returns the model's turn.
 func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
-	return send.Turn(ctx, m.policy, "anthropic:"+m.info.Name, req, toolname.Map, m.params, m.try)
+	return send.Turn(ctx, m.policy, m.info.Provider+":"+m.info.Name, req, toolname.Map, m.params, m.try)
 }
 
 // try sends one request.
@@ -216,7 +215,7 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNew
 		p.System = []sdk.TextBlockParam{{Text: req.System, CacheControl: sdk.NewCacheControlEphemeralParam()}}
 	}
 	for i, t := range req.Tools {
-		tu, err := m.tools.param(t, mp.Wire(t.Name), i == len(req.Tools)-1)
+		tu, err := m.tool(t, mp.Wire(t.Name), i == len(req.Tools)-1)
 		if err != nil {
 			return p, err
 		}
@@ -261,66 +260,39 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNew
 	return p, nil
 }
 
-// toolCache keeps each tool's wire form as the SDK encodes it, by what it
-// is made from: every request of a run carries the same tools, and the
-// SDK encodes a param through a MarshalJSON at every level of nesting
-// (union, tool, schema), each output validated and compacted again by the
-// level above. Encoding the household server's eight small tools so was
-// 46% of encoding a request and 5.7% of a run's CPU; a server with many
-// large schemas pays more. A cached tool goes out as the union's override:
-// the same bytes, validated once more, and nothing of it encoded again.
-type toolCache struct {
-	mu sync.Mutex
-	m  map[string]sdk.ToolUnionParam
-}
-
-// maxCachedTools bounds the cache: past it, it starts again empty (a run
-// whose tools change with every request gains nothing from it anyway).
-const maxCachedTools = 4096
-
-// param returns tool t's wire form under the name wire, with a cache
-// breakpoint when last (the last tool carries the prefix's breakpoint).
-func (c *toolCache) param(t model.Tool, wire string, last bool) (sdk.ToolUnionParam, error) {
+// tool returns tool t's wire form under the name wire, with a cache
+// breakpoint when last (the last tool carries the prefix's breakpoint):
+// made once a run (send.ToolCache) and sent as the union's override, the
+// bytes the SDK wrote.
+func (m *Model) tool(t model.Tool, wire string, last bool) (sdk.ToolUnionParam, error) {
 	schema := bytes.TrimSpace(t.InputSchema)
 	if len(schema) == 0 {
 		schema = []byte(`{"type":"object","properties":{}}`)
 	}
-	mark := "-"
+	mark := ""
 	if last {
-		mark = "c"
+		mark = "breakpoint"
 	}
-	key := mark + strconv.Itoa(len(wire)) + ":" + wire + strconv.Itoa(len(t.Description)) + ":" + t.Description + string(schema)
-	c.mu.Lock()
-	tu, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
-		return tu, nil
-	}
-	if !json.Valid(schema) {
-		return tu, fmt.Errorf("tool %q: input schema is not JSON", t.Name)
-	}
-	tp := sdk.ToolParam{
-		Name:        wire,
-		InputSchema: param.Override[sdk.ToolInputSchemaParam](json.RawMessage(schema)),
-	}
-	if t.Description != "" {
-		tp.Description = param.NewOpt(t.Description)
-	}
-	if last {
-		tp.CacheControl = sdk.NewCacheControlEphemeralParam()
-	}
-	raw, err := json.Marshal(sdk.ToolUnionParam{OfTool: &tp})
-	if err != nil {
-		return tu, fmt.Errorf("tool %q: %w", t.Name, err)
-	}
-	tu = param.Override[sdk.ToolUnionParam](json.RawMessage(raw))
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCachedTools {
-		c.m = make(map[string]sdk.ToolUnionParam)
-	}
-	c.m[key] = tu
-	c.mu.Unlock()
-	return tu, nil
+	return m.tools.Get(send.ToolKey(mark, wire, t.Description, schema), func() (sdk.ToolUnionParam, error) {
+		if !json.Valid(schema) {
+			return sdk.ToolUnionParam{}, fmt.Errorf("tool %q: input schema is not JSON", t.Name)
+		}
+		tp := sdk.ToolParam{
+			Name:        wire,
+			InputSchema: param.Override[sdk.ToolInputSchemaParam](json.RawMessage(schema)),
+		}
+		if t.Description != "" {
+			tp.Description = param.NewOpt(t.Description)
+		}
+		if last {
+			tp.CacheControl = sdk.NewCacheControlEphemeralParam()
+		}
+		raw, err := json.Marshal(sdk.ToolUnionParam{OfTool: &tp})
+		if err != nil {
+			return sdk.ToolUnionParam{}, fmt.Errorf("tool %q: %w", t.Name, err)
+		}
+		return param.Override[sdk.ToolUnionParam](json.RawMessage(raw)), nil
+	})
 }
 
 // markLast sets a cache breakpoint on the last block of a message that can

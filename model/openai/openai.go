@@ -65,6 +65,7 @@ type Model struct {
 	timeout time.Duration
 	policy  retry.Policy
 	set     func(*sdk.ChatCompletionNewParams)
+	tools   send.ToolCache[sdk.ChatCompletionToolUnionParam]
 }
 
 // New checks info's options and returns the model. It sends nothing.
@@ -153,7 +154,7 @@ func options(opts map[string]string, provider string, allowed []string) (func(*s
 
 // Generate sends req and returns the model's turn.
 func (m *Model) Generate(ctx context.Context, req *model.Request) (*model.Response, error) {
-	return send.Turn(ctx, m.policy, "openai:"+m.info.Name, req, toolname.Map, m.params, m.try)
+	return send.Turn(ctx, m.policy, m.info.Provider+":"+m.info.Name, req, toolname.Map, m.params, m.try)
 }
 
 // try sends one request.
@@ -207,7 +208,7 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.ChatComple
 		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
 	}
 	for _, t := range req.Tools {
-		tool, err := functionTool(t, mp)
+		tool, err := m.tool(t, mp.Wire(t.Name))
 		if err != nil {
 			return p, err
 		}
@@ -233,28 +234,35 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.ChatComple
 	return p, nil
 }
 
-// functionTool declares a tool as a function, under its wire name.
-func functionTool(t model.Tool, mp *toolname.Mapping) (sdk.ChatCompletionToolUnionParam, error) {
+// tool declares t as a function under the name wire: made once a run
+// (send.ToolCache) and sent as the union's override.
+func (m *Model) tool(t model.Tool, wire string) (sdk.ChatCompletionToolUnionParam, error) {
 	schema := bytes.TrimSpace(t.InputSchema)
 	if len(schema) == 0 {
 		schema = []byte(`{"type":"object","properties":{}}`)
 	}
-	if len(schema) == 0 || schema[0] != '{' || !json.Valid(schema) {
-		return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("tool %q: input schema is not a JSON object", t.Name)
-	}
-	// The function is sent as raw JSON so the schema goes out byte for
-	// byte (the SDK's own encoder would turn numbers into strings).
-	fn := struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description,omitempty"`
-		Parameters  json.RawMessage `json:"parameters"`
-	}{mp.Wire(t.Name), t.Description, schema}
-	raw, err := json.Marshal(fn)
-	if err != nil {
-		return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("tool %q: %w", t.Name, err)
-	}
-	fd := param.Override[shared.FunctionDefinitionParam](json.RawMessage(raw))
-	return sdk.ChatCompletionFunctionTool(fd), nil
+	return m.tools.Get(send.ToolKey("", wire, t.Description, schema), func() (sdk.ChatCompletionToolUnionParam, error) {
+		if schema[0] != '{' || !json.Valid(schema) {
+			return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("tool %q: input schema is not a JSON object", t.Name)
+		}
+		// The function is sent as raw JSON so the schema goes out byte for
+		// byte (the SDK's own encoder would turn numbers into strings).
+		fn := struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			Parameters  json.RawMessage `json:"parameters"`
+		}{wire, t.Description, schema}
+		raw, err := json.Marshal(fn)
+		if err != nil {
+			return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("tool %q: %w", t.Name, err)
+		}
+		fd := param.Override[shared.FunctionDefinitionParam](json.RawMessage(raw))
+		raw, err = json.Marshal(sdk.ChatCompletionFunctionTool(fd))
+		if err != nil {
+			return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("tool %q: %w", t.Name, err)
+		}
+		return param.Override[sdk.ChatCompletionToolUnionParam](json.RawMessage(raw)), nil
+	})
 }
 
 // userMessages turns a user message into one tool message per result
