@@ -68,6 +68,12 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, env *env, args []string) error
+	// gc, when set, applies the command's garbage-collector settings for
+	// as long as it runs and returns what puts the previous ones back: a
+	// soft heap limit for the commands that read whole runs (limitHeap),
+	// collection less often for serve-target (serverGC). The others keep
+	// the runtime's defaults.
+	gc func() (restore func())
 }
 
 // env is what a command may touch: no globals, so tests run the CLI in
@@ -117,6 +123,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if !ok {
 		fmt.Fprintf(stderr, "mcpeval: unknown command %q\n\n%s", name, commandList())
 		return exitUsage
+	}
+	if c.gc != nil {
+		defer c.gc()()
 	}
 	err := c.run(ctx, e, args[1:])
 	if err == nil {

@@ -44,11 +44,10 @@ record a person approved and keeps in the repository.
 `
 
 func init() {
-	register(&command{name: "compare", summary: "compare two runs: what changed, then what moved (--gate for CI)", run: compareCmd})
+	register(&command{name: "compare", summary: "compare two runs: what changed, then what moved (--gate for CI)", run: compareCmd, gc: limitHeap})
 }
 
 func compareCmd(ctx context.Context, e *env, args []string) error {
-	defer limitHeap()() // it grades two runs as streams, as score grades one
 	fs := newFlags(e, "compare", compareHelp)
 	gate := fs.Bool("gate", false, "exit 5 on a significant regression")
 	alpha := floatFlag(fs.FlagSet, "alpha", compare.DefaultAlpha, "significance `LEVEL`")

@@ -30,11 +30,10 @@ a shard is, and invalid when a shard's preflight failed.
 `
 
 func init() {
-	register(&command{name: "merge", summary: "combine the records of a sharded run into one run", run: mergeCmd})
+	register(&command{name: "merge", summary: "combine the records of a sharded run into one run", run: mergeCmd, gc: limitHeap})
 }
 
 func mergeCmd(ctx context.Context, e *env, args []string) error {
-	defer limitHeap()()
 	fs := newFlags(e, "merge", mergeHelp)
 	out := fs.String("out", "", "the merged run's `DIR` (required)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")

@@ -72,7 +72,7 @@ until it ends (minutes to 24 hours); --resume RUN reads the same batch again.
 `
 
 func init() {
-	register(&command{name: "run", summary: "put a suite to a model over a target, record and grade it", run: runCmd})
+	register(&command{name: "run", summary: "put a suite to a model over a target, record and grade it", run: runCmd, gc: limitHeap})
 }
 
 type runFlags struct {
@@ -111,7 +111,6 @@ type runFlags struct {
 }
 
 func runCmd(ctx context.Context, e *env, args []string) error {
-	defer limitHeap()()
 	var f runFlags
 	fs := newFlags(e, "run", runHelp+outRootHelp+ciHelp)
 	fs.StringVar(&f.suite, "suite", "", "suite `PATH` or embedded suite name")

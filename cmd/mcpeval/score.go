@@ -46,12 +46,13 @@ attempts, failing and errored ones first, folded away.
 `
 
 func init() {
-	register(&command{name: "score", summary: "grade a recorded run against the suite as it is now", run: scoreCmd})
-	register(&command{name: "report", summary: "show a graded run (text, --json or --markdown)", run: reportCmd})
+	register(&command{name: "score", summary: "grade a recorded run against the suite as it is now", run: scoreCmd, gc: limitHeap})
+	register(&command{name: "report", summary: "show a graded run (text, --json or --markdown)", run: reportCmd, gc: limitHeap})
 }
 
-// heapLimit is the soft memory limit of score, report, merge and run: what they
-// hold at once is a verdict per attempt and the attempt being read, a few
+// heapLimit is the soft memory limit of the commands that read whole runs
+// (score, report, run, merge, compare, view: gc: limitHeap where they are
+// registered): what they hold at once is a verdict per attempt and the attempt being read, a few
 // tens of MB at 100,000 attempts, while the garbage of reading the attempts
 // one by one would otherwise grow the heap to twice that before it is
 // collected.
@@ -71,7 +72,6 @@ func limitHeap() (restore func()) {
 }
 
 func scoreCmd(ctx context.Context, e *env, args []string) error {
-	defer limitHeap()()
 	fs := newFlags(e, "score", scoreHelp)
 	suitePath := fs.String("suite", "", "suite `PATH` (default: the run's)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
@@ -136,7 +136,6 @@ func scoreCmd(ctx context.Context, e *env, args []string) error {
 }
 
 func reportCmd(ctx context.Context, e *env, args []string) error {
-	defer limitHeap()()
 	fs := newFlags(e, "report", reportHelp)
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	asMD := fs.Bool("markdown", false, "print the summary as Markdown")

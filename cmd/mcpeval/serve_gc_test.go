@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"runtime/debug"
 	"testing"
 )
@@ -35,4 +36,28 @@ func TestServerGC(t *testing.T) {
 		t.Errorf("with GOGC and GOMEMLIMIT set: GC percent %d, limit %d; want them left at %d and %d", percent, limit, before, beforeLimit)
 	}
 	restore()
+}
+
+// TestCommandsGC checks which commands run with which collector settings:
+// the registry is the one place they are set, so a new command that reads
+// whole runs is listed here or runs with the runtime's defaults.
+func TestCommandsGC(t *testing.T) {
+	want := map[string]func() func(){
+		"score": limitHeap, "report": limitHeap, "run": limitHeap, "merge": limitHeap,
+		"compare": limitHeap, "view": limitHeap, "serve-target": serverGC,
+	}
+	for name, c := range commands {
+		w, ok := want[name]
+		switch {
+		case !ok && c.gc != nil:
+			t.Errorf("%s has collector settings of its own", name)
+		case ok && (c.gc == nil || reflect.ValueOf(c.gc).Pointer() != reflect.ValueOf(w).Pointer()):
+			t.Errorf("%s does not run with its collector settings", name)
+		}
+	}
+	for name := range want {
+		if commands[name] == nil {
+			t.Errorf("no command %s", name)
+		}
+	}
 }

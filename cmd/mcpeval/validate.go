@@ -78,7 +78,7 @@ others.
 
 func init() {
 	register(&command{name: "validate", summary: "check a suite, and against its target's live tools", run: validateCmd})
-	register(&command{name: "serve-target", summary: "serve an embedded target over stdio or streamable HTTP", run: serveCmd})
+	register(&command{name: "serve-target", summary: "serve an embedded target over stdio or streamable HTTP", run: serveCmd, gc: serverGC})
 }
 
 // validation is what validate found, as --json prints it.
@@ -501,7 +501,6 @@ func serveCmd(ctx context.Context, e *env, args []string) error {
 		return usagef("want one target NAME (have %s)", strings.Join(builtin.Names(), ", "))
 	}
 	name := strings.TrimPrefix(pos[0], "builtin:") // as every other command spells a target
-	defer serverGC()()
 	if *addr == "" {
 		server, err := servedServer(ctx, name, *writable)
 		if err != nil {

@@ -49,7 +49,7 @@ changed on the page.
 `
 
 func init() {
-	register(&command{name: "view", summary: "see and review runs in the browser", run: viewCmd})
+	register(&command{name: "view", summary: "see and review runs in the browser", run: viewCmd, gc: limitHeap})
 }
 
 func viewCmd(ctx context.Context, e *env, args []string) error {
@@ -60,7 +60,6 @@ func viewCmd(ctx context.Context, e *env, args []string) error {
 	// allocates); one holding more than the limit (several large runs)
 	// collects more often while it reads a run or serves a page, never
 	// with more than half the CPU.
-	defer limitHeap()()
 	var addr, reviewer string
 	var readOnly bool
 	fs := newFlags(e, "view", viewHelp)
