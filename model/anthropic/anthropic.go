@@ -265,10 +265,7 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.MessageNew
 // made once a run (send.ToolCache) and sent as the union's override, the
 // bytes the SDK wrote.
 func (m *Model) tool(t model.Tool, wire string, last bool) (sdk.ToolUnionParam, error) {
-	schema := bytes.TrimSpace(t.InputSchema)
-	if len(schema) == 0 {
-		schema = []byte(`{"type":"object","properties":{}}`)
-	}
+	schema := send.InputSchema(t)
 	mark := ""
 	if last {
 		mark = "breakpoint"

@@ -11,6 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	"github.com/mcpeval/mcpeval/internal/provider/send"
+	"github.com/mcpeval/mcpeval/internal/testkit/providertest"
 	"github.com/mcpeval/mcpeval/internal/toolname"
 	"github.com/mcpeval/mcpeval/model"
 )
@@ -38,19 +39,20 @@ func encodedAsEver(t *testing.T, m *Model, req *model.Request) []byte {
 		}
 		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: &tp})
 	}
-	b, err := p.MarshalJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return marshal(t, p)
 }
 
-func body(t *testing.T, m *Model, req *model.Request) []byte {
+func body(t testing.TB, m *Model, req *model.Request) []byte {
 	t.Helper()
 	p, err := m.params(req, toolname.Map(send.Names(req)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return marshal(t, p)
+}
+
+func marshal(t testing.TB, p sdk.MessageNewParams) []byte {
+	t.Helper()
 	b, err := p.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
@@ -58,85 +60,44 @@ func body(t *testing.T, m *Model, req *model.Request) []byte {
 	return b
 }
 
-// TestCachedToolsEncodeAsEver checks that a request's tools, taken from
-// the cache, go out byte for byte as the SDK encodes them (a name mapped,
-// a description left out, the last tool's cache breakpoint), on the first
-// request and on the next, and that a tool changed in any part is encoded
-// again, not taken from the cache.
-func TestCachedToolsEncodeAsEver(t *testing.T) {
+func standalone(t testing.TB) *Model {
+	t.Helper()
 	m, err := New(model.Info{Spec: "anthropic:claude-haiku-4-5", Provider: "anthropic", Name: "claude-haiku-4-5"}, Config{APIKey: key})
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := &model.Request{System: "Be brief.", Tools: append([]model.Tool{{Name: "no_description", InputSchema: json.RawMessage(` {"type":"object"} `)}}, tools...),
-		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "hello"}}}}}
-	want := encodedAsEver(t, m, req)
-	for i := range 2 {
-		if got := body(t, m, req); !bytes.Equal(got, want) {
-			t.Fatalf("request %d:\n got %s\nwant %s", i+1, got, want)
+	return m
+}
+
+// TestCachedToolsEncodeAsEver checks that a request's tools, taken from
+// the cache, go out byte for byte as the SDK encodes them (a name mapped,
+// a description left out, the last tool's cache breakpoint, which a tool
+// no longer last does not keep), and that a tool changed in any part is
+// encoded again (providertest.CachedTools); and that a schema that is not
+// JSON is refused, every time.
+func TestCachedToolsEncodeAsEver(t *testing.T) {
+	m := standalone(t)
+	providertest.CachedTools(t, tools,
+		func(t *testing.T, req *model.Request) []byte { return body(t, m, req) },
+		func(t *testing.T, req *model.Request) []byte { return encodedAsEver(t, m, req) })
+	bad := &model.Request{Tools: []model.Tool{{Name: "bad", InputSchema: json.RawMessage(`{"type":`)}}}
+	for range 2 {
+		if _, err := m.params(bad, toolname.Map(send.Names(bad))); err == nil || !strings.Contains(err.Error(), "not JSON") {
+			t.Errorf("a schema that is not JSON: %v", err)
 		}
-	}
-	for _, change := range []func(*model.Tool){
-		func(tl *model.Tool) { tl.Description = "Stops a container, and says so." },
-		func(tl *model.Tool) {
-			tl.InputSchema = json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)
-		},
-		func(tl *model.Tool) { tl.Name = "container_halt" },
-	} {
-		changed := *req
-		changed.Tools = append([]model.Tool(nil), req.Tools...)
-		change(&changed.Tools[1])
-		if got, want := body(t, m, &changed), encodedAsEver(t, m, &changed); !bytes.Equal(got, want) {
-			t.Errorf("a changed tool was taken from the cache:\n got %s\nwant %s", got, want)
-		}
-	}
-	// The last tool of one request is not the last of another: its
-	// breakpoint is not carried over.
-	fewer := *req
-	fewer.Tools = req.Tools[:2]
-	if got, want := body(t, m, &fewer), encodedAsEver(t, m, &fewer); !bytes.Equal(got, want) {
-		t.Errorf("fewer tools:\n got %s\nwant %s", got, want)
-	}
-	bad := *req
-	bad.Tools = []model.Tool{{Name: "bad", InputSchema: json.RawMessage(`{"type":`)}}
-	if _, err := m.params(&bad, toolname.Map(send.Names(&bad))); err == nil || !strings.Contains(err.Error(), "not JSON") {
-		t.Errorf("a schema that is not JSON: %v", err)
 	}
 }
 
 // BenchmarkRequestBody encodes the body of a second turn as the SDK sends
-// it, over n tools with schemas of about a kilobyte each.
+// it, over n tools with schemas of about 900 bytes each
+// (providertest.ManyTools).
 func BenchmarkRequestBody(b *testing.B) {
 	for _, n := range []int{8, 40} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			m, err := New(model.Info{Spec: "anthropic:claude-haiku-4-5", Provider: "anthropic", Name: "claude-haiku-4-5"}, Config{APIKey: key})
-			if err != nil {
-				b.Fatal(err)
-			}
-			req := &model.Request{System: "You answer questions about a household's finances from its dashboard's tools."}
-			for i := range n {
-				var props []string
-				for j := range 8 {
-					props = append(props, fmt.Sprintf(`"field_%d":{"type":"string","description":"the %d-th filter of the listing, as the dashboard names it"}`, j, j))
-				}
-				req.Tools = append(req.Tools, model.Tool{Name: fmt.Sprintf("get_thing_%d", i), Description: "Lists the household's things of one kind, with their owners and balances as of the month's end.",
-					InputSchema: json.RawMessage(`{"type":"object","properties":{` + strings.Join(props, ",") + `},"additionalProperties":false}`)})
-			}
-			req.Messages = []model.Message{
-				{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "What is our net worth?"}}},
-				{Role: model.Assistant, Blocks: []model.Block{{Kind: model.ToolUse, Call: &model.Call{ID: "toolu_01", Name: "get_thing_0", Args: json.RawMessage(`{}`)}}}},
-				{Role: model.User, Blocks: []model.Block{{Kind: model.ToolResult, Result: &model.Result{CallID: "toolu_01", Name: "get_thing_0", Content: "Net worth as of 2026-09-30: SGD 2,394,755, across 5 accounts."}}}},
-			}
-			mp := toolname.Map(send.Names(req))
+			m, req := standalone(b), providertest.ManyTools(n)
 			b.ReportAllocs()
 			for b.Loop() {
-				p, err := m.params(req, mp)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := p.MarshalJSON(); err != nil {
-					b.Fatal(err)
-				}
+				body(b, m, req)
 			}
 		})
 	}

@@ -195,10 +195,7 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (*bedrockruntim
 	if len(req.Tools) > 0 {
 		tc := &types.ToolConfiguration{}
 		for _, t := range req.Tools {
-			schema := bytes.TrimSpace(t.InputSchema)
-			if len(schema) == 0 {
-				schema = []byte(`{"type":"object","properties":{}}`)
-			}
+			schema := send.InputSchema(t)
 			var v map[string]any
 			if err := json.Unmarshal(schema, &v); err != nil {
 				return nil, fmt.Errorf("tool %q: input schema is not a JSON object", t.Name)

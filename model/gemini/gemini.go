@@ -293,10 +293,7 @@ func (m *Model) params(req *model.Request, mp *names) ([]*genai.Content, *genai.
 	if len(req.Tools) > 0 {
 		var decls []*genai.FunctionDeclaration
 		for _, t := range req.Tools {
-			schema := bytes.TrimSpace(t.InputSchema)
-			if len(schema) == 0 {
-				schema = []byte(`{"type":"object","properties":{}}`)
-			}
+			schema := send.InputSchema(t)
 			if schema[0] != '{' || !json.Valid(schema) {
 				return nil, nil, fmt.Errorf("tool %q: input schema is not a JSON object", t.Name)
 			}

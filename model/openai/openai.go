@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -237,10 +236,7 @@ func (m *Model) params(req *model.Request, mp *toolname.Mapping) (sdk.ChatComple
 // tool declares t as a function under the name wire: made once a run
 // (send.ToolCache) and sent as the union's override.
 func (m *Model) tool(t model.Tool, wire string) (sdk.ChatCompletionToolUnionParam, error) {
-	schema := bytes.TrimSpace(t.InputSchema)
-	if len(schema) == 0 {
-		schema = []byte(`{"type":"object","properties":{}}`)
-	}
+	schema := send.InputSchema(t)
 	return m.tools.Get(send.ToolKey("", wire, t.Description, schema), func() (sdk.ChatCompletionToolUnionParam, error) {
 		if schema[0] != '{' || !json.Valid(schema) {
 			return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("tool %q: input schema is not a JSON object", t.Name)

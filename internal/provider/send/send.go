@@ -6,6 +6,7 @@
 package send
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -48,4 +49,14 @@ func CallName(mp interface{ Wire(string) string }, c *model.Call) string {
 		return c.WireName
 	}
 	return name
+}
+
+// InputSchema is tool t's input schema as a provider sends it: trimmed,
+// and the empty object's schema when the tool gives none. Whether it is a
+// JSON object is the provider's to check, in its own words.
+func InputSchema(t model.Tool) []byte {
+	if schema := bytes.TrimSpace(t.InputSchema); len(schema) > 0 {
+		return schema
+	}
+	return []byte(`{"type":"object","properties":{}}`)
 }
