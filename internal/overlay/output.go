@@ -87,17 +87,7 @@ const outputFields = "rename, drop, limit, units, keep or text"
 
 func (p *parser) output(k, v *yaml.Node, seen map[string]int) (Output, bool) {
 	o := Output{Name: k.Value, Line: k.Line}
-	if k.Kind != yaml.ScalarNode || k.Value == "" {
-		p.errorf(k.Line, "outputs: a tool name must be a string")
-		return o, false
-	}
-	if first, dup := seen[o.Name]; dup {
-		p.errorf(k.Line, "outputs: tool %s is already edited at line %d", o.Name, first)
-		return o, false
-	}
-	seen[o.Name] = k.Line
-	if v.Kind != yaml.MappingNode {
-		p.errorf(v.Line, "outputs: tool %s: want a mapping with %s", o.Name, outputFields)
+	if !p.toolEntry("outputs: ", k, v, seen, outputFields) {
 		return o, false
 	}
 	errsBefore := len(p.es)

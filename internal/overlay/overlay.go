@@ -188,22 +188,33 @@ func (p *parser) tools(data []byte) (tools, outputs *yaml.Node) {
 	return tools, outputs
 }
 
+// toolEntry checks the key k and value v of one tool's entry in a
+// section (prefix "" for tools:, "outputs: " for outputs:): a tool name,
+// not edited before in the section (seen holds each one's line), edited
+// by a mapping of the fields want names. It says what is wrong at its line.
+func (p *parser) toolEntry(prefix string, k, v *yaml.Node, seen map[string]int, want string) bool {
+	if k.Kind != yaml.ScalarNode || k.Value == "" {
+		p.errorf(k.Line, "%sa tool name must be a string", prefix)
+		return false
+	}
+	if first, dup := seen[k.Value]; dup {
+		p.errorf(k.Line, "%stool %s is already edited at line %d", prefix, k.Value, first)
+		return false
+	}
+	seen[k.Value] = k.Line
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v.Line, "%stool %s: want a mapping with %s", prefix, k.Value, want)
+		return false
+	}
+	return true
+}
+
 // tool reads the edit of the tool named k; seen holds the line of each
 // tool read so far. It reports whether the edit is whole and changes
 // something.
 func (p *parser) tool(k, v *yaml.Node, seen map[string]int) (Tool, bool) {
 	t := Tool{Name: k.Value, Line: k.Line}
-	if k.Kind != yaml.ScalarNode || k.Value == "" {
-		p.errorf(k.Line, "a tool name must be a string")
-		return t, false
-	}
-	if first, dup := seen[t.Name]; dup {
-		p.errorf(k.Line, "tool %s is already edited at line %d", t.Name, first)
-		return t, false
-	}
-	seen[t.Name] = k.Line
-	if v.Kind != yaml.MappingNode {
-		p.errorf(v.Line, "tool %s: want a mapping with description and/or params", t.Name)
+	if !p.toolEntry("", k, v, seen, "description and/or params") {
 		return t, false
 	}
 	seenParam := map[string]int{}
