@@ -92,6 +92,8 @@ func TestOutputParseErrors(t *testing.T) {
 		{"outputs:\n  a:\n    text: \"{x\"\n", "o.yaml:3: outputs: tool a: text: the { at byte 1 is never closed"},
 		{"outputs:\n  a:\n    text: \"x}\"\n", "o.yaml:3: outputs: tool a: text: the } at byte 2 closes nothing"},
 		{"outputs:\n  a: {drop: [x]}\n  a: {drop: [y]}\n", "o.yaml:3: outputs: tool a is already edited at line 2"},
+		{"outputs:\n  a: x\n", "o.yaml:2: outputs: tool a: want a mapping with rename, drop, limit, units, keep or text"},
+		{"outputs:\n  [a]: {drop: [x]}\n", "o.yaml:2: outputs: a tool name must be a string"},
 		{"outputs:\n  a: {drop: [x]}\nextra: 1\n", `o.yaml:3: unknown field "extra"`},
 	}
 	for _, tt := range tests {
