@@ -11,11 +11,10 @@ import (
 	"github.com/mcpeval/mcpeval/suite"
 )
 
-// TestSurfaceCoverage: a surface tool stands for the canonical tools mapped
-// to it and is reached by their cases; a surface tool nothing maps to, an
-// action value the map does not name, and a canonical tool the surface
-// does not map are gaps.
-func TestSurfaceCoverage(t *testing.T) {
+// covSuite loads a suite over builtin:ops with one write case and a meta
+// surface over builtin:ops-meta whose map entries are mapLines.
+func covSuite(t *testing.T, mapLines string) *suite.Suite {
+	t.Helper()
 	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(`
 name: cov
 target: builtin:ops
@@ -24,9 +23,7 @@ surfaces:
   - name: individual
   - name: meta
     target: builtin:ops-meta
-    map:
-      create_volume: {tool: volumes, args: {action: create}}
-      list_volumes: {tool: volumes, args: {action: list}}
+    map:` + mapLines + `
 cases:
   - id: write/new
     prompt: Make a volume called data.
@@ -39,6 +36,17 @@ cases:
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// TestSurfaceCoverage: a surface tool stands for the canonical tools mapped
+// to it and is reached by their cases; a surface tool nothing maps to, an
+// action value the map does not name, and a canonical tool the surface
+// does not map are gaps.
+func TestSurfaceCoverage(t *testing.T) {
+	s := covSuite(t, `
+      create_volume: {tool: volumes, args: {action: create}}
+      list_volumes: {tool: volumes, args: {action: list}}`)
 	canonical := &Coverage{Tools: []ToolCoverage{
 		{Tool: "create_volume", Cases: []string{"write/new"}},
 		{Tool: "list_volumes"},
@@ -73,29 +81,9 @@ cases:
 // (op.action) is read against the enum nested at that path of the
 // tool's input schema, so a value no entry names is a gap there too.
 func TestSurfaceCoverageNestedAction(t *testing.T) {
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(`
-name: cov
-target: builtin:ops
-allow_writes: true
-surfaces:
-  - name: individual
-  - name: meta
-    target: builtin:ops-meta
-    map:
+	s := covSuite(t, `
       create_volume: {tool: volumes, under: op.params, args: {op.action: create}}
-      list_volumes: {tool: volumes, under: op.params, args: {op.action: list}}
-cases:
-  - id: write/new
-    prompt: Make a volume called data.
-    action:
-      kind: write
-      steps:
-        - tool: create_volume
-          args: {name: {literal: data}}
-`)}}, "suite.yaml", "suite.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+      list_volumes: {tool: volumes, under: op.params, args: {op.action: list}}`)
 	canonical := &Coverage{Tools: []ToolCoverage{{Tool: "create_volume", Cases: []string{"write/new"}}, {Tool: "list_volumes"}}}
 	tools := []record.Tool{{Name: "volumes", InputSchema: json.RawMessage(`{"type":"object","properties":{"op":{"type":"object","properties":{
 		"action":{"type":"string","enum":["create","list","remove"]},"params":{"type":"object"}}}}}`)}}
