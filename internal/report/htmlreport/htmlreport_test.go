@@ -31,6 +31,19 @@ func testRun(t testing.TB) (*record.Run, *suite.Suite) {
 	return rec, s
 }
 
+// firstCall is the first tool call of attempt a, for a test to give it
+// what it draws.
+func firstCall(t *testing.T, a *record.Attempt) *record.Call {
+	t.Helper()
+	for i := range a.Turns {
+		if len(a.Turns[i].Calls) > 0 {
+			return &a.Turns[i].Calls[0]
+		}
+	}
+	t.Fatal("the fixture's first attempt makes no call")
+	return nil
+}
+
 // fixture is the test run graded, with reviews: a grader false fail, a
 // model failure, a questioned expectation, and two failures not reviewed.
 func fixture(t testing.TB) *RunPage {

@@ -13,16 +13,7 @@ import (
 func TestNotesOnThePage(t *testing.T) {
 	p := fixture(t)
 	a := &p.Run.Attempts[0]
-	var call *record.Call
-	for i := range a.Turns {
-		if len(a.Turns[i].Calls) > 0 {
-			call = &a.Turns[i].Calls[0]
-			break
-		}
-	}
-	if call == nil {
-		t.Fatal("the fixture's first attempt makes no call")
-	}
+	call := firstCall(t, a)
 	call.Notes = []record.Note{{Kind: "progress", Progress: 1, Total: 2}, {Kind: "log", Level: "info", Logger: "db", Message: "<script>x</script>"}}
 	call.NotesDropped = 4
 	a.ToolChanges = []record.ToolChange{{Turn: 0, Added: []record.Tool{{Name: "read_<vault>"}}, Removed: []string{"peek"}}}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpeval/mcpeval/record"
 )
 
 // TestOverlaidResultOnThePage: a result an output overlay rewrote is
@@ -16,16 +15,7 @@ func TestOverlaidResultOnThePage(t *testing.T) {
 		t.Fatal("a run without an output overlay shows its marker")
 	}
 	a := &p.Run.Attempts[0]
-	var call *record.Call
-	for i := range a.Turns {
-		if len(a.Turns[i].Calls) > 0 {
-			call = &a.Turns[i].Calls[0]
-			break
-		}
-	}
-	if call == nil {
-		t.Fatal("the fixture's first attempt makes no call")
-	}
+	call := firstCall(t, a)
 	call.Overlaid = true
 	call.ServerResult = "Net worth <b>SGD 2,394,755</b>"
 	call.Result = `{"as_of":"2026-09-30"}`
