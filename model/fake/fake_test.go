@@ -35,18 +35,31 @@ var moveTools = []model.Tool{
 	{Name: "remove_thing", InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"confirm":{"type":"boolean"}}}`)},
 }
 
+// loadSuite loads a suite written out in a test.
+func loadSuite(t *testing.T, text string) *suite.Suite {
+	t.Helper()
+	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(text)}}, "suite.yaml", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// openFake opens fake name on the suite text.
+func openFake(t *testing.T, name, text string) *Model {
+	t.Helper()
+	m, err := New(name, loadSuite(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // play has fake name answer the case until it stops calling tools, and
 // returns the calls it made.
 func play(t *testing.T, name string) []model.Call {
 	t.Helper()
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(moveSuite)}}, "suite.yaml", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := New(name, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := openFake(t, name, moveSuite)
 	req := &model.Request{CaseID: "sequence/archive", Tools: moveTools,
 		Messages: []model.Message{{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "Move draft-t0k3n.txt into the archive."}}}}}
 	var calls []model.Call

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 const givenSuite = `name: git
@@ -28,10 +26,7 @@ cases:
 // TestPerfectSendsGivenValues: fake:perfect sends a given value;
 // fake:wrong-args, which gets every judged argument wrong, leaves it be.
 func TestPerfectSendsGivenValues(t *testing.T) {
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(givenSuite)}}, "suite.yaml", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSuite(t, givenSuite)
 	tools := []model.Tool{{Name: "git_log", InputSchema: json.RawMessage(`{"type":"object","properties":{"repo_path":{"type":"string"},"max_count":{"type":"integer"}}}`)}}
 	for name, want := range map[string]string{"perfect": `{"max_count":1,"repo_path":"/srv/repos/bakery"}`, "wrong-args": `"repo_path":"/srv/repos/bakery"`} {
 		m, err := New(name, s)

@@ -4,10 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 const readsSuite = `name: money
@@ -26,14 +24,7 @@ cases:
 // TestReads: fake:reads makes the key's call, then states the figure only
 // when a result it was shown holds it, never the key's answer.
 func TestReads(t *testing.T) {
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(readsSuite)}}, "suite.yaml", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := New("reads", s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := openFake(t, "reads", readsSuite)
 	prompt := model.Message{Role: model.User, Blocks: []model.Block{{Kind: model.Text, Text: "What are we worth?"}}}
 	gen := func(msgs ...model.Message) model.Message {
 		resp, err := m.Generate(context.Background(), &model.Request{CaseID: "money/worth", Messages: msgs})

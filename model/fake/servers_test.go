@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"testing/fstest"
 
 	"github.com/mcpeval/mcpeval/model"
-	"github.com/mcpeval/mcpeval/suite"
 )
 
 const serversSuite = `name: several
@@ -36,14 +34,7 @@ cases:
 // servers list the tool, the bare name elsewhere, with the approval a
 // destructive step's tool schema asks for.
 func TestPerfectCallsServerTools(t *testing.T) {
-	s, err := suite.LoadFS(fstest.MapFS{"suite.yaml": {Data: []byte(serversSuite)}}, "suite.yaml", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := New("perfect", s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := openFake(t, "perfect", serversSuite)
 	tools := []model.Tool{{Name: "a__echo"}, {Name: "b__echo"}, {Name: "only_b"},
 		{Name: "remove", InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"confirm":{"type":"boolean"}}}`)}}
 	ask := func(id string) []model.Call {

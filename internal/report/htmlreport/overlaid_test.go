@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"strings"
 	"testing"
-
 )
 
 // TestOverlaidResultOnThePage: a result an output overlay rewrote is
