@@ -74,12 +74,16 @@ func failing(got map[string]grade.AttemptGrade) []string {
 }
 
 // compareImported checks every attempt of want of a case with no fixtures
-// was imported and graded alike, and says how many were compared.
+// was imported and graded alike, and that no attempt of an action case
+// was graded on imported traffic; it says how many were compared.
 func compareImported(t *testing.T, s *suite.Suite, want, got map[string]grade.AttemptGrade, match, out string) int {
 	t.Helper()
 	compared := 0
 	for k, w := range want {
 		if s.Case(w.Case).Action != nil {
+			if _, ok := got[k]; ok {
+				t.Errorf("%s: an action case graded on imported traffic", k)
+			}
 			continue
 		}
 		g, ok := got[k]
